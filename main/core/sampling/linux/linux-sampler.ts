@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import { pickEnv, splitNul } from './nul-fields';
+import { ProcFileReader } from './proc-files';
+import { parseStat, ttyName } from './stat-parser';
+
+interface IdentityCache {
+  startKey: number;
+  /** comm when argv was read: a change means the process exec'd and argv must be read again. */
+  name: string;
+  argv: string[];
+  uid: number;
+  markers: Record<string, string>;
+  environReadable: boolean;
+}
+
+/** Reads the Linux process table straight from /proc. */
+export class LinuxSampler implements ProcessSampler {
+  readonly platform = 'linux' as const;
+  private readonly reader = new ProcFileReader();
+  private readonly cache = new Map<number, IdentityCache>();
+  private readonly clockTicks: number;
+  private readonly pageSize: number;
+  private readonly bootTimeMs: number;
+
+  constructor(
+    private readonly options: SamplerOptions,
+    private readonly procRoot = '/proc',
+  ) {
+    this.clockTicks = getconf('CLK_TCK', 100);
+    this.pageSize = getconf('PAGESIZE', 4096);
+    this.bootTimeMs = readBootTimeMs(procRoot);
+  }
+
+  listPids(): number[] {
+    const pids: number[] = [];
+    for (const name of readdirSync(this.procRoot)) {
+      const c = name.charCodeAt(0);
+      if (c >= 0x30 && c <= 0x39) pids.push(Number(name));
+    }
+    return pids;
+  }
+
+  sampleAll(): ProcessRecord[] {
+    const pids = this.listPids();
+    const records = this.sampleSome(pids);
+    if (this.cache.size > records.length) {
+      const alive = new Set(pids);
+      for (const pid of this.cache.keys()) if (!alive.has(pid)) this.cache.delete(pid);
+    }
+    return records;
+  }
+
+  sampleSome(pids: Iterable<number>): ProcessRecord[] {
+    const out: ProcessRecord[] = [];
+    for (const pid of pids) {
+      const record = this.readOne(pid);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /** One process, or null when it vanished (never an error: processes exit while we read). */
+  readOne(pid: number): ProcessRecord | null {
+    const base = `${this.procRoot}/${pid}`;
+    const stat = this.reader.read(`${base}/stat`);
+    if (!stat) {
+      this.cache.delete(pid);
+      return null;
+    }
+    const f = parseStat(this.reader.bytes, stat.length);
+    if (!f || f.pid !== pid) return null;
+
+    let known = this.cache.get(pid);
+    if (!known || known.startKey !== f.startTicks || known.name !== f.name) {
+      known = this.readIdentity(base, f.startTicks, f.name);
+      if (!known) return null;
+      this.cache.set(pid, known);
+    }
+    const tickMs = 1000 / this.clockTicks;
+    return {
+      pid,
+      ppid: f.ppid,
+      pgid: f.pgid,
+      sid: f.sid,
+      uid: known.uid,
+      state: f.state,
+      startKey: f.startTicks,
+      startedAt: Math.round(this.bootTimeMs + f.startTicks * tickMs),
+      cpuTimeMs: (f.utimeTicks + f.stimeTicks) * tickMs,
+      rssBytes: Math.max(0, f.rssPages) * this.pageSize,
+      name: f.name,
+      argv: known.argv,
+      tty: ttyName(f.ttyNr),
+      markers: known.markers,
+      environReadable: known.environReadable,
+    };
+  }
+
+  private readIdentity(base: string, startKey: number, name: string): IdentityCache | null {
+    // The owner of /proc/<pid>/cmdline is the process's effective uid.
+    const cmdline = this.reader.read(`${base}/cmdline`, true);
+    if (!cmdline) return null;
+    const argv = splitNul(this.reader.bytes, cmdline.length);
+    const uid = cmdline.uid;
+    let markers: Record<string, string> = {};
+    let environReadable = false;
+    if (this.options.markerKeys.size > 0) {
+      const environ = this.reader.read(`${base}/environ`);
+      if (environ) {
+        environReadable = true;
+        markers = pickEnv(this.reader.bytes, environ.length, this.options.markerKeys);
+      }
+    }
+    return { startKey, name, argv, uid, markers, environReadable };
+  }
+}
+
+function getconf(name: string, fallback: number): number {
+  try {
+    const n = Number(execFileSync('getconf', [name], { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } }));
+    return Number.isFinite(n) && n > 0 ? n : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function readBootTimeMs(procRoot: string): number {
+  const text = readFileSync(`${procRoot}/stat`, 'latin1');
+  const match = /^btime (\d+)$/m.exec(text);
+  if (!match) throw new Error(`${procRoot}/stat has no btime line`);
+  return Number(match[1]) * 1000;
+}

@@ -1,0 +1,143 @@
+/** Fields of /proc/<pid>/stat that Corral uses. See proc(5). */
+export interface StatFields {
+  pid: number;
+  name: string;
+  state: string;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  ttyNr: number;
+  utimeTicks: number;
+  stimeTicks: number;
+  startTicks: number;
+  rssPages: number;
+}
+
+const OPEN_PAREN = 0x28;
+const CLOSE_PAREN = 0x29;
+const SPACE = 0x20;
+
+/**
+ * Parses the bytes of /proc/<pid>/stat. The name (comm) sits between the first '(' and the LAST ')':
+ * it may itself hold spaces, parentheses and newlines, so no field split may start before that ')'.
+ * Returns null for anything that does not have the shape proc(5) promises.
+ */
+export function parseStat(buf: Uint8Array, length: number = buf.length): StatFields | null {
+  const open = buf.indexOf(OPEN_PAREN);
+  const close = buf.lastIndexOf(CLOSE_PAREN, length - 1);
+  if (open <= 0 || close < open) return null;
+  const pid = parseUint(buf, 0, open - 1);
+  if (pid < 0) return null;
+  const name = decodeName(buf.subarray(open + 1, close));
+
+  // Fields after the name are single spaces apart: " S ppid pgrp session tty_nr ..."
+  // Field numbering follows proc(5): 3 = state, 4 = ppid, ... 24 = rss.
+  const fields: number[] = [];
+  let pos = close + 2;
+  if (pos >= length) return null;
+  const state = String.fromCharCode(buf[pos] ?? 0x3f);
+  pos += 2;
+  // We need fields 4..24; parse them as numbers (tty_nr and others may be negative).
+  for (let field = 4; field <= 24 && pos <= length; field++) {
+    let end = pos;
+    while (end < length && buf[end] !== SPACE && buf[end] !== 0x0a) end++;
+    fields.push(parseInt64(buf, pos, end));
+    pos = end + 1;
+  }
+  if (fields.length < 21 || fields.some((n) => Number.isNaN(n))) return null;
+  const at = (field: number): number => fields[field - 4] as number;
+  return {
+    pid,
+    name,
+    state,
+    ppid: at(4),
+    pgid: at(5),
+    sid: at(6),
+    ttyNr: at(7),
+    utimeTicks: at(14),
+    stimeTicks: at(15),
+    startTicks: at(22),
+    rssPages: at(24),
+  };
+}
+
+function parseUint(buf: Uint8Array, start: number, end: number): number {
+  if (end <= start) return -1;
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = (buf[i] as number) - 0x30;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+function parseInt64(buf: Uint8Array, start: number, end: number): number {
+  if (end <= start) return NaN;
+  let negative = false;
+  let i = start;
+  if (buf[i] === 0x2d) {
+    negative = true;
+    i++;
+  }
+  if (i >= end) return NaN;
+  let n = 0;
+  for (; i < end; i++) {
+    const c = (buf[i] as number) - 0x30;
+    if (c < 0 || c > 9) return NaN;
+    n = n * 10 + c;
+  }
+  return negative ? -n : n;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes kernel-supplied bytes: UTF-8 when valid, otherwise invalid bytes become \xNN escapes. */
+export function decodeName(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return escapeInvalidUtf8(bytes);
+  }
+}
+
+function escapeInvalidUtf8(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const len = utf8SequenceLength(bytes, i);
+    if (len > 0) {
+      out += utf8.decode(bytes.subarray(i, i + len));
+      i += len;
+    } else {
+      out += `\\x${(bytes[i] as number).toString(16).padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
+}
+
+function utf8SequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i] as number;
+  if (c < 0x80) return 1;
+  const len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (len === 0 || i + len > b.length) return 0;
+  for (let k = 1; k < len; k++) if (((b[i + k] as number) & 0xc0) !== 0x80) return 0;
+  try {
+    utf8.decode(b.subarray(i, i + len));
+    return len;
+  } catch {
+    return 0;
+  }
+}
+
+/** Name of a controlling terminal from tty_nr (major/minor encoding of proc(5)); null when none. */
+export function ttyName(ttyNr: number): string | null {
+  if (ttyNr === 0) return null;
+  const major = (ttyNr >> 8) & 0xfff;
+  const minor = (ttyNr & 0xff) | ((ttyNr >> 12) & 0xfff00);
+  if (major >= 136 && major <= 143) return `pts/${(major - 136) * 256 + minor}`;
+  if (major === 4) return minor < 64 ? `tty${minor}` : `ttyS${minor - 64}`;
+  if (major === 5 && minor === 0) return 'tty';
+  return `${major}:${minor}`;
+}

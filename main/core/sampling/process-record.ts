@@ -1,0 +1,49 @@
+/** One process as a sampler saw it at one instant. */
+export interface ProcessRecord {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  uid: number;
+  /** Kernel state letter (R, S, D, Z, T, t, X, I). */
+  state: string;
+  /**
+   * Platform start stamp that, with the pid, identifies one process for its whole life:
+   * clock ticks since boot on Linux, microseconds since epoch on macOS.
+   */
+  startKey: number;
+  /** Absolute start time, ms since epoch. */
+  startedAt: number;
+  /** Cumulative user + system CPU time, ms. */
+  cpuTimeMs: number;
+  rssBytes: number;
+  /** Executable name (comm), as the kernel reports it. */
+  name: string;
+  /** Full argv; empty when unreadable (kernel threads, zombies, another user's process on macOS). */
+  argv: string[];
+  tty: string | null;
+  /** Agent environment markers found in the process's environment (only the keys asked for). */
+  markers: Record<string, string>;
+  /** False when the environment could not be read (permission, platform), so markers are unknown. */
+  environReadable: boolean;
+}
+
+/** Identity of a process across samples: a pid alone can be reused. */
+export function identityKey(pid: number, startKey: number): string {
+  return `${pid}@${startKey}`;
+}
+
+export interface SamplerOptions {
+  /** Environment variable names worth extracting from each process (agent markers). */
+  markerKeys: ReadonlySet<string>;
+}
+
+export interface ProcessSampler {
+  readonly platform: NodeJS.Platform;
+  /** Every process in the table. Processes that vanish mid-read are skipped. */
+  sampleAll(): ProcessRecord[];
+  /** Only the given pids (those still alive). */
+  sampleSome(pids: Iterable<number>): ProcessRecord[];
+  /** All current pids, as cheaply as the platform allows. */
+  listPids(): number[];
+}

@@ -1,0 +1,66 @@
+// The one contract for everything that crosses a process boundary: Electron IPC (preload <-> main)
+// and the `corral serve` WebSocket. Each request channel maps to its request and response types.
+import type {
+  GroupTimeline,
+  Incident,
+  MonitorEvent,
+  Settings,
+  Snapshot,
+  TeardownResult,
+} from './model';
+
+export interface StopGroupRequest {
+  groupId: string;
+  orphansOnly?: boolean;
+  withEscaped?: boolean;
+  dryRun?: boolean;
+}
+
+export interface RequestContract {
+  'snapshot:get': { request: void; response: Snapshot };
+  'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
+  'group:stop': { request: StopGroupRequest; response: TeardownResult };
+  'incidents:list': { request: { limit?: number }; response: Incident[] };
+  'settings:get': { request: void; response: Settings };
+  'settings:set': { request: Partial<Settings>; response: { ok: true; settings: Settings } | { ok: false; errors: string[] } };
+}
+
+export interface PushContract {
+  snapshot: Snapshot;
+  event: MonitorEvent;
+  'teardown:progress': TeardownResult;
+}
+
+export type RequestChannel = keyof RequestContract;
+export type PushChannel = keyof PushContract;
+export type RequestOf<C extends RequestChannel> = RequestContract[C]['request'];
+export type ResponseOf<C extends RequestChannel> = RequestContract[C]['response'];
+
+export const REQUEST_CHANNELS = [
+  'snapshot:get',
+  'timeline:get',
+  'group:stop',
+  'incidents:list',
+  'settings:get',
+  'settings:set',
+] as const satisfies readonly RequestChannel[];
+
+// Compile-time check: every channel in the contract is listed above, and nothing else.
+type Missing = Exclude<RequestChannel, (typeof REQUEST_CHANNELS)[number]>;
+const _everyChannelListed: Missing extends never ? true : Missing = true;
+void _everyChannelListed;
+
+export const PUSH_CHANNELS = ['snapshot', 'event', 'teardown:progress'] as const satisfies readonly PushChannel[];
+
+/** What the renderer sees, whichever transport carries it (Electron preload or the serve WebSocket). */
+export interface CorralApi {
+  request<C extends RequestChannel>(channel: C, payload: RequestOf<C>): Promise<ResponseOf<C>>;
+  on<C extends PushChannel>(channel: C, listener: (payload: PushContract[C]) => void): () => void;
+}
+
+/** Wire format of the serve WebSocket. */
+export type ClientMessage = { kind: 'request'; id: number; channel: string; payload: unknown };
+export type ServerMessage =
+  | { kind: 'response'; id: number; ok: true; payload: unknown }
+  | { kind: 'response'; id: number; ok: false; error: string }
+  | { kind: 'push'; channel: PushChannel; payload: unknown };

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { cleanEnv, trackGroup } from './spawned-groups';
+import { waitFor } from './wait-for';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/fake-agent.mjs', import.meta.url));
+
+export const CLAUDE_MARKERS = {
+  CLAUDECODE: '1',
+  CLAUDE_CODE_ENTRYPOINT: 'cli',
+  CLAUDE_CODE_SESSION_ID: '3f0e5a52-7a53-4c55-9a51-2f1d8f6c0b11',
+  AI_AGENT: 'claude-code_2.1.332_agent',
+};
+
+interface AgentMessage {
+  id?: number;
+  event: string;
+  pid?: number;
+  code?: number | null;
+  stdout?: string;
+}
+
+export interface ToolCall {
+  /** PID of the `bash -c` wrapper, which is also its PGID and SID. */
+  pid: number;
+  exited: () => Promise<AgentMessage>;
+  closed: () => Promise<AgentMessage>;
+}
+
+/** Drives test/fixtures/fake-agent.mjs. The agent and every tool call it starts are removed by PGID. */
+export class FakeAgent {
+  readonly pid: number;
+  private readonly messages: AgentMessage[] = [];
+  private nextId = 1;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    this.pid = child.pid!;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const msg = JSON.parse(line) as AgentMessage;
+      this.messages.push(msg);
+      if (msg.event === 'spawned' && msg.pid) trackGroup(msg.pid);
+    });
+  }
+
+  /** Starts the agent in its own session (like a terminal would), with markers for its tool calls. */
+  static async start(
+    { name = 'claude', markers = CLAUDE_MARKERS, env = {} }: { name?: string; markers?: Record<string, string>; env?: Record<string, string> } = {},
+  ): Promise<FakeAgent> {
+    const child = spawn(process.execPath, [FIXTURE, name, JSON.stringify(markers)], {
+      detached: true,
+      argv0: name,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: cleanEnv(env),
+    });
+    trackGroup(child.pid!);
+    const agent = new FakeAgent(child);
+    await waitFor('fake agent ready', () => agent.messages.some((m) => m.event === 'ready'));
+    return agent;
+  }
+
+  async toolCall(cmd: string, { detached = true }: { detached?: boolean } = {}): Promise<ToolCall> {
+    const id = this.nextId++;
+    this.child.stdin.write(`${JSON.stringify({ id, cmd, detached })}\n`);
+    const spawned = await waitFor(`tool call ${id} spawned`, () =>
+      this.messages.find((m) => m.id === id && m.event === 'spawned'),
+    );
+    const event = (name: string) => () =>
+      waitFor(`tool call ${id} ${name}`, () => this.messages.find((m) => m.id === id && m.event === name), {
+        timeoutMs: 30_000,
+      });
+    return { pid: spawned.pid!, exited: event('exit'), closed: event('close') };
+  }
+}

@@ -1,0 +1,86 @@
+import { spawn, type SpawnOptions } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { groupMembers } from './proc';
+import { waitFor } from './wait-for';
+
+/**
+ * A minimal environment for fixtures, so a "plain user process" in a test never inherits the agent
+ * markers of whatever shell runs the tests.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    LC_ALL: 'C',
+    CORRAL_TEST_FIXTURE: '1',
+    ...extra,
+  };
+}
+
+/** Every process group a test created; removed by PGID after each test. */
+const created = new Set<number>();
+
+export function trackGroup(pgid: number): void {
+  if (pgid > 1) created.add(pgid);
+}
+
+export interface SpawnedGroup {
+  pid: number;
+  pgid: number;
+  dir: string;
+  /** Waits until the fixture wrote `name` in its directory, and returns the file's contents. */
+  ready(name: string, timeoutMs?: number): Promise<string>;
+}
+
+/**
+ * Runs `script` with bash as the leader of a new session and process group (as agents run tool calls).
+ * The script gets $DIR, a private directory for ready files.
+ */
+export function spawnGroup(
+  script: string,
+  { env = cleanEnv(), argv0 }: { env?: Record<string, string>; argv0?: string } = {},
+): SpawnedGroup {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-test-'));
+  const options: SpawnOptions = { detached: true, stdio: 'ignore', env: { ...env, DIR: dir } };
+  if (argv0) options.argv0 = argv0;
+  const child = spawn('/bin/bash', ['-c', script], options);
+  if (child.pid === undefined) throw new Error(`could not spawn: ${script}`);
+  child.unref();
+  trackGroup(child.pid);
+  return {
+    pid: child.pid,
+    pgid: child.pid,
+    dir,
+    ready: (name, timeoutMs = 10_000) =>
+      waitFor(`ready file ${name} from ${script}`, () => {
+        try {
+          const text = readFileSync(join(dir, name), 'utf8');
+          return text.endsWith('\n') ? text.trim() : undefined;
+        } catch {
+          return undefined;
+        }
+      }, { timeoutMs }),
+  };
+}
+
+/** SIGKILLs every group this test created (by PGID) and waits until each is empty. */
+export async function removeCreatedGroups(): Promise<void> {
+  const pgids = [...created];
+  created.clear();
+  for (const pgid of pgids) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // ESRCH: already empty.
+    }
+  }
+  for (const pgid of pgids) {
+    await waitFor(`process group ${pgid} to empty`, () => groupMembers(pgid).length === 0, { timeoutMs: 5000 });
+  }
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    globalSetup: ['test/support/global-leak-check.ts'],
+    setupFiles: ['test/support/cleanup.ts'],
+    // Suites spawn real processes and burn real CPU: run files one at a time on this 2-core budget.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/renderer/**'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: { name: 'renderer', include: ['test/renderer/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+      },
+    ],
+  },
+});
