@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'main/electron/index.ts'),
+          corral: resolve(__dirname, 'main/cli/corral.ts'),
+          'sampler-worker': resolve(__dirname, 'main/core/monitor/sampler-worker.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'renderer'),
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+    },
+    plugins: [react()],
+  },
+});
