@@ -74,9 +74,10 @@ export class LinuxSampler implements ProcessSampler {
 
     let known = this.cache.get(pid);
     if (!known || known.startKey !== f.startTicks || known.name !== f.name) {
-      known = this.readIdentity(base, f.startTicks, f.name);
-      if (!known) return null;
-      this.cache.set(pid, known);
+      const fresh = this.readIdentity(base, f.startTicks, f.name);
+      if (!fresh) return null;
+      this.cache.set(pid, fresh);
+      known = fresh;
     }
     const tickMs = 1000 / this.clockTicks;
     return {

@@ -1,0 +1,58 @@
+import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import { identityKey } from '../sampling/process-record';
+import { killResult } from './identity-signal';
+import type { SignalName, SignalResult } from './teardown-types';
+
+/**
+ * The identities (pid + start key) known to belong to the chosen group. A PGID number stays taken
+ * while any process is in the group, so one of these identities present in the PGID right now
+ * proves the PGID is still that group, and everything else in it at that instant belongs too.
+ */
+export class GroupIdentities {
+  private readonly keys = new Set<string>();
+
+  constructor(readonly pgid: number) {}
+
+  add(pid: number, startKey: number): void {
+    this.keys.add(identityKey(pid, startKey));
+  }
+
+  has(pid: number, startKey: number): boolean {
+    return this.keys.has(identityKey(pid, startKey));
+  }
+
+  /** True when one of `records` is a known identity that is still in the PGID. */
+  provenBy(records: Iterable<ProcessRecord>): boolean {
+    for (const r of records) if (r.pgid === this.pgid && this.has(r.pid, r.startKey)) return true;
+    return false;
+  }
+
+  /** Members (by identity) now in the group, when proven: they become known identities too. */
+  enrol(records: Iterable<ProcessRecord>): boolean {
+    const inGroup = [...records].filter((r) => r.pgid === this.pgid);
+    if (!this.provenBy(inGroup)) return false;
+    for (const r of inGroup) this.add(r.pid, r.startKey);
+    return true;
+  }
+}
+
+/** Proof, fresh from the process table, that `pgid` is still the chosen group. Only this can signal a group. */
+export interface VerifiedGroup {
+  readonly pgid: number;
+  readonly provenAt: number;
+}
+
+export function verifyGroup(
+  sampler: ProcessSampler,
+  group: GroupIdentities,
+  pids: Iterable<number>,
+): VerifiedGroup | null {
+  if (!(group.pgid > 1)) return null;
+  return group.provenBy(sampler.sampleSome(pids)) ? { pgid: group.pgid, provenAt: Date.now() } : null;
+}
+
+/** The single place that signals a negative PGID. */
+export function signalGroup(group: VerifiedGroup, signal: SignalName): SignalResult {
+  if (!Number.isSafeInteger(group.pgid) || group.pgid <= 1) return 'error';
+  return killResult(() => process.kill(-group.pgid, signal));
+}

@@ -1,0 +1,95 @@
+import type { AgentSignatureConfig } from '../../../shared/model';
+import type { ProcessRecord } from '../sampling/process-record';
+
+const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3', 'tsx']);
+
+interface CompiledSignature {
+  name: string;
+  comm: Set<string>;
+  commandPatterns: RegExp[];
+  envMarkers: string[];
+  pidEnv: string | undefined;
+  toolCallPatterns: RegExp[];
+}
+
+export interface MarkerMatch {
+  agent: string;
+  /** The agent's main PID when the agent puts it in the environment. */
+  agentPid: number | null;
+}
+
+/** Compiled agent signatures: which processes are agents, and which carry an agent's marks. */
+export class AgentMatcher {
+  private readonly signatures: CompiledSignature[];
+  /** Every environment variable worth reading from a process. */
+  readonly markerKeys: ReadonlySet<string>;
+
+  constructor(signatures: readonly AgentSignatureConfig[]) {
+    this.signatures = signatures.map((s) => ({
+      name: s.name,
+      comm: new Set(s.comm ?? []),
+      commandPatterns: (s.commandPatterns ?? []).map((p) => new RegExp(p)),
+      envMarkers: s.envMarkers ?? [],
+      pidEnv: s.pidEnv,
+      toolCallPatterns: (s.toolCallPatterns ?? []).map((p) => new RegExp(p)),
+    }));
+    const keys = new Set<string>();
+    for (const s of this.signatures) {
+      for (const k of s.envMarkers) keys.add(k);
+      if (s.pidEnv) keys.add(s.pidEnv);
+    }
+    this.markerKeys = keys;
+  }
+
+  /** The agent this process IS (its main process, a relaunch, a daemon), or null. */
+  agentOf(record: Pick<ProcessRecord, 'name' | 'argv'>): string | null {
+    const names = executableNames(record);
+    const command = record.argv.join(' ');
+    for (const s of this.signatures) {
+      if (names.some((n) => s.comm.has(n))) return s.name;
+      if (command && s.commandPatterns.some((p) => p.test(command))) return s.name;
+    }
+    return null;
+  }
+
+  /** The agent whose environment markers this process carries, or null. */
+  markersOf(markers: Record<string, string>): MarkerMatch | null {
+    for (const s of this.signatures) {
+      if (s.envMarkers.some((k) => k in markers)) {
+        const pidText = s.pidEnv ? markers[s.pidEnv] : undefined;
+        const pid = pidText && /^\d+$/.test(pidText) ? Number(pidText) : null;
+        return { agent: s.name, agentPid: pid };
+      }
+    }
+    return null;
+  }
+
+  /** The agent whose tool-call shell this command line is (e.g. Claude's shell-snapshot wrapper). */
+  toolCallOf(argv: readonly string[]): string | null {
+    if (argv.length === 0) return null;
+    const command = argv.join(' ');
+    for (const s of this.signatures) if (s.toolCallPatterns.some((p) => p.test(command))) return s.name;
+    return null;
+  }
+}
+
+function basename(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 ? path.slice(slash + 1) : path;
+}
+
+/** comm, argv[0]'s basename, and for interpreters the script's basename. */
+export function executableNames(record: Pick<ProcessRecord, 'name' | 'argv'>): string[] {
+  const names = [record.name];
+  const argv0 = record.argv[0];
+  if (argv0 !== undefined) {
+    // argv[0] may hold the whole command line when a process rewrote its title.
+    const first = basename(argv0.split(' ')[0] ?? '');
+    names.push(first);
+    if (INTERPRETERS.has(first) || INTERPRETERS.has(record.name)) {
+      const script = record.argv.slice(1).find((a) => !a.startsWith('-'));
+      if (script) names.push(basename(script));
+    }
+  }
+  return names;
+}

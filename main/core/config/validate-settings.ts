@@ -1,0 +1,157 @@
+import type { AgentSignatureConfig, Settings } from '../../../shared/model';
+import { DEFAULT_SETTINGS } from './defaults';
+
+export interface ValidatedSettings {
+  settings: Settings;
+  /** One message per rejected field, naming the field; the default was used instead. */
+  errors: string[];
+}
+
+type Json = unknown;
+
+const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function numberIn(
+  value: Json,
+  field: string,
+  min: number,
+  max: number,
+  fallback: number,
+  errors: string[],
+  integer = false,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    errors.push(`${field}: expected ${integer ? 'an integer' : 'a number'}, got ${JSON.stringify(value)}`);
+    return fallback;
+  }
+  if (value < min || value > max) {
+    errors.push(`${field}: ${value} is outside ${min}..${max}`);
+    return fallback;
+  }
+  return value;
+}
+
+function unknownKeys(obj: Record<string, Json>, known: string[], prefix: string, errors: string[]): void {
+  for (const key of Object.keys(obj)) if (!known.includes(key)) errors.push(`${prefix}${key}: unknown key`);
+}
+
+function stringList(value: Json, field: string, errors: string[], regex = false): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0 || v.length > 500)) {
+    errors.push(`${field}: expected a list of non-empty strings`);
+    return undefined;
+  }
+  if (regex) {
+    for (const pattern of value as string[]) {
+      try {
+        new RegExp(pattern);
+      } catch (err) {
+        errors.push(`${field}: invalid regular expression ${JSON.stringify(pattern)} (${(err as Error).message})`);
+        return undefined;
+      }
+    }
+  }
+  return value as string[];
+}
+
+function validateAgent(value: Json, field: string, errors: string[]): AgentSignatureConfig | null {
+  if (!isObject(value)) {
+    errors.push(`${field}: expected an object`);
+    return null;
+  }
+  unknownKeys(value, ['name', 'comm', 'commandPatterns', 'envMarkers', 'pidEnv', 'toolCallPatterns'], `${field}.`, errors);
+  if (typeof value.name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(value.name)) {
+    errors.push(`${field}.name: expected a lowercase name of letters, digits, '.', '_' or '-'`);
+    return null;
+  }
+  const before = errors.length;
+  const agent: AgentSignatureConfig = { name: value.name };
+  const comm = stringList(value.comm, `${field}.comm`, errors);
+  const commandPatterns = stringList(value.commandPatterns, `${field}.commandPatterns`, errors, true);
+  const envMarkers = stringList(value.envMarkers, `${field}.envMarkers`, errors);
+  const toolCallPatterns = stringList(value.toolCallPatterns, `${field}.toolCallPatterns`, errors, true);
+  if (comm) agent.comm = comm;
+  if (commandPatterns) agent.commandPatterns = commandPatterns;
+  if (envMarkers) agent.envMarkers = envMarkers;
+  if (toolCallPatterns) agent.toolCallPatterns = toolCallPatterns;
+  if (value.pidEnv !== undefined) {
+    if (typeof value.pidEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value.pidEnv)) agent.pidEnv = value.pidEnv;
+    else errors.push(`${field}.pidEnv: expected an environment variable name`);
+  }
+  if (errors.length > before) return null;
+  if (!agent.comm && !agent.commandPatterns && !agent.envMarkers && !agent.toolCallPatterns) {
+    errors.push(`${field}: needs at least one of comm, commandPatterns, envMarkers, toolCallPatterns`);
+    return null;
+  }
+  return agent;
+}
+
+/** Checks a parsed config document field by field; every bad field falls back to its default. */
+export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS): ValidatedSettings {
+  const errors: string[] = [];
+  if (!isObject(input)) {
+    return { settings: base, errors: ['(top level): expected a JSON object'] };
+  }
+  unknownKeys(input, ['agents', 'pollIntervalMs', 'runaway', 'teardown', 'notifications'], '', errors);
+
+  const pollIntervalMs = numberIn(input.pollIntervalMs, 'pollIntervalMs', 100, 60_000, base.pollIntervalMs, errors, true);
+
+  const runaway = { ...base.runaway };
+  if (input.runaway !== undefined) {
+    if (!isObject(input.runaway)) errors.push('runaway: expected an object');
+    else {
+      unknownKeys(input.runaway, ['cpuPercent', 'windowSeconds'], 'runaway.', errors);
+      runaway.cpuPercent = numberIn(input.runaway.cpuPercent, 'runaway.cpuPercent', 1, 10_000, runaway.cpuPercent, errors);
+      runaway.windowSeconds = numberIn(
+        input.runaway.windowSeconds,
+        'runaway.windowSeconds',
+        0.1,
+        86_400,
+        runaway.windowSeconds,
+        errors,
+      );
+    }
+  }
+
+  const teardown = { ...base.teardown };
+  if (input.teardown !== undefined) {
+    if (!isObject(input.teardown)) errors.push('teardown: expected an object');
+    else {
+      unknownKeys(input.teardown, ['graceMs'], 'teardown.', errors);
+      teardown.graceMs = numberIn(input.teardown.graceMs, 'teardown.graceMs', 0, 600_000, teardown.graceMs, errors, true);
+    }
+  }
+
+  const notifications = { ...base.notifications };
+  if (input.notifications !== undefined) {
+    if (typeof input.notifications === 'boolean') notifications.enabled = input.notifications;
+    else if (!isObject(input.notifications)) errors.push('notifications: expected an object or a boolean');
+    else {
+      unknownKeys(input.notifications, ['enabled', 'pausedUntil'], 'notifications.', errors);
+      const { enabled, pausedUntil } = input.notifications;
+      if (enabled !== undefined) {
+        if (typeof enabled === 'boolean') notifications.enabled = enabled;
+        else errors.push(`notifications.enabled: expected true or false, got ${JSON.stringify(enabled)}`);
+      }
+      if (pausedUntil !== undefined) {
+        if (pausedUntil === null || (typeof pausedUntil === 'number' && Number.isFinite(pausedUntil) && pausedUntil >= 0))
+          notifications.pausedUntil = pausedUntil;
+        else errors.push('notifications.pausedUntil: expected a time in ms since epoch, or null');
+      }
+    }
+  }
+
+  let agents = base.agents;
+  if (input.agents !== undefined) {
+    if (!Array.isArray(input.agents)) errors.push('agents: expected a list of agent signatures');
+    else if (input.agents.length > 200) errors.push(`agents: at most 200 signatures, got ${input.agents.length}`);
+    else {
+      agents = input.agents
+        .map((a, i) => validateAgent(a, `agents[${i}]`, errors))
+        .filter((a): a is AgentSignatureConfig => a !== null);
+    }
+  }
+
+  return { settings: { pollIntervalMs, runaway, teardown, notifications, agents }, errors };
+}

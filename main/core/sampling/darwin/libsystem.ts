@@ -1,0 +1,70 @@
+import { createRequire } from 'node:module';
+import type * as Koffi from 'koffi';
+
+/**
+ * The few libSystem calls the macOS sampler makes, as plain functions over caller-owned buffers so the
+ * sampler can be exercised with a stand-in. Each returns what the C function returns; `errno()` reads
+ * the errno of the last failed call.
+ */
+export interface LibSystem {
+  /** proc_listallpids(buffer, bytes): number of pids written (or that would be), -1 on error. */
+  procListAllPids(buf: Int32Array): number;
+  /** proc_pidinfo(pid, flavor, arg, buffer, bytes): bytes written, 0 or less on error. */
+  procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number;
+  /** sysctl(mib, n, buffer, &length, NULL, 0); returns the length written, or -1 on error. */
+  sysctl(mib: Int32Array, buf: Buffer): number;
+  getsid(pid: number): number;
+  /** devname(dev, S_IFCHR): "ttys003", or null when the device has no name. */
+  devname(dev: number): string | null;
+  /** mach_timebase_info: multiply Mach ticks by numer / denom to get nanoseconds. */
+  timebase(): { numer: number; denom: number };
+  errno(): number;
+}
+
+const LIBSYSTEM_PATH = '/usr/lib/libSystem.B.dylib';
+const S_IFCHR = 0o020000;
+
+/** Loads koffi and libSystem; only called when a DarwinSampler is built, so other platforms never do. */
+export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
+  const koffi = loadKoffi();
+  const lib = koffi.load(path);
+  // Pointers are declared void * and given Buffers or typed arrays: koffi passes their memory in place.
+  const procListAllPids = lib.func('int proc_listallpids(void *buffer, int buffersize)');
+  const procPidInfo = lib.func(
+    'int proc_pidinfo(int pid, int flavor, uint64_t arg, void *buffer, int buffersize)',
+  );
+  const sysctl = lib.func(
+    'int sysctl(void *name, uint32_t namelen, void *oldp, void *oldlenp, void *newp, size_t newlen)',
+  );
+  const getsid = lib.func('int getsid(int pid)');
+  const devname = lib.func('const char *devname(int32_t dev, uint16_t type)');
+  const machTimebaseInfo = lib.func('int mach_timebase_info(void *info)');
+  const length = new BigUint64Array(1);
+
+  return {
+    procListAllPids: (buf) => procListAllPids(buf, buf.byteLength) as number,
+    procPidInfo: (pid, flavor, arg, buf) => procPidInfo(pid, flavor, arg, buf, buf.length) as number,
+    sysctl: (mib, buf) => {
+      length[0] = BigInt(buf.length);
+      const rc = sysctl(mib, mib.length, buf, length, null, 0) as number;
+      return rc === 0 ? Number(length[0]) : -1;
+    },
+    getsid: (pid) => getsid(pid) as number,
+    devname: (dev) => {
+      const name = devname(dev | 0, S_IFCHR) as string | null;
+      return name && name !== '??' ? name : null;
+    },
+    timebase: () => {
+      const info = new Uint32Array(2);
+      if ((machTimebaseInfo(info) as number) !== 0 || info[1] === 0) return { numer: 1, denom: 1 };
+      return { numer: info[0] as number, denom: info[1] as number };
+    },
+    errno: () => koffi.errno(),
+  };
+}
+
+/** koffi is a native addon: require it only here, on demand, whether this file runs as ESM or CJS. */
+export function loadKoffi(): typeof Koffi {
+  const load = typeof require === 'function' ? require : createRequire(import.meta.url);
+  return load('koffi') as typeof Koffi;
+}

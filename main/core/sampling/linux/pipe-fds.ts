@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Which end of a pipe a descriptor holds, from its access mode. Sockets are always `rdwr`. */
+export type PipeEnd = 'read' | 'write' | 'rdwr';
+
+/**
+ * A descriptor that can carry a tool call's output: an anonymous pipe (both ends share one inode),
+ * or a socket, because Node-based agents (libuv) hand their children socketpairs as stdout; the two
+ * ends of a socketpair have different inodes and are paired by their peer (see unix-socket-peers.ts).
+ */
+export interface PipeFd {
+  fd: number;
+  kind: 'pipe' | 'socket';
+  /** From the descriptor's link: `pipe:[<inode>]` or `socket:[<inode>]`. */
+  inode: number;
+  end: PipeEnd;
+}
+
+const CHANNEL_LINK = /^(pipe|socket):\[(\d+)\]$/;
+const FLAGS_LINE = /^flags:\s+([0-7]+)$/m;
+const O_ACCMODE = 0o3;
+const ENDS: Record<number, PipeEnd> = { 0: 'read', 1: 'write', 2: 'rdwr' };
+
+/**
+ * The pipes and sockets a process holds open, with the end of each, ordered by fd. Returns null when
+ * the process is gone or its descriptors are unreadable (another user's process); descriptors closed
+ * while we read are skipped. One readlink per descriptor and one small read per pipe or socket: call
+ * it for a few pids, not the whole table.
+ */
+export function listPipeFds(pid: number, procRoot = '/proc'): PipeFd[] | null {
+  let names: string[];
+  try {
+    names = readdirSync(`${procRoot}/${pid}/fd`);
+  } catch {
+    return null;
+  }
+  const found: PipeFd[] = [];
+  for (const name of names) {
+    let link: string;
+    try {
+      link = readlinkSync(`${procRoot}/${pid}/fd/${name}`);
+    } catch {
+      continue;
+    }
+    const match = CHANNEL_LINK.exec(link);
+    if (!match) continue;
+    const end = readEnd(`${procRoot}/${pid}/fdinfo/${name}`);
+    if (end) found.push({ fd: Number(name), kind: match[1] as PipeFd['kind'], inode: Number(match[2]), end });
+  }
+  return found.sort((a, b) => a.fd - b.fd);
+}
+
+/** fdinfo's `flags:` is the octal open(2) mask (proc_pid_fdinfo(5)); its access mode tells the end. */
+export function parsePipeEnd(fdinfo: string): PipeEnd | null {
+  const octal = FLAGS_LINE.exec(fdinfo)?.[1];
+  if (octal === undefined) return null;
+  return ENDS[parseInt(octal, 8) & O_ACCMODE] ?? null;
+}
+
+function readEnd(path: string): PipeEnd | null {
+  try {
+    return parsePipeEnd(readFileSync(path, 'latin1'));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+import type { GroupView, Settings } from '../../../shared/model';
+import { AgentMatcher } from '../analysis/agent-matcher';
+import { attribute } from '../analysis/attribution';
+import { CpuMeter } from '../analysis/cpu-meter';
+import { buildGroups } from '../analysis/grouping';
+import { annotateOneShot } from '../analysis/one-shot-flags';
+import { BUILTIN_SIGNATURES } from '../analysis/signatures';
+import { createSampler } from '../sampling/create-sampler';
+import { identityKey, type ProcessSampler } from '../sampling/process-record';
+
+export interface OneShotSnapshot {
+  sampledAt: number;
+  groups: GroupView[];
+}
+
+export function matcherFor(settings: Settings): AgentMatcher {
+  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES]);
+}
+
+/** Two samples `intervalMs` apart, so CPU percent is a real delta, then grouped and attributed. */
+export async function takeOneShotSnapshot(
+  settings: Settings,
+  { intervalMs = 300, sampler }: { intervalMs?: number; sampler?: ProcessSampler } = {},
+): Promise<OneShotSnapshot> {
+  const matcher = matcherFor(settings);
+  const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
+  const meter = new CpuMeter();
+  meter.update(source.sampleAll(), Date.now());
+  await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  const records = source.sampleAll();
+  const sampledAt = Date.now();
+  const cpu = meter.update(records, sampledAt);
+  const attributions = attribute(records, matcher);
+  const annotations = annotateOneShot(
+    records,
+    attributions,
+    (r) => cpu.get(identityKey(r.pid, r.startKey)) ?? null,
+    settings.runaway,
+    sampledAt,
+  );
+  const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
+  return { sampledAt, groups };
+}

@@ -1,0 +1,179 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Incident } from '../../../shared/model';
+import { IncidentTable, type IncidentQuery } from './incident-table';
+import { openOnDisk } from './open-on-disk';
+import { describeError, isCallerError } from './sqlite-errors';
+
+export type { IncidentQuery } from './incident-table';
+
+export const INCIDENTS_FILE = 'incidents.db';
+export const DEFAULT_MAX_INCIDENTS = 10_000;
+const DEFAULT_DISK_RETRY_MS = 30_000;
+
+export interface IncidentStoreOptions {
+  /** Keep at most this many incidents; the oldest closed ones are rotated out. Open ones are kept. */
+  maxIncidents?: number;
+  /** While kept in memory, how often to try the disk again (a full disk may free up). */
+  diskRetryMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The persisted incident history: one SQLite (libsql) file in WAL mode, one transaction per `upsert`.
+ * It never throws on storage trouble: when the disk cannot be used it keeps incidents in memory and
+ * says so in `problem`, and `lastWriteDurable` tells whether the last write reached the disk.
+ */
+export class IncidentStore {
+  readonly file: string;
+  private table: IncidentTable;
+  /** A damaged file was moved aside this session; worth telling the user even once all is well. */
+  private recovered: string | null = null;
+  /** Why incidents are in memory right now; null while on disk. */
+  private unavailable: string | null = null;
+  private durable = false;
+  private lastDiskAttempt: number;
+  private closed = false;
+  private readonly maxIncidents: number;
+  private readonly diskRetryMs: number;
+  private readonly now: () => number;
+
+  static open(dir: string, options: IncidentStoreOptions = {}): IncidentStore {
+    return new IncidentStore(dir, options);
+  }
+
+  private constructor(
+    readonly dir: string,
+    options: IncidentStoreOptions,
+  ) {
+    this.file = join(dir, INCIDENTS_FILE);
+    this.maxIncidents = Math.max(1, Math.floor(options.maxIncidents ?? DEFAULT_MAX_INCIDENTS));
+    this.diskRetryMs = options.diskRetryMs ?? DEFAULT_DISK_RETRY_MS;
+    this.now = options.now ?? Date.now;
+    this.lastDiskAttempt = this.now();
+    const opening = openOnDisk(dir, this.file, this.lastDiskAttempt);
+    this.recovered = opening.table ? opening.recovered : null;
+    if (opening.table) {
+      this.table = opening.table;
+    } else {
+      this.unavailable = opening.problem;
+      this.table = IncidentTable.inMemory();
+      this.table.write(readableHistory(this.file), this.maxIncidents);
+    }
+  }
+
+  /** What is wrong with storage, in words for the user; null when all is well. */
+  get problem(): string | null {
+    const memory =
+      this.unavailable && `Incidents are kept in memory only and will be lost when Corral quits: ${this.unavailable}`;
+    const parts = [this.recovered, memory].filter((p): p is string => Boolean(p));
+    return parts.length > 0 ? parts.join(' ') : null;
+  }
+
+  /** True when the last `upsert` was committed to the file on disk. */
+  get lastWriteDurable(): boolean {
+    return this.durable;
+  }
+
+  get onDisk(): boolean {
+    return this.table.path !== null;
+  }
+
+  /**
+   * Saves a tick's new and changed incidents in one transaction. Returns `lastWriteDurable`: true only
+   * after the commit to disk succeeded.
+   */
+  upsert(incidents: readonly Incident[]): boolean {
+    this.assertOpen();
+    if (!this.onDisk) this.tryDiskAgain();
+    try {
+      this.table.write(incidents, this.maxIncidents);
+      this.durable = this.onDisk;
+    } catch (err) {
+      if (!this.onDisk || isCallerError(err)) throw err;
+      this.fallBackToMemory(err);
+      this.table.write(incidents, this.maxIncidents);
+      this.durable = false;
+    }
+    return this.durable;
+  }
+
+  /** Most recent first. */
+  list(query: IncidentQuery = {}): Incident[] {
+    return this.read((table) => table.list(query));
+  }
+
+  /** Incidents still open, oldest first: what a restarted monitor picks up again. */
+  openIncidents(): Incident[] {
+    return this.read((table) => table.openIncidents());
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.table.close();
+  }
+
+  private read(query: (table: IncidentTable) => Incident[]): Incident[] {
+    this.assertOpen();
+    try {
+      return query(this.table);
+    } catch (err) {
+      if (!this.onDisk) throw err;
+      this.fallBackToMemory(err);
+      return query(this.table);
+    }
+  }
+
+  private fallBackToMemory(err: unknown): void {
+    const file = this.table;
+    let rows: Incident[];
+    try {
+      rows = file.all();
+    } catch {
+      rows = readableHistory(this.file);
+    }
+    file.close();
+    const memory = IncidentTable.inMemory();
+    memory.write(rows, this.maxIncidents);
+    this.table = memory;
+    this.unavailable = `cannot save to ${this.file}: ${describeError(err)}`;
+    this.lastDiskAttempt = this.now();
+  }
+
+  private tryDiskAgain(): void {
+    const at = this.now();
+    if (at - this.lastDiskAttempt < this.diskRetryMs) return;
+    this.lastDiskAttempt = at;
+    const opening = openOnDisk(this.dir, this.file, at);
+    if (!opening.table) {
+      this.unavailable = opening.problem;
+      return;
+    }
+    try {
+      opening.table.write(this.table.all(), this.maxIncidents);
+    } catch (err) {
+      opening.table.close();
+      this.unavailable = `cannot save to ${this.file}: ${describeError(err)}`;
+      return;
+    }
+    this.table.close();
+    this.table = opening.table;
+    this.unavailable = null;
+    if (opening.recovered) this.recovered = opening.recovered;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('IncidentStore is closed');
+  }
+}
+
+/** Whatever history can still be read from a file Corral cannot write; nothing if unreadable. */
+function readableHistory(file: string): Incident[] {
+  if (!existsSync(file)) return [];
+  try {
+    return IncidentTable.readOnlySnapshot(file);
+  } catch {
+    return [];
+  }
+}

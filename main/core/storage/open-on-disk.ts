@@ -1,0 +1,52 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { IncidentTable } from './incident-table';
+import { moveDatabaseAside } from './move-aside';
+import { describeError, isDamage } from './sqlite-errors';
+
+export type DiskOpening =
+  | { table: IncidentTable; recovered: string | null }
+  | { table: null; problem: string };
+
+function whyUnwritable(dir: string, err: unknown): string {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (accessErr) {
+    const code = (accessErr as NodeJS.ErrnoException).code ?? 'error';
+    return `the directory ${dir} is not writable (${code})`;
+  }
+  return describeError(err);
+}
+
+/**
+ * Opens the history file in `dir`, creating both if needed. A damaged file is moved aside (never
+ * deleted) and a fresh one started; anything else that stops Corral writing there is returned as a
+ * problem, so the caller can keep incidents in memory instead.
+ */
+export function openOnDisk(dir: string, path: string, now: number): DiskOpening {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    return { table: null, problem: `cannot create the data directory ${dir}: ${describeError(err)}` };
+  }
+  try {
+    return { table: IncidentTable.openFile(path), recovered: null };
+  } catch (err) {
+    if (!isDamage(err)) return { table: null, problem: `cannot save to ${path}: ${whyUnwritable(dir, err)}` };
+    const damage = describeError(err);
+    let aside: string;
+    try {
+      aside = moveDatabaseAside(path, now);
+    } catch (moveErr) {
+      return {
+        table: null,
+        problem: `${path} is damaged (${damage}) and could not be moved aside: ${describeError(moveErr)}`,
+      };
+    }
+    const recovered = `The incident history ${path} was damaged (${damage}); it was moved to ${aside} and a new history was started.`;
+    try {
+      return { table: IncidentTable.openFile(path), recovered };
+    } catch (again) {
+      return { table: null, problem: `${recovered} But the new file could not be created: ${describeError(again)}` };
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GroupView } from '../../shared/model';
+import { FakeAgent } from '../support/fake-agent';
+import { readProcStat } from '../support/proc';
+import { runCli } from '../support/run-cli';
+import { spawnGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+interface PsJson {
+  sampledAt: number;
+  groups: GroupView[];
+}
+
+async function psJson(all = false): Promise<PsJson> {
+  const result = await runCli(['ps', '--json', ...(all ? ['--all'] : [])], { env: { CORRAL_CONFIG: '/nonexistent' } });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as PsJson;
+}
+
+describe('corral ps', () => {
+  it('shows one group per tool call, attributed to claude-code, and the agent group separately', async () => {
+    const agent = await FakeAgent.start();
+    const dir = mkdtempSync(join(tmpdir(), 'corral-ps-'));
+    // Two tool calls whose shells exit and leave background children behind, like the first seed.
+    const first = await agent.toolCall(`sleep 600 & echo $! > ${dir}/a; echo done`);
+    const second = await agent.toolCall(`(sleep 600 & sleep 600 & wait) & echo $! > ${dir}/b; echo done`);
+    await first.exited();
+    await second.exited();
+    await waitFor('both wrappers gone', () => readProcStat(first.pid) === null && readProcStat(second.pid) === null);
+
+    const { groups } = await psJson();
+    const byPgid = new Map(groups.map((g) => [g.pgid, g]));
+    const agentGroup = byPgid.get(agent.pid);
+    expect(agentGroup?.agent).toEqual({ name: 'claude-code', pid: agent.pid });
+    expect(agentGroup?.containsAgent).toBe(true);
+    expect(agentGroup?.leaderAlive).toBe(true);
+
+    for (const call of [first, second]) {
+      const group = byPgid.get(call.pid);
+      expect(group, `group of tool call ${call.pid}`).toBeDefined();
+      expect(group!.sid).toBe(call.pid);
+      expect(group!.leaderAlive).toBe(false);
+      expect(group!.agent?.name).toBe('claude-code');
+      expect(group!.containsAgent).toBe(false);
+      expect(group!.flags).toEqual(expect.arrayContaining(['orphan', 'leaderless']));
+      for (const p of group!.processes) {
+        expect(p.pgid).toBe(call.pid);
+        expect(p.sid).toBe(call.pid);
+        const truth = readProcStat(p.pid);
+        expect(truth?.ppid).toBe(p.ppid);
+      }
+    }
+    expect(byPgid.get(first.pid)!.processes.map((p) => p.command)).toEqual(['sleep 600']);
+    // The subshell and its two sleeps: the subshell is the orphan (adopted by PID 1), the sleeps' parent lives.
+    const second_ = byPgid.get(second.pid)!;
+    expect(second_.processes).toHaveLength(3);
+    expect(second_.processes.filter((p) => p.flags.includes('orphan'))).toHaveLength(1);
+    expect(second_.id).toMatch(/^\d+:\d+:\d+$/);
+  });
+
+  it('reports the true PGID and SID of a process whose name is full of spaces and parentheses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corral-name-'));
+    const hostile = join(dir, 'a) R 1 1 (b');
+    copyFileSync('/bin/sleep', hostile);
+    const group = spawnGroup(`'${hostile}' 600 & echo $! > "$DIR/pid"; wait`);
+    const pid = Number(await group.ready('pid'));
+    await waitFor('hostile name exec', () => readProcStat(pid)?.pgid === group.pgid);
+
+    const { groups } = await psJson(true);
+    const found = groups.flatMap((g) => g.processes).find((p) => p.pid === pid);
+    expect(found).toBeDefined();
+    expect(found!.name).toBe('a) R 1 1 (b');
+    expect(found!.pgid).toBe(group.pgid);
+    expect(found!.sid).toBe(group.pgid);
+    expect(found!.ppid).toBe(group.pid);
+    expect(groups.find((g) => g.pgid === group.pgid)?.agent).toBeNull();
+  });
+
+  it('does not attribute a plain process to an agent, even from a shell that carries no markers', async () => {
+    const group = spawnGroup('nohup sleep 600 >/dev/null 2>&1 & echo $! > "$DIR/pid"');
+    const pid = Number(await group.ready('pid'));
+    await waitFor('wrapper gone', () => readProcStat(group.pid) === null);
+    const { groups } = await psJson();
+    expect(groups.flatMap((g) => g.processes).some((p) => p.pid === pid)).toBe(false);
+    const all = await psJson(true);
+    const mine = all.groups.find((g) => g.pgid === group.pgid);
+    expect(mine?.agent).toBeNull();
+    expect(mine?.processes[0]?.flags).not.toContain('orphan');
+  });
+
+  it('rejects bad arguments with usage and a non-zero exit', async () => {
+    const bad = await runCli(['ps', '--bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Usage:');
+    const unknown = await runCli(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+  });
+});
