@@ -37,6 +37,8 @@ export interface ProcessView {
   state: string;
   /** Absolute start time, ms since epoch. */
   startedAt: number;
+  /** Platform start stamp; with the pid it identifies this process for its whole life. */
+  startKey: number;
   /** Percent of one core over the last interval; null until two readings exist. */
   cpuPercent: number | null;
   rssBytes: number;
@@ -120,7 +122,8 @@ export interface MonitorEvent {
 }
 
 export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless';
-export type IncidentEnd = 'exited' | 'stopped-by-user' | 'open' | 'unknown';
+/** 'cleared': a runaway that calmed down by itself. */
+export type IncidentEnd = 'exited' | 'stopped-by-user' | 'cleared' | 'open' | 'unknown';
 
 export interface IncidentProcess {
   pid: number;

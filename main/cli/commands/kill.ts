@@ -1,6 +1,87 @@
-import type { Settings } from '../../../shared/model';
+import { parseArgs } from 'node:util';
+import type { Settings, TeardownResult } from '../../../shared/model';
+import { teardown } from '../../core/actions/teardown';
+import { parseGroupId } from '../../core/analysis/group-id';
+import { createSampler } from '../../core/sampling/create-sampler';
+import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { findGroupById, teardownTarget } from '../../core/snapshot/teardown-target';
+import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 
-export async function runKill(_args: string[], _settings: Settings, _out: (text: string) => void): Promise<number> {
-  throw new UsageError('not built yet');
+export const KILL_USAGE = 'corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
+
+/** Exit codes: 0 every targeted process is gone; 1 some survived; 3 refused (nothing signalled). */
+export async function runKill(args: string[], settings: Settings, out: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      'grace-ms': { type: 'string' },
+      'orphans-only': { type: 'boolean', default: false },
+      'with-escaped': { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new UsageError('expected exactly one group id (the GROUP column of corral ps)');
+  const groupId = positionals[0]!;
+  if (!parseGroupId(groupId)) {
+    throw new UsageError(
+      `'${groupId}' is not a group id. Corral stops groups by the id corral ps shows (<pgid>:<pid>:<start>), never by a bare PID or PGID.`,
+    );
+  }
+  let graceMs = settings.teardown.graceMs;
+  if (values['grace-ms'] !== undefined) {
+    graceMs = Number(values['grace-ms']);
+    if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > 600_000) {
+      throw new UsageError(`--grace-ms: expected a whole number of ms from 0 to 600000, got '${values['grace-ms']}'`);
+    }
+  }
+  const matcher = matcherFor(settings);
+  const sampler = createSampler({ markerKeys: matcher.markerKeys });
+  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler });
+  const found = findGroupById(groupId, groups);
+  const refuse = (reason: string): number => {
+    if (values.json) out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
+    else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
+    return 3;
+  };
+  if (found === null) return refuse(`no live process group matches ${groupId}; it may have exited already`);
+  if (found === 'reused') {
+    return refuse(`the group ${groupId} is gone and its PGID now belongs to another group (PGID reuse)`);
+  }
+  const result = await teardown(teardownTarget(groupId, found, groups), {
+    graceMs,
+    mode: values['orphans-only'] ? 'orphans-only' : 'group',
+    withEscaped: values['with-escaped'],
+    dryRun: values['dry-run'],
+    sampler,
+  });
+  out(values.json ? JSON.stringify(result) : renderTeardown(result));
+  if (result.refused) return 3;
+  return result.clean ? 0 : 1;
+}
+
+export function renderTeardown(r: TeardownResult): string {
+  const lines: string[] = [];
+  if (r.refused) lines.push(`Refused: ${r.refused}. Nothing was signalled.`);
+  else if (r.dryRun) lines.push(`Dry run: would signal group ${r.pgid} (${r.mode}); nothing was signalled.`);
+  else lines.push(`Group ${r.pgid} (${r.mode}): ${r.clean ? 'every targeted process is gone' : 'NOT every process is gone'}.`);
+  for (const s of r.signals) lines.push(`  ${s.signal} → ${s.target}: ${s.result}`);
+  if (r.processes.length > 0) {
+    const rows = [['PID', 'OUTCOME', 'ENDED BY', 'AFTER', 'DETAIL', 'COMMAND']];
+    for (const p of r.processes) {
+      rows.push([
+        String(p.pid),
+        p.outcome,
+        p.endedBy ?? '-',
+        p.goneAfterMs === undefined ? '-' : `${p.goneAfterMs}ms`,
+        p.reason ?? (p.owner ? `owned by ${p.owner.user ?? p.owner.uid}` : p.state ? `state ${p.state}` : '-'),
+        printable(p.command).slice(0, 120),
+      ]);
+    }
+    lines.push(formatTable(rows));
+  }
+  return lines.join('\n');
 }

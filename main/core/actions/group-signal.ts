@@ -1,4 +1,4 @@
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import type { ProcessRecord } from '../sampling/process-record';
 import { identityKey } from '../sampling/process-record';
 import { killResult } from './identity-signal';
 import type { SignalName, SignalResult } from './teardown-types';
@@ -42,13 +42,10 @@ export interface VerifiedGroup {
   readonly provenAt: number;
 }
 
-export function verifyGroup(
-  sampler: ProcessSampler,
-  group: GroupIdentities,
-  pids: Iterable<number>,
-): VerifiedGroup | null {
+/** `records` must be fresh from the table, read immediately before the signal. */
+export function verifyGroup(group: GroupIdentities, records: Iterable<ProcessRecord>): VerifiedGroup | null {
   if (!(group.pgid > 1)) return null;
-  return group.provenBy(sampler.sampleSome(pids)) ? { pgid: group.pgid, provenAt: Date.now() } : null;
+  return group.provenBy(records) ? { pgid: group.pgid, provenAt: Date.now() } : null;
 }
 
 /** The single place that signals a negative PGID. */

@@ -9,7 +9,8 @@ export interface IdentityHandle {
   close(): void;
 }
 
-export type OpenedIdentity = { handle: IdentityHandle; record: ProcessRecord } | { gone: true } | { error: string };
+export type OpenedIdentity =
+  { handle: IdentityHandle; record: ProcessRecord } | { gone: true } | { error: string };
 
 function readSame(sampler: ProcessSampler, identity: ProcessIdentity): ProcessRecord | null {
   const [record] = sampler.sampleSome([identity.pid]);

@@ -37,7 +37,12 @@ export class OutcomeBook {
   ) {}
 
   /** Adds a process (once; later calls refresh what is known about it). */
-  track(identity: ProcessIdentity, record: ProcessRecord | null, via: Tracked['via'], note?: string): Tracked {
+  track(
+    identity: ProcessIdentity,
+    record: ProcessRecord | null,
+    via: Tracked['via'],
+    note?: string,
+  ): Tracked {
     const key = identityKey(identity.pid, identity.startKey);
     let entry = this.tracked.get(key);
     if (!entry) {
@@ -125,11 +130,18 @@ export class OutcomeBook {
   result(refused: string | null): TeardownResult {
     const processes = this.all().map(
       (t): TeardownProcessOutcome =>
-        t.outcome ?? { ...this.outcomeBase(t), outcome: 'still-alive', state: t.state ?? undefined, reason: 'in progress' },
+        t.outcome ?? {
+          ...this.outcomeBase(t),
+          outcome: 'still-alive',
+          state: t.state ?? undefined,
+          reason: 'in progress',
+        },
     );
     const targeted = this.all().filter((t) => t.via !== null);
     const clean =
-      refused === null && !this.base.dryRun && targeted.every((t) => t.outcome && GONE.has(t.outcome.outcome));
+      refused === null &&
+      !this.base.dryRun &&
+      targeted.every((t) => t.outcome && GONE.has(t.outcome.outcome));
     return { ...this.base, refused, finishedAt: Date.now(), signals: [...this.signals], processes, clean };
   }
 

@@ -38,10 +38,23 @@ export function pidfdOpen(pid: number): PidfdOpen {
 }
 
 /** Signals the process behind a pidfd. ESRCH once it has exited, whatever now holds its PID. */
-export function pidfdSendSignal(fd: number, signal: 'SIGTERM' | 'SIGKILL'): 'sent' | 'ESRCH' | 'EPERM' | 'error' {
+export function pidfdSendSignal(
+  fd: number,
+  signal: 'SIGTERM' | 'SIGKILL',
+): 'sent' | 'ESRCH' | 'EPERM' | 'error' {
   const call = loadSyscall();
   if (!call) return 'error';
-  const rc = call(SYS_PIDFD_SEND_SIGNAL, 'int', fd, 'int', constants.signals[signal], 'void *', null, 'uint', 0);
+  const rc = call(
+    SYS_PIDFD_SEND_SIGNAL,
+    'int',
+    fd,
+    'int',
+    constants.signals[signal],
+    'void *',
+    null,
+    'uint',
+    0,
+  );
   if (rc === 0) return 'sent';
   const name = errnoName(koffi.errno(), false);
   return name === 'unavailable' ? 'error' : name;

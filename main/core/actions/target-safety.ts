@@ -1,19 +1,5 @@
+import { parseGroupId } from '../analysis/group-id';
 import type { ProcessIdentity, SelfIdentity, TeardownTarget } from './teardown-types';
-
-export interface ParsedGroupId {
-  pgid: number;
-  anchorPid: number;
-  anchorStartKey: number;
-}
-
-/** Parses `<pgid>:<anchorPid>:<anchorStartKey>`; null unless all three are non-negative integers. */
-export function parseGroupId(id: string): ParsedGroupId | null {
-  const match = /^(\d+):(\d+):(\d+)$/.exec(id);
-  if (!match) return null;
-  const [pgid, anchorPid, anchorStartKey] = match.slice(1).map(Number) as [number, number, number];
-  if (![pgid, anchorPid, anchorStartKey].every(Number.isSafeInteger)) return null;
-  return { pgid, anchorPid, anchorStartKey };
-}
 
 const isPid = (n: number): boolean => Number.isSafeInteger(n) && n > 1;
 
@@ -28,7 +14,9 @@ export function targetRefusal(
   self: SelfIdentity,
 ): string | null {
   const parsed = parseGroupId(target.groupId);
-  if (!parsed) return `"${target.groupId}" is not a group id (<pgid>:<anchorPid>:<anchorStartKey>)`;
+  if (!parsed) {
+    return `"${target.groupId}" is not a group id Corral may stop (<pgid>:<anchorPid>:<anchorStartKey>, PGID above 1)`;
+  }
   if (
     parsed.pgid !== target.pgid ||
     parsed.anchorPid !== target.anchor.pid ||
@@ -36,11 +24,15 @@ export function targetRefusal(
   ) {
     return `group id ${target.groupId} does not match the target's PGID and anchor`;
   }
-  if (!isPid(target.pgid)) return `PGID ${target.pgid} is never signalled (0 is the caller's own group, 1 is init's)`;
+  if (!isPid(target.pgid))
+    return `PGID ${target.pgid} is never signalled (0 is the caller's own group, 1 is init's)`;
   if (!isPid(target.anchor.pid)) return `anchor PID ${target.anchor.pid} is not a process Corral may stop`;
-  if (!Number.isSafeInteger(target.sid) || target.sid < 0) return `session ${target.sid} is not a valid session id`;
-  if (target.pgid === self.pgid || target.pgid === self.pid) return `PGID ${target.pgid} is Corral's own process group`;
-  if (target.pgid === self.sid || target.sid === self.sid) return `PGID ${target.pgid} is in Corral's own session`;
+  if (!Number.isSafeInteger(target.sid) || target.sid < 0)
+    return `session ${target.sid} is not a valid session id`;
+  if (target.pgid === self.pgid || target.pgid === self.pid)
+    return `PGID ${target.pgid} is Corral's own process group`;
+  if (target.pgid === self.sid || target.sid === self.sid)
+    return `PGID ${target.pgid} is in Corral's own session`;
   if (target.anchor.pid === self.pid) return `the anchor PID ${self.pid} is Corral itself`;
   if (mode === 'orphans-only') return null;
 
@@ -59,7 +51,8 @@ export function targetRefusal(
 /** Why one process must not be signalled by identity, or null when it may be. */
 export function identityRefusal(identity: ProcessIdentity, self: SelfIdentity): string | null {
   if (!isPid(identity.pid)) return `PID ${identity.pid} is never signalled`;
-  if (!Number.isSafeInteger(identity.startKey) || identity.startKey < 0) return 'no start key to prove its identity';
+  if (!Number.isSafeInteger(identity.startKey) || identity.startKey < 0)
+    return 'no start key to prove its identity';
   if (identity.pid === self.pid) return 'this is Corral itself';
   return null;
 }

@@ -26,6 +26,7 @@ export function toProcessView(r: ProcessRecord, a: ProcessAnnotation): ProcessVi
     uid: r.uid,
     state: r.state,
     startedAt: r.startedAt,
+    startKey: r.startKey,
     cpuPercent: a.cpuPercent === null ? null : Math.round(a.cpuPercent * 10) / 10,
     rssBytes: r.rssBytes,
     command: commandOf(r),

@@ -17,7 +17,10 @@ export function matcherFor(settings: Settings): AgentMatcher {
   return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES]);
 }
 
-/** Two samples `intervalMs` apart, so CPU percent is a real delta, then grouped and attributed. */
+/**
+ * Two samples `intervalMs` apart, so CPU percent is a real delta, then grouped and attributed.
+ * `intervalMs: 0` takes one sample and leaves CPU percent unknown (enough to name a group to stop).
+ */
 export async function takeOneShotSnapshot(
   settings: Settings,
   { intervalMs = 300, sampler }: { intervalMs?: number; sampler?: ProcessSampler } = {},
@@ -25,8 +28,10 @@ export async function takeOneShotSnapshot(
   const matcher = matcherFor(settings);
   const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
   const meter = new CpuMeter();
-  meter.update(source.sampleAll(), Date.now());
-  await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  if (intervalMs > 0) {
+    meter.update(source.sampleAll(), Date.now());
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
   const records = source.sampleAll();
   const sampledAt = Date.now();
   const cpu = meter.update(records, sampledAt);

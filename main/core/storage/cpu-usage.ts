@@ -77,7 +77,7 @@ function spreadOverDays(burn: Burn, utc: boolean): Array<[string, number]> {
   const span = burn.to - burn.from;
   if (span <= 0) return [[dayBounds(burn.from, utc).key, burn.cpuSeconds]];
   const parts: Array<[string, number]> = [];
-  for (let at = burn.from; at < burn.to; ) {
+  for (let at = burn.from; at < burn.to;) {
     const { key, end } = dayBounds(at, utc);
     const until = Math.min(end, burn.to);
     parts.push([key, (burn.cpuSeconds * (until - at)) / span]);
@@ -87,7 +87,10 @@ function spreadOverDays(burn: Burn, utc: boolean): Array<[string, number]> {
 }
 
 /** CPU-seconds burned while flagged, per agent and per agent and day. */
-export function cpuUsage(incidents: readonly Incident[], { now, timeZone = 'local' }: CpuUsageOptions): CpuUsage {
+export function cpuUsage(
+  incidents: readonly Incident[],
+  { now, timeZone = 'local' }: CpuUsageOptions,
+): CpuUsage {
   const utc = timeZone === 'utc';
   const perAgent = new Map<string | null, number>();
   const perDay = new Map<string, AgentDayCpu>();

@@ -65,7 +65,8 @@ export class IncidentStore {
   /** What is wrong with storage, in words for the user; null when all is well. */
   get problem(): string | null {
     const memory =
-      this.unavailable && `Incidents are kept in memory only and will be lost when Corral quits: ${this.unavailable}`;
+      this.unavailable &&
+      `Incidents are kept in memory only and will be lost when Corral quits: ${this.unavailable}`;
     const parts = [this.recovered, memory].filter((p): p is string => Boolean(p));
     return parts.length > 0 ? parts.join(' ') : null;
   }

@@ -32,7 +32,8 @@ CREATE INDEX IF NOT EXISTS incidents_closed_by_age ON incidents (is_open, ended_
 function bounded(incident: Incident): Incident {
   const processes = incident.processes.slice(0, MAX_PROCESSES_PER_INCIDENT).map((p) => ({
     ...p,
-    command: p.command.length > MAX_COMMAND_CHARS ? `${p.command.slice(0, MAX_COMMAND_CHARS - 1)}…` : p.command,
+    command:
+      p.command.length > MAX_COMMAND_CHARS ? `${p.command.slice(0, MAX_COMMAND_CHARS - 1)}…` : p.command,
   }));
   return { ...incident, processes };
 }
@@ -63,9 +64,16 @@ export class IncidentTable {
       db.prepare('PRAGMA journal_mode = WAL').raw().get();
       // FULL: a commit that returned is on disk, so "saved" survives a power cut, not only a SIGKILL.
       db.exec('PRAGMA synchronous = FULL');
-      const check = db.prepare('PRAGMA quick_check').raw().all() as unknown[][];
-      const verdict = check.map((row) => String(row[0])).join('; ');
-      if (verdict !== 'ok') throw new DamagedDatabaseError(`integrity check failed: ${verdict}`);
+      // Checkpoint often and cut the WAL back after each checkpoint, so the files stay small.
+      db.exec('PRAGMA wal_autocheckpoint = 256');
+      db.exec(`PRAGMA journal_size_limit = ${1024 * 1024}`);
+      const check = (db.prepare('PRAGMA quick_check(2)').raw().all() as unknown[][]).map((row) =>
+        String(row[0]),
+      );
+      if (check[0] !== 'ok') {
+        const first = check.find((line) => !line.startsWith('***')) ?? check[0];
+        throw new DamagedDatabaseError(`integrity check failed: ${first}`);
+      }
       const table = new IncidentTable(db, path);
       table.createSchema();
       return table;
@@ -161,6 +169,15 @@ export class IncidentTable {
   }
 
   close(): void {
+    // libsql 0.5 keeps the file open after close() until its statements are garbage-collected
+    // (tursodatabase/libsql-js#228): leave everything in the main file, so the lingering handle is inert.
+    if (this.path !== null) {
+      try {
+        this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // A reader elsewhere may hold the WAL; SQLite checkpoints later.
+      }
+    }
     safeClose(this.db);
   }
 

@@ -5,7 +5,10 @@ import { basename, dirname, extname, join } from 'node:path';
 const SIDECARS = ['', '-wal', '-shm'];
 
 function stamp(at: number): string {
-  return new Date(at).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return new Date(at)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**

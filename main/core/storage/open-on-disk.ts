@@ -4,8 +4,7 @@ import { moveDatabaseAside } from './move-aside';
 import { describeError, isDamage } from './sqlite-errors';
 
 export type DiskOpening =
-  | { table: IncidentTable; recovered: string | null }
-  | { table: null; problem: string };
+  { table: IncidentTable; recovered: string | null } | { table: null; problem: string };
 
 function whyUnwritable(dir: string, err: unknown): string {
   try {
@@ -46,7 +45,10 @@ export function openOnDisk(dir: string, path: string, now: number): DiskOpening 
     try {
       return { table: IncidentTable.openFile(path), recovered };
     } catch (again) {
-      return { table: null, problem: `${recovered} But the new file could not be created: ${describeError(again)}` };
+      return {
+        table: null,
+        problem: `${recovered} But the new file could not be created: ${describeError(again)}`,
+      };
     }
   }
 }

@@ -42,7 +42,7 @@ const PRIMARY_NAMES: Record<number, string> = {
 /** One line for a problem message: what SQLite or the file system said. */
 export function describeError(err: unknown): string {
   if (typeof err !== 'object' || err === null) return String(err);
-  const e = err as SqliteLikeError & { errno?: unknown };
+  const e = err as SqliteLikeError;
   const message = String(e.message ?? err);
   const primary = primaryCode(e);
   const named = primary === null ? undefined : PRIMARY_NAMES[primary];

@@ -1,6 +1,6 @@
 import { listPipeFds, type PipeFd } from '../../sampling/linux/pipe-fds';
 import { matchHeldPipes, type HeldPipe, type PipeListing } from './match-held-pipes';
-import { readUnixSocketPeers } from './unix-socket-peers';
+import { readUnixSocketPeers } from '../../sampling/linux/unix-socket-peers';
 
 export interface HeldPipeQuery {
   /** The agent's pid, and the tool-call wrapper's pid while it is still alive. */

@@ -69,10 +69,29 @@ export class DarwinSampler implements ProcessSampler {
   }
 
   listPids(): number[] {
+    const pids = this.listInto((buf) => this.lib.procListAllPids(buf));
+    if (!pids) throw new Error(`proc_listallpids failed (errno ${this.lib.errno()})`);
+    return pids;
+  }
+
+  childrenOf(pid: number): number[] | null {
+    const children = this.listInto((buf) => this.lib.procListChildPids(pid, buf));
+    if (children === null || children.length > 0) return children;
+    // No children and no such process look alike: the short BSD info tells them apart.
+    const alive = this.lib.procPidInfo(
+      pid,
+      PROC_PIDT_SHORTBSDINFO,
+      1,
+      this.info.subarray(0, SHORTBSDINFO_SIZE),
+    );
+    return alive >= SHORTBSDINFO_SIZE ? [] : null;
+  }
+
+  /** Runs a libproc pid-list call, growing the buffer while the answer may have been cut short. */
+  private listInto(call: (buf: Int32Array) => number): number[] | null {
     for (;;) {
-      const n = this.lib.procListAllPids(this.pids);
-      if (n < 0) throw new Error(`proc_listallpids failed (errno ${this.lib.errno()})`);
-      // A full buffer may have been cut short: grow and ask again.
+      const n = call(this.pids);
+      if (n < 0) return null;
       if (n < this.pids.length) return Array.from(this.pids.subarray(0, n));
       this.pids = new Int32Array(this.pids.length * 2);
     }

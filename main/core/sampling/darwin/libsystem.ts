@@ -9,6 +9,8 @@ import type * as Koffi from 'koffi';
 export interface LibSystem {
   /** proc_listallpids(buffer, bytes): number of pids written (or that would be), -1 on error. */
   procListAllPids(buf: Int32Array): number;
+  /** proc_listchildpids(ppid, buffer, bytes): number of child pids, -1 on error. */
+  procListChildPids(ppid: number, buf: Int32Array): number;
   /** proc_pidinfo(pid, flavor, arg, buffer, bytes): bytes written, 0 or less on error. */
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number;
   /** sysctl(mib, n, buffer, &length, NULL, 0); returns the length written, or -1 on error. */
@@ -27,9 +29,17 @@ const S_IFCHR = 0o020000;
 /** Loads koffi and libSystem; only called when a DarwinSampler is built, so other platforms never do. */
 export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
   const koffi = loadKoffi();
-  const lib = koffi.load(path);
+  let lib: Koffi.LibraryHandle;
+  try {
+    lib = koffi.load(path);
+  } catch (error) {
+    throw new Error(`cannot load ${path}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
   // Pointers are declared void * and given Buffers or typed arrays: koffi passes their memory in place.
   const procListAllPids = lib.func('int proc_listallpids(void *buffer, int buffersize)');
+  const procListChildPids = lib.func('int proc_listchildpids(int ppid, void *buffer, int buffersize)');
   const procPidInfo = lib.func(
     'int proc_pidinfo(int pid, int flavor, uint64_t arg, void *buffer, int buffersize)',
   );
@@ -43,6 +53,7 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
 
   return {
     procListAllPids: (buf) => procListAllPids(buf, buf.byteLength) as number,
+    procListChildPids: (ppid, buf) => procListChildPids(ppid, buf, buf.byteLength) as number,
     procPidInfo: (pid, flavor, arg, buf) => procPidInfo(pid, flavor, arg, buf, buf.length) as number,
     sysctl: (mib, buf) => {
       length[0] = BigInt(buf.length);

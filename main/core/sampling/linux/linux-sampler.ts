@@ -42,6 +42,13 @@ export class LinuxSampler implements ProcessSampler {
     return pids;
   }
 
+  childrenOf(pid: number): number[] | null {
+    const file = this.reader.read(`${this.procRoot}/${pid}/task/${pid}/children`);
+    if (!file) return null;
+    const text = this.reader.bytes.toString('latin1', 0, file.length).trim();
+    return text === '' ? [] : text.split(' ').map(Number);
+  }
+
   sampleAll(): ProcessRecord[] {
     const pids = this.listPids();
     const records = this.sampleSome(pids);

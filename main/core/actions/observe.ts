@@ -1,0 +1,98 @@
+import type { ProcessRecord } from '../sampling/process-record';
+import { commandOf, type Tracked } from './outcome-book';
+import { sleep, type RunContext } from './run-context';
+import type { SignalName } from './teardown-types';
+
+/** A full scan for the PGID only this often while waiting: it enrols members forked since the last one. */
+const SCAN_EVERY_MS = 100;
+
+/** Applies what the table shows now to the processes still pending. Returns whether anything changed. */
+export function observe(
+  ctx: RunContext,
+  byPid: Map<number, ProcessRecord>,
+  phase: SignalName | null,
+): boolean {
+  let changed = false;
+  for (const entry of ctx.book.pending()) {
+    const record = byPid.get(entry.identity.pid);
+    if (!record || record.startKey !== entry.identity.startKey) {
+      ctx.book.markGone(entry, phase);
+      changed = true;
+      continue;
+    }
+    ctx.book.observe(entry, record);
+    if (entry.via === 'group' && ctx.group && leftGroup(record, ctx.group.pgid)) {
+      ctx.book.settle(entry, {
+        outcome: 'escaped-group',
+        state: record.state,
+        reason: `left the process group during teardown (now PGID ${record.pgid}); not signalled further`,
+      });
+      changed = true;
+    } else if (record.state === 'Z' && entry.diedIn === undefined) {
+      ctx.book.markDead(entry, phase);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * True when the process now sits in another group. /proc shows pgid and sid as -1 for a task that is
+ * already past releasing its signal handlers (exiting): that is dying, not leaving.
+ */
+export function leftGroup(record: ProcessRecord, pgid: number): boolean {
+  return record.pgid >= 0 && record.pgid !== pgid;
+}
+
+export function indexByPid(records: ProcessRecord[]): Map<number, ProcessRecord> {
+  return new Map(records.map((r) => [r.pid, r]));
+}
+
+export function pollPending(ctx: RunContext, phase: SignalName | null): boolean {
+  const pids = ctx.book.pending().map((t) => t.identity.pid);
+  return observe(ctx, indexByPid(ctx.sampler.sampleSome(pids)), phase);
+}
+
+/**
+ * Full scan of the table for the group's PGID. While a known identity is still in the PGID, every
+ * other process there belongs to the group and is enrolled; otherwise the ones found are returned as
+ * unproven (they may be a new group that reused the number).
+ */
+export function scanGroup(ctx: RunContext, phase: SignalName | null): ProcessRecord[] {
+  const group = ctx.group;
+  if (!group) return [];
+  const all = ctx.sampler.sampleAll();
+  const inGroup = all.filter((r) => r.pgid === group.pgid);
+  const proven = group.enrol(inGroup);
+  const unproven: ProcessRecord[] = [];
+  for (const r of inGroup) {
+    if (ctx.book.get(r.pid, r.startKey)) continue;
+    if (proven) ctx.book.track(identityOf(r), r, 'group');
+    else unproven.push(r);
+  }
+  observe(ctx, indexByPid(all), phase);
+  return unproven;
+}
+
+export function identityOf(record: ProcessRecord): { pid: number; startKey: number; command: string } {
+  return { pid: record.pid, startKey: record.startKey, command: commandOf(record) };
+}
+
+/** Polls the pending processes every pollMs until none is pending or the deadline passes. */
+export async function watchUntil(ctx: RunContext, phase: SignalName, deadline: number): Promise<void> {
+  let lastScan = Date.now();
+  for (;;) {
+    if (ctx.book.pending().length === 0) return;
+    if (pollPending(ctx, phase)) ctx.book.progress();
+    if (ctx.book.pending().length === 0 || Date.now() >= deadline) return;
+    if (ctx.group && Date.now() - lastScan >= SCAN_EVERY_MS && hasPendingGroupMember(ctx)) {
+      scanGroup(ctx, phase);
+      lastScan = Date.now();
+    }
+    await sleep(Math.min(ctx.pollMs, Math.max(0, deadline - Date.now())));
+  }
+}
+
+export function hasPendingGroupMember(ctx: RunContext): boolean {
+  return ctx.book.pending().some((t: Tracked) => t.via === 'group');
+}

@@ -1,0 +1,127 @@
+import { cpus, freemem, homedir, hostname, loadavg, totalmem } from 'node:os';
+import type { StopGroupRequest } from '../../shared/contract';
+import type { HostInfo, MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
+import { teardown } from './actions/teardown';
+import { findHeldPipes } from './analysis/held-pipes/find-held-pipes';
+import { loadConfig, type LoadedConfig } from './config/load-config';
+import { validateSettings } from './config/validate-settings';
+import { Monitor } from './monitor/monitor';
+import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
+import { createSampler } from './sampling/create-sampler';
+import type { CorralService, SettingsUpdate } from './service';
+import { matcherFor } from './snapshot/one-shot-snapshot';
+import { findGroupById, teardownTarget } from './snapshot/teardown-target';
+import { resolveDataDir } from './storage/data-dir';
+import { IncidentStore } from './storage/incident-store';
+
+export interface CorralServiceOptions {
+  config?: LoadedConfig;
+  /** Where incidents are kept; default from CORRAL_DATA_DIR or the per-user data directory. */
+  dataDir?: string;
+  watchIntervalMs?: number;
+  fullSweepEvery?: number;
+  onError?: (step: string, err: unknown) => void;
+}
+
+export interface RunningService {
+  service: CorralService;
+  monitor: Monitor;
+  store: IncidentStore;
+  stop(): Promise<void>;
+}
+
+function hostInfo(): HostInfo {
+  const [one, five, fifteen] = loadavg();
+  return {
+    hostname: hostname(),
+    platform: process.platform,
+    cpuCount: cpus().length,
+    loadAverage: [one ?? 0, five ?? 0, fifteen ?? 0],
+    totalMemBytes: totalmem(),
+    freeMemBytes: freemem(),
+  };
+}
+
+/** The running core: monitor, incident store and teardown behind the CorralService interface. */
+export function createCorralService(options: CorralServiceOptions = {}): RunningService {
+  const config = options.config ?? loadConfig();
+  let settings: Settings = config.settings;
+  const matcher = matcherFor(settings);
+  const sampler = createSampler({ markerKeys: matcher.markerKeys });
+  const store = IncidentStore.open(options.dataDir ?? resolveDataDir(process.env, process.platform, homedir()));
+  const monitor = new Monitor({
+    sampler,
+    matcher,
+    settings,
+    findHeldPipes: process.platform === 'linux' ? findHeldPipes : undefined,
+    incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
+    watchIntervalMs: options.watchIntervalMs,
+    fullSweepEvery: options.fullSweepEvery,
+    onError: options.onError,
+  });
+
+  let seq = 0;
+  const snapshotListeners = new Set<(s: Snapshot) => void>();
+  const snapshot = (): Snapshot => ({
+    seq: ++seq,
+    sampledAt: Date.now(),
+    groups: snapshotGroups(monitor, { all: true }),
+    host: hostInfo(),
+  });
+  monitor.onTick(() => {
+    if (snapshotListeners.size === 0) return;
+    const s = snapshot();
+    for (const l of snapshotListeners) l(s);
+  });
+
+  const stopGroup = async (
+    request: StopGroupRequest,
+    onProgress?: (partial: TeardownResult) => void,
+  ): Promise<TeardownResult> => {
+    const groups = snapshotGroups(monitor, { all: true });
+    const found = findGroupById(request.groupId, groups);
+    if (found === null) throw new Error(`no live group with id ${request.groupId}; it may have exited already`);
+    if (found === 'reused') throw new Error(`group ${request.groupId} is gone and its PGID now belongs to another group`);
+    const target = teardownTarget(request.groupId, found, groups);
+    const result = await teardown(target, {
+      graceMs: settings.teardown.graceMs,
+      mode: request.orphansOnly ? 'orphans-only' : 'group',
+      withEscaped: request.withEscaped ?? false,
+      dryRun: request.dryRun ?? false,
+      sampler,
+      onProgress,
+    });
+    for (const s of result.signals) monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
+    return result;
+  };
+
+  const service: CorralService = {
+    snapshot,
+    timeline: (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
+    stopGroup,
+    incidents: (limit) => store.list({ limit: limit ?? 200 }),
+    settings: () => settings,
+    updateSettings: (patch): SettingsUpdate => {
+      const { settings: next, errors } = validateSettings({ ...settings, ...patch });
+      if (errors.length > 0) return { ok: false, errors };
+      settings = next;
+      monitor.updateSettings(next);
+      return { ok: true, settings };
+    },
+    onSnapshot: (listener) => {
+      snapshotListeners.add(listener);
+      return () => snapshotListeners.delete(listener);
+    },
+    onEvent: (listener: (event: MonitorEvent) => void) => monitor.onEvent(listener),
+  };
+  monitor.start();
+  return {
+    service,
+    monitor,
+    store,
+    stop: async () => {
+      monitor.stop();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
+import { buildGroups, commandOf, toProcessView, type ProcessAnnotation } from '../analysis/grouping';
+import type { Monitor } from './monitor';
+import type { TrackedProcess } from './tracked';
+
+function annotation(p: TrackedProcess): ProcessAnnotation {
+  const flags: ProcessFlag[] = [];
+  if (p.orphanedAt !== null) flags.push('orphan');
+  if (p.runaway.active) flags.push('runaway');
+  if (p.heldPipe !== null) flags.push('held-pipe');
+  const escaped = p.lineage !== null && !p.attribution?.isAgent && p.lineage.originPgid !== p.record.pgid;
+  if (escaped) flags.push('escaped');
+  const a: ProcessAnnotation = { cpuPercent: p.cpuPercent, flags };
+  if (p.lineage && p.lineage.originalPpid !== p.record.ppid) a.originalPpid = p.lineage.originalPpid;
+  if (p.orphanedAt !== null) a.orphanedAt = p.orphanedAt;
+  if (escaped && p.lineage) a.originGroup = { pgid: p.lineage.originPgid, sid: p.lineage.originSid };
+  return a;
+}
+
+/** The monitor's current picture as group views: agents' groups always, every other group with `all`. */
+export function snapshotGroups(monitor: Monitor, { all = false } = {}): GroupView[] {
+  const live = [...monitor.trackedProcesses()].filter((p) => p.exitedAt === null);
+  const byPid = new Map(live.map((p) => [p.record.pid, p]));
+  const records = live.filter((p) => all || p.attribution !== null).map((p) => p.record);
+  // The monitor attributed each process at first sight; grouping only needs that map.
+  const attributions = new Map(live.filter((p) => p.attribution).map((p) => [p.record.pid, p.attribution!]));
+  return buildGroups(
+    records,
+    attributions,
+    (r) => annotation(byPid.get(r.pid)!),
+    (pgid, members) => monitor.liveGroup(pgid)?.id ?? defaultId(pgid, members),
+  ).map((g) => {
+    const tracked = monitor.liveGroup(g.pgid);
+    if (!tracked) return g;
+    // The monitor knows the leader exited even when the pid shows nothing now.
+    return { ...g, flags: mergeFlags(g.flags, monitor.groupFlags(tracked)) };
+  });
+}
+
+function defaultId(pgid: number, members: readonly { pid: number; startKey: number }[]): string {
+  const leader = members.find((m) => m.pid === pgid) ?? members[0]!;
+  return `${pgid}:${leader.pid}:${leader.startKey}`;
+}
+
+function mergeFlags<T extends string>(a: readonly T[], b: readonly T[]): T[] {
+  const order = ['orphan', 'leaderless', 'runaway', 'held-pipe'];
+  return [...new Set([...a, ...b])].sort((x, y) => order.indexOf(x) - order.indexOf(y));
+}
+
+/** One lane per process that was ever in the group (or left it by setsid), for the timeline view. */
+export function groupTimeline(monitor: Monitor, groupId: string, sinceMs = 0, now = Date.now()): GroupTimeline | null {
+  const group = monitor.groupById(groupId);
+  if (!group) return null;
+  const lanes: TimelineLane[] = [];
+  for (const p of group.members.values()) {
+    const r = p.record;
+    const end = p.exitedAt;
+    if (end !== null && end < sinceMs) continue;
+    const segments: LaneSegment[] = [];
+    const orphanFrom = p.orphanedAt;
+    segments.push({ from: r.startedAt, to: orphanFrom ?? end, kind: 'running' });
+    if (orphanFrom !== null) segments.push({ from: orphanFrom, to: end, kind: 'orphaned' });
+    for (const [from, to] of p.runawaySpans) segments.push({ from, to: to ?? end, kind: 'runaway' });
+    lanes.push({
+      pid: r.pid,
+      startKey: r.startKey,
+      ppid: r.ppid,
+      pgid: r.pgid,
+      sid: r.sid,
+      command: commandOf(r),
+      startedAt: r.startedAt,
+      exitedAt: end,
+      leftGroup: r.pgid !== group.pgid,
+      cpuSeconds: Math.round(r.cpuTimeMs) / 1000,
+      segments,
+      cpu: p.history?.points(sinceMs) ?? [],
+      markers: p.markers.filter((m) => m.at >= sinceMs),
+    });
+  }
+  lanes.sort((a, b) => a.startedAt - b.startedAt || a.pid - b.pid);
+  const from = Math.max(sinceMs, Math.min(group.startedAt, ...lanes.map((l) => l.startedAt)));
+  return {
+    groupId: group.id,
+    pgid: group.pgid,
+    sid: group.sid,
+    agent: group.agent,
+    from,
+    to: group.endedAt ?? now,
+    lanes,
+  };
+}

@@ -1,0 +1,719 @@
+import type { GroupFlag, Incident, MonitorEvent, MonitorEventType, Settings } from '../../../shared/model';
+import type { AgentMatcher } from '../analysis/agent-matcher';
+import { attribute } from '../analysis/attribution';
+import { CpuMeter } from '../analysis/cpu-meter';
+import { chooseAnchor, formatGroupId } from '../analysis/group-id';
+import { commandOf } from '../analysis/grouping';
+import { describeHeldPipe } from '../analysis/held-pipes/describe-held-pipe';
+import type { HeldPipe } from '../analysis/held-pipes/match-held-pipes';
+import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
+import { isOrphan } from '../analysis/orphans';
+import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
+import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import { CpuHistory } from './cpu-history';
+import { IncidentTracker, type IncidentChange } from './incident-tracker';
+import type { TrackedGroup, TrackedProcess } from './tracked';
+
+export interface IncidentSink {
+  /** Saves changed incidents in one write; returns false when they could not be made durable. */
+  save(incidents: readonly Incident[]): boolean;
+}
+
+export interface MonitorOptions {
+  sampler: ProcessSampler;
+  matcher: AgentMatcher;
+  settings: Settings;
+  /** Held-pipe lookup (Linux); omitted where the platform has none. */
+  findHeldPipes?: (query: { readerPids: readonly number[]; holderPids: readonly number[] }) => HeldPipe[];
+  incidents?: { restored: readonly Incident[]; sink: IncidentSink };
+  /** Interval of the cheap lineage watch of agents' descendants (ms). */
+  watchIntervalMs?: number;
+  /** A full table sweep every this many polls; the polls between read only new and agents' pids. */
+  fullSweepEvery?: number;
+  /** How long ended groups stay available for timelines. */
+  retainEndedMs?: number;
+  now?: () => number;
+  onError?: (step: string, err: unknown) => void;
+}
+
+const MAX_ENDED_GROUPS = 500;
+
+/**
+ * The watch loop: samples on a schedule, diffs each sample against what it knew, and emits typed
+ * events. Agents' descendants are followed closely (their parents' child lists several times a second);
+ * new pids are read once to classify them; the whole table is swept at a slower pace.
+ */
+export class Monitor {
+  private readonly procs = new Map<number, TrackedProcess>();
+  private readonly groups = new Map<string, TrackedGroup>();
+  private readonly liveGroupByPgid = new Map<number, TrackedGroup>();
+  private readonly memory = new LineageMemory();
+  private readonly meter = new CpuMeter();
+  private readonly incidents: IncidentTracker;
+  private readonly listeners = new Set<(event: MonitorEvent) => void>();
+  private readonly tickListeners = new Set<() => void>();
+  private readonly baseMs: number;
+  private settings: Settings;
+  private watchedParents = new Set<number>();
+  private polls = 0;
+  private timers: NodeJS.Timeout[] = [];
+  private running = false;
+  private pendingEvents: MonitorEvent[] = [];
+  private pendingIncidentSaves = new Map<string, Incident>();
+  readonly errors = { count: 0, last: null as string | null };
+  storageProblem: string | null = null;
+
+  constructor(private readonly options: MonitorOptions) {
+    this.settings = options.settings;
+    this.baseMs = this.now();
+    this.incidents = new IncidentTracker(options.incidents?.restored ?? []);
+  }
+
+  private now(): number {
+    return this.options.now ? this.options.now() : Date.now();
+  }
+
+  onEvent(listener: (event: MonitorEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called after every poll that changed what the monitor knows. */
+  onTick(listener: () => void): () => void {
+    this.tickListeners.add(listener);
+    return () => this.tickListeners.delete(listener);
+  }
+
+  updateSettings(settings: Settings): void {
+    this.settings = settings;
+  }
+
+  get currentSettings(): Settings {
+    return this.settings;
+  }
+
+  /** Starts polling; each run is scheduled after the previous one finished, so runs never overlap. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.poll();
+    this.closeRestoredIncidents();
+    this.flush();
+    const loop = (run: () => void, interval: () => number): void => {
+      const timer = setTimeout(() => {
+        if (!this.running) return;
+        run();
+        loop(run, interval);
+      }, interval());
+      this.timers.push(timer);
+      if (this.timers.length > 4) this.timers.splice(0, this.timers.length - 4);
+    };
+    loop(
+      () => this.guard('poll', () => this.poll()),
+      () => this.settings.pollIntervalMs,
+    );
+    if (this.options.sampler.childrenOf) {
+      loop(
+        () => this.guard('watch', () => this.watch()),
+        () => this.options.watchIntervalMs ?? 100,
+      );
+    }
+  }
+
+  stop(): void {
+    this.running = false;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+  }
+
+  /** One poll: new pids classified, agents' processes re-read, and every Nth time the whole table. */
+  poll(): void {
+    const now = this.now();
+    const sampler = this.options.sampler;
+    const full = this.polls % (this.options.fullSweepEvery ?? 10) === 0;
+    this.polls++;
+    if (full) {
+      const records = sampler.sampleAll();
+      this.ingest(records, new Set(records.map((r) => r.pid)), null, now, true);
+    } else {
+      const pids = sampler.listPids();
+      const toRead = pids.filter((pid) => {
+        const known = this.procs.get(pid);
+        return !known || (known.attribution !== null && known.exitedAt === null);
+      });
+      this.ingest(sampler.sampleSome(toRead), new Set(pids), null, now, true);
+    }
+    this.flush();
+  }
+
+  /** The cheap lineage watch: only agents' processes that have (or may get) children. */
+  watch(): void {
+    const childrenOf = this.options.sampler.childrenOf?.bind(this.options.sampler);
+    if (!childrenOf || this.watchedParents.size === 0) return;
+    const toRead = new Set<number>();
+    const knownChildren = new Map<number, number[]>();
+    for (const p of this.procs.values()) {
+      if (p.exitedAt !== null || !p.attribution) continue;
+      const list = knownChildren.get(p.record.ppid);
+      if (list) list.push(p.record.pid);
+      else knownChildren.set(p.record.ppid, [p.record.pid]);
+    }
+    for (const parent of this.watchedParents) {
+      const kids = childrenOf(parent);
+      const known = knownChildren.get(parent) ?? [];
+      if (kids === null) {
+        toRead.add(parent);
+        for (const k of known) toRead.add(k);
+        continue;
+      }
+      const current = new Set(kids);
+      for (const k of known) if (!current.has(k)) toRead.add(k);
+      for (const k of kids) if (!this.procs.has(k)) toRead.add(k);
+    }
+    if (toRead.size === 0) return;
+    const now = this.now();
+    this.ingest(this.options.sampler.sampleSome(toRead), null, toRead, now, false);
+    this.flush();
+  }
+
+  private guard(step: string, run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      this.errors.count++;
+      this.errors.last = `${step}: ${err instanceof Error ? err.message : String(err)}`;
+      this.options.onError?.(step, err);
+    }
+  }
+
+  /**
+   * Folds a batch of records into the tracked state. `alive` (a full pid list) or `readPids` (the pids
+   * asked for) tells which tracked processes are gone.
+   */
+  private ingest(
+    records: readonly ProcessRecord[],
+    alive: ReadonlySet<number> | null,
+    readPids: ReadonlySet<number> | null,
+    now: number,
+    isPoll: boolean,
+  ): void {
+    const seen = new Set<number>();
+    const newcomers: ProcessRecord[] = [];
+    const updated: TrackedProcess[] = [];
+    for (const r of records) {
+      seen.add(r.pid);
+      const known = this.procs.get(r.pid);
+      if (known && known.record.startKey === r.startKey) {
+        this.updateKnown(known, r, now);
+        updated.push(known);
+      } else {
+        if (known) this.markExited(known, now);
+        newcomers.push(r);
+      }
+    }
+    for (const [pid, p] of this.procs) {
+      const gone = alive ? !alive.has(pid) : readPids !== null && readPids.has(pid) && !seen.has(pid);
+      if (gone) {
+        this.markExited(p, now);
+        this.procs.delete(pid);
+      }
+    }
+    newcomers.sort((a, b) => a.startKey - b.startKey || a.pid - b.pid);
+    this.addNewcomers(newcomers, now);
+
+    const cpu = this.meter.update(records, now, { evictUnseen: false });
+    for (const r of records) {
+      const p = this.procs.get(r.pid);
+      if (!p) continue;
+      const percent = cpu.get(p.identity) ?? null;
+      if (percent !== null) p.cpuPercent = percent;
+      if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
+    }
+    for (const p of updated) this.checkReparented(p, now);
+    this.updateGroups(now);
+    if (isPoll) {
+      if (this.heldPipeCheckDue(now)) this.guard('held pipes', () => this.checkHeldPipes(now));
+      this.guard('incidents', () => this.updateIncidents(now));
+      this.pruneMemory(alive);
+    }
+    this.watchedParents = this.computeWatchedParents();
+  }
+
+  private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
+    const wasZombie = p.record.state === 'Z';
+    p.record = r;
+    if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
+    if (p.attribution && !p.attribution.isAgent && this.options.matcher.agentOf(r)) {
+      p.attribution = { ...p.attribution, isAgent: true, agentPid: r.pid, source: 'agent' };
+    }
+  }
+
+  private addNewcomers(newcomers: readonly ProcessRecord[], now: number): void {
+    if (newcomers.length === 0) return;
+    // Context for attribution: the newcomers plus every live process we already attribute.
+    const context: ProcessRecord[] = [...newcomers];
+    for (const p of this.procs.values()) if (p.attribution && p.exitedAt === null) context.push(p.record);
+    const attributions = attribute(context, this.options.matcher, this.memory);
+    for (const r of newcomers) {
+      const identity = identityKey(r.pid, r.startKey);
+      const attribution = attributions.get(r.pid) ?? null;
+      const p: TrackedProcess = {
+        identity,
+        record: r,
+        firstSeenAt: now,
+        exitedAt: r.state === 'Z' ? now : null,
+        attribution,
+        lineage: null,
+        cpuPercent: null,
+        runaway: initialRunawayState(),
+        runawaySpans: [],
+        orphanedAt: null,
+        heldPipe: null,
+        history: null,
+        markers: [],
+      };
+      this.procs.set(r.pid, p);
+      if (!attribution) continue;
+      p.lineage = this.lineageFor(r, attribution, now);
+      this.memory.remember(identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
+      p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
+      if (!attribution.isAgent) this.emit('process-started', p, now);
+      if (!attribution.isAgent && this.structurallyOrphaned(p)) this.markOrphaned(p, now, 'found adopted');
+    }
+  }
+
+  private isToolCallSession(sid: number): boolean {
+    const leader = this.procs.get(sid);
+    return leader !== undefined && leader.attribution !== null && !leader.attribution.isAgent;
+  }
+
+  private lineageFor(r: ProcessRecord, a: NonNullable<TrackedProcess['attribution']>, now: number): LineageEntry {
+    const parent = this.procs.get(r.ppid);
+    const parentLineage = parent?.attribution && !parent.attribution.isAgent ? parent.lineage : null;
+    return {
+      agent: a.agent,
+      agentPid: a.agentPid,
+      // A tool call's descendants keep the tool call's group and session as their origin.
+      originPgid: parentLineage?.originPgid ?? r.pgid,
+      originSid: parentLineage?.originSid ?? r.sid,
+      originalPpid: r.ppid,
+      ancestry: parent?.lineage ? [r.pid, ...parent.lineage.ancestry].slice(0, 32) : [r.pid, r.ppid],
+      firstSeenAt: now,
+    };
+  }
+
+  private structurallyOrphaned(p: TrackedProcess): boolean {
+    const r = p.record;
+    const live = (pid: number): TrackedProcess | undefined => {
+      const q = this.procs.get(pid);
+      return q && q.exitedAt === null ? q : undefined;
+    };
+    const parent = live(r.ppid);
+    return isOrphan({
+      attributed: p.attribution !== null,
+      isAgent: p.attribution?.isAgent ?? false,
+      ppid: r.ppid,
+      parent: parent?.record,
+      parentAttributed: parent?.attribution != null,
+      groupLeaderAlive: live(r.pgid)?.record.pgid === r.pgid,
+      sessionLeaderAlive: live(r.sid)?.record.sid === r.sid,
+      observedReparent: false,
+    });
+  }
+
+  private checkReparented(p: TrackedProcess, now: number): void {
+    if (!p.attribution || p.attribution.isAgent || !p.lineage || p.orphanedAt !== null || p.exitedAt !== null) return;
+    if (p.record.ppid !== p.lineage.originalPpid) {
+      p.markers.push({ at: now, kind: 'reparented', label: `reparented ${p.lineage.originalPpid} → ${p.record.ppid}` });
+      this.markOrphaned(p, now, `parent ${p.lineage.originalPpid} exited`);
+    }
+  }
+
+  private markOrphaned(p: TrackedProcess, now: number, why: string): void {
+    p.orphanedAt = now;
+    this.emit('orphaned', p, now, {
+      ppid: p.record.ppid,
+      originalPpid: p.lineage?.originalPpid ?? null,
+      reason: why,
+    });
+  }
+
+  private markExited(p: TrackedProcess, now: number): void {
+    if (p.exitedAt !== null && p.record.state !== 'Z') return;
+    if (p.exitedAt === null) {
+      p.exitedAt = now;
+      if (p.attribution) {
+        p.markers.push({ at: now, kind: 'exited', label: 'exited' });
+        if (!p.attribution.isAgent) this.emit('process-exited', p, now);
+        if (p.runaway.active) this.closeRunawaySpan(p, now);
+      }
+    }
+    this.meter.forget(p.identity);
+  }
+
+  private trackCpu(p: TrackedProcess, percent: number | null, now: number): void {
+    if (percent === null) return;
+    p.history ??= new CpuHistory(this.baseMs);
+    p.history.add(now, percent);
+    if (p.attribution?.isAgent) return;
+    const before = p.runaway.active;
+    p.runaway = nextRunawayState(p.runaway, percent, now, this.settings.runaway);
+    if (!before && p.runaway.active) {
+      p.runawaySpans.push([p.runaway.hotSince ?? now, null]);
+      this.emit('runaway', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
+    } else if (before && !p.runaway.active) {
+      this.closeRunawaySpan(p, now);
+      this.emit('runaway-cleared', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
+    }
+  }
+
+  private closeRunawaySpan(p: TrackedProcess, now: number): void {
+    const span = p.runawaySpans[p.runawaySpans.length - 1];
+    if (span && span[1] === null) span[1] = now;
+  }
+
+  /** Keeps agent groups' membership current; a PGID reused by a new group is a new group. */
+  private updateGroups(now: number): void {
+    const byPgid = new Map<number, TrackedProcess[]>();
+    for (const p of this.procs.values()) {
+      if (!p.attribution || p.exitedAt !== null || p.record.pgid <= 0) continue;
+      const list = byPgid.get(p.record.pgid);
+      if (list) list.push(p);
+      else byPgid.set(p.record.pgid, [p]);
+    }
+    for (const [pgid, members] of byPgid) {
+      let group = this.liveGroupByPgid.get(pgid);
+      if (group && !members.some((m) => group!.live.has(m.identity))) {
+        this.endGroup(group, now);
+        group = undefined;
+      }
+      if (!group) group = this.startGroup(pgid, members, now);
+      const current = new Set(members.map((m) => m.identity));
+      for (const id of group.live) {
+        if (current.has(id)) continue;
+        const left = group.members.get(id);
+        if (left && left.exitedAt === null && left.record.pgid !== pgid) {
+          left.markers.push({ at: now, kind: 'left-group', label: `left group ${pgid} for ${left.record.pgid}` });
+        }
+      }
+      group.live = current;
+      for (const m of members) group.members.set(m.identity, m);
+      const leader = members.find((m) => m.record.pid === pgid);
+      if (!leader && group.leaderExitedAt === null) {
+        group.leaderExitedAt = now;
+        const former = [...group.members.values()].find((m) => m.record.pid === pgid);
+        former?.markers.push({ at: now, kind: 'leader-exited', label: 'group leader exited' });
+      }
+    }
+    for (const [pgid, group] of this.liveGroupByPgid) if (!byPgid.has(pgid)) this.endGroup(group, now);
+    // Processes that left their tool call's group by setsid stay on its timeline.
+    for (const members of byPgid.values()) {
+      for (const p of members) {
+        const origin = p.lineage && p.lineage.originPgid !== p.record.pgid ? this.liveGroupByPgid.get(p.lineage.originPgid) : undefined;
+        origin?.members.set(p.identity, p);
+      }
+    }
+    this.retainEnded(now);
+  }
+
+  private startGroup(pgid: number, members: TrackedProcess[], now: number): TrackedGroup {
+    const anchor = chooseAnchor(
+      pgid,
+      members.map((m) => m.record),
+    );
+    const owner = members.find((m) => m.record.pid === pgid)?.attribution ?? members[0]!.attribution!;
+    const group: TrackedGroup = {
+      id: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
+      pgid,
+      sid: anchor.sid,
+      agent: { name: owner.agent, pid: owner.agentPid },
+      startedAt: Math.min(...members.map((m) => m.record.startedAt)),
+      endedAt: null,
+      leaderExitedAt: null,
+      members: new Map(members.map((m) => [m.identity, m])),
+      live: new Set(members.map((m) => m.identity)),
+      stopRequestedAt: null,
+    };
+    this.groups.set(group.id, group);
+    this.liveGroupByPgid.set(pgid, group);
+    this.emitGroup('group-started', group, now);
+    this.rebindRestoredIncidents(group);
+    return group;
+  }
+
+  private endGroup(group: TrackedGroup, now: number): void {
+    group.endedAt = now;
+    group.live = new Set();
+    this.liveGroupByPgid.delete(group.pgid);
+    this.emitGroup('group-ended', group, now);
+    this.applyIncidentChanges(this.incidents.groupEnded(group, now), group, now);
+  }
+
+  private retainEnded(now: number): void {
+    const retainMs = this.options.retainEndedMs ?? 24 * 3600_000;
+    const ended = [...this.groups.values()].filter((g) => g.endedAt !== null);
+    const excess = ended.length - MAX_ENDED_GROUPS;
+    ended.sort((a, b) => a.endedAt! - b.endedAt!);
+    ended.forEach((g, i) => {
+      if (i < excess || now - g.endedAt! > retainMs) this.groups.delete(g.id);
+    });
+  }
+
+  /** Reading descriptors costs more than a stat: right after a wrapper exits, otherwise every 5th poll. */
+  private heldPipeCheckDue(now: number): boolean {
+    if (this.polls % 5 === 0) return true;
+    for (const g of this.liveGroupByPgid.values()) if (g.leaderExitedAt !== null && now - g.leaderExitedAt <= 10_000) return true;
+    for (const p of this.procs.values()) if (p.heldPipe !== null) return true;
+    return false;
+  }
+
+  private checkHeldPipes(now: number): void {
+    const find = this.options.findHeldPipes;
+    if (!find) return;
+    // Readers: the agent that started the tool call, or, when only its markers tell us which agent
+    // it was, every live process of that agent (the pipe itself proves which one reads it).
+    const agentsByName = new Map<string, number[]>();
+    for (const p of this.procs.values()) {
+      if (p.exitedAt !== null || !p.attribution?.isAgent) continue;
+      const list = agentsByName.get(p.attribution.agent) ?? [];
+      list.push(p.record.pid);
+      agentsByName.set(p.attribution.agent, list);
+    }
+    // Holders: agents' descendants in tool-call groups whose wrapper (the leader) has exited.
+    const queries = new Map<string, { readers: number[]; holders: number[] }>();
+    for (const group of this.liveGroupByPgid.values()) {
+      if (group.leaderExitedAt === null || !group.agent) continue;
+      const readers = group.agent.pid !== null ? [group.agent.pid] : (agentsByName.get(group.agent.name) ?? []);
+      if (readers.length === 0) continue;
+      const key = readers.join(',');
+      const query = queries.get(key) ?? { readers, holders: [] };
+      for (const id of group.live) {
+        const p = group.members.get(id);
+        if (p && !p.attribution?.isAgent) query.holders.push(p.record.pid);
+      }
+      queries.set(key, query);
+    }
+    const held = new Map<number, HeldPipe>();
+    for (const { readers, holders } of queries.values()) {
+      if (holders.length === 0) continue;
+      for (const pipe of find({ readerPids: readers, holderPids: holders })) if (!held.has(pipe.holderPid)) held.set(pipe.holderPid, pipe);
+    }
+    for (const p of this.procs.values()) {
+      if (!p.attribution || p.exitedAt !== null) continue;
+      const pipe = held.get(p.record.pid);
+      if (pipe && p.heldPipe === null) {
+        p.heldPipe = describeHeldPipe(pipe, (pid) => {
+          const q = this.procs.get(pid);
+          return q ? commandOf(q.record) : null;
+        });
+        this.emit('held-pipe', p, now, {
+          description: p.heldPipe,
+          inode: pipe.inode,
+          holderFd: pipe.holderFd,
+          readerPid: pipe.readerPid,
+          readerFd: pipe.readerFd,
+          kind: pipe.kind,
+        });
+      } else if (!pipe && p.heldPipe !== null) {
+        p.heldPipe = null;
+      }
+    }
+  }
+
+  /** Flags of a live group, from its members' state. */
+  groupFlags(group: TrackedGroup): GroupFlag[] {
+    const flags: GroupFlag[] = [];
+    const members = [...group.live].map((id) => group.members.get(id)!).filter((p) => p && p.exitedAt === null);
+    if (members.some((p) => p.orphanedAt !== null)) flags.push('orphan');
+    if (group.leaderExitedAt !== null && members.length > 0 && !members.some((m) => m.record.pid === group.pgid))
+      flags.push('leaderless');
+    if (members.some((p) => p.runaway.active)) flags.push('runaway');
+    if (members.some((p) => p.heldPipe !== null)) flags.push('held-pipe');
+    return flags;
+  }
+
+  private updateIncidents(now: number): void {
+    for (const group of this.liveGroupByPgid.values()) {
+      if (group.members.size === 0) continue;
+      const flags = this.groupFlags(group).filter((f) => !(f === 'leaderless' && this.isAgentGroup(group)));
+      this.applyIncidentChanges(this.incidents.update(group, flags, now), group, now);
+    }
+  }
+
+  private isAgentGroup(group: TrackedGroup): boolean {
+    return [...group.live].some((id) => group.members.get(id)?.attribution?.isAgent);
+  }
+
+  private applyIncidentChanges(changes: readonly IncidentChange[], group: TrackedGroup, now: number): void {
+    for (const { incident, change } of changes) {
+      this.pendingIncidentSaves.set(incident.id, incident);
+      if (change === 'updated') continue;
+      this.pendingEvents.push({
+        type: change === 'opened' ? 'incident-opened' : 'incident-closed',
+        at: now,
+        groupId: group.id,
+        pid: incident.processes[0]?.pid ?? group.pgid,
+        pgid: group.pgid,
+        sid: group.sid,
+        agent: group.agent,
+        detail: { incidentId: incident.id, kind: incident.kind, end: incident.end, cpuSeconds: incident.cpuSeconds },
+      });
+    }
+  }
+
+  private rebindRestoredIncidents(group: TrackedGroup): void {
+    for (const incident of this.incidents.openIncidents()) {
+      if (incident.pgid !== group.pgid || incident.groupId === group.id) continue;
+      const sameProcess = incident.processes.some((ip) =>
+        [...group.members.values()].some((m) => m.record.pid === ip.pid && m.record.startKey === ip.startKey),
+      );
+      if (sameProcess) this.incidents.rebind(incident, group);
+    }
+  }
+
+  private closeRestoredIncidents(): void {
+    const now = this.now();
+    const alive = (incident: Incident): boolean =>
+      incident.processes.some((ip) => {
+        const p = this.procs.get(ip.pid);
+        return p !== undefined && p.record.startKey === ip.startKey && p.exitedAt === null;
+      }) || this.liveGroupByPgid.get(incident.pgid)?.id === incident.groupId;
+    for (const { incident } of this.incidents.closeRestoredIf(alive, now)) {
+      this.pendingIncidentSaves.set(incident.id, incident);
+      this.pendingEvents.push({
+        type: 'incident-closed',
+        at: now,
+        groupId: incident.groupId,
+        pid: incident.processes[0]?.pid ?? incident.pgid,
+        pgid: incident.pgid,
+        sid: incident.sid,
+        agent: incident.agent ? { name: incident.agent, pid: incident.agentPid } : null,
+        detail: { incidentId: incident.id, kind: incident.kind, end: incident.end, cpuSeconds: incident.cpuSeconds },
+      });
+    }
+  }
+
+  private pruneMemory(alive: ReadonlySet<number> | null): void {
+    if (!alive) return;
+    const identities = new Set<string>();
+    const pgids = new Set<number>();
+    const sids = new Set<number>();
+    for (const p of this.procs.values()) {
+      if (p.exitedAt !== null) continue;
+      identities.add(p.identity);
+      pgids.add(p.record.pgid);
+      sids.add(p.record.sid);
+    }
+    this.memory.prune(identities, pgids, sids);
+  }
+
+  private computeWatchedParents(): Set<number> {
+    const watched = new Set<number>();
+    for (const p of this.procs.values()) {
+      if (!p.attribution || p.exitedAt !== null) continue;
+      const r = p.record;
+      if (p.attribution.isAgent || r.pid === r.sid || r.pid === r.pgid) watched.add(r.pid);
+      if (r.ppid > 1) {
+        const parent = this.procs.get(r.ppid);
+        if (parent && parent.exitedAt === null) watched.add(r.ppid);
+      }
+    }
+    return watched;
+  }
+
+  private emit(
+    type: MonitorEventType,
+    p: TrackedProcess,
+    now: number,
+    detail?: Record<string, string | number | boolean | null>,
+  ): void {
+    const group = this.liveGroupByPgid.get(p.record.pgid);
+    const event: MonitorEvent = {
+      type,
+      at: now,
+      groupId: group?.id ?? this.provisionalGroupId(p),
+      pid: p.record.pid,
+      pgid: p.record.pgid,
+      sid: p.record.sid,
+      agent: p.attribution ? { name: p.attribution.agent, pid: p.attribution.agentPid } : null,
+      command: commandOf(p.record),
+    };
+    if (detail) event.detail = detail;
+    this.pendingEvents.push(event);
+  }
+
+  private provisionalGroupId(p: TrackedProcess): string {
+    const members = [...this.procs.values()].filter((q) => q.exitedAt === null && q.record.pgid === p.record.pgid);
+    const anchor = chooseAnchor(
+      p.record.pgid,
+      (members.length > 0 ? members : [p]).map((m) => m.record),
+    );
+    return formatGroupId({ pgid: p.record.pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey });
+  }
+
+  private emitGroup(type: MonitorEventType, group: TrackedGroup, now: number): void {
+    this.pendingEvents.push({ type, at: now, groupId: group.id, pid: group.pgid, pgid: group.pgid, sid: group.sid, agent: group.agent });
+  }
+
+  /** Delivers the events of one run in order, and saves the incidents it changed in one write. */
+  private flush(): void {
+    // Events from a newly started group's members carry the group id that now exists.
+    for (const e of this.pendingEvents) {
+      const group = this.liveGroupByPgid.get(e.pgid);
+      if (group && e.type !== 'group-ended' && !this.groups.get(e.groupId)) e.groupId = group.id;
+    }
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    if (this.pendingIncidentSaves.size > 0 && this.options.incidents) {
+      const batch = [...this.pendingIncidentSaves.values()];
+      this.pendingIncidentSaves.clear();
+      this.guard('incident storage', () => {
+        if (!this.options.incidents!.sink.save(batch)) this.storageProblem = 'incidents could not be saved durably';
+      });
+    }
+    for (const e of events) for (const l of this.listeners) this.guard('event listener', () => l(e));
+    if (events.length > 0 || this.tickListeners.size > 0) for (const l of this.tickListeners) this.guard('tick listener', l);
+  }
+
+  // Read access for the snapshot and timeline builders.
+  trackedProcesses(): IterableIterator<TrackedProcess> {
+    return this.procs.values();
+  }
+
+  trackedGroups(): IterableIterator<TrackedGroup> {
+    return this.groups.values();
+  }
+
+  groupById(id: string): TrackedGroup | undefined {
+    return this.groups.get(id);
+  }
+
+  liveGroup(pgid: number): TrackedGroup | undefined {
+    return this.liveGroupByPgid.get(pgid);
+  }
+
+  openIncidents(): Incident[] {
+    return this.incidents.openIncidents();
+  }
+
+  /** Records that a user asked to stop this group, and the signals sent, for its timeline and incidents. */
+  noteSignal(groupId: string, signal: string, target: string, result: string, at: number): void {
+    const group = this.groups.get(groupId);
+    if (!group) return;
+    group.stopRequestedAt ??= at;
+    for (const id of group.live) {
+      group.members.get(id)?.markers.push({ at, kind: 'signal', label: `${signal} → ${target} (${result})` });
+    }
+    this.pendingEvents.push({
+      type: 'signal-sent',
+      at,
+      groupId,
+      pid: group.pgid,
+      pgid: group.pgid,
+      sid: group.sid,
+      agent: group.agent,
+      detail: { signal, target, result },
+    });
+    this.flush();
+  }
+}

@@ -1,0 +1,41 @@
+import type { AgentRef, LaneMarker } from '../../../shared/model';
+import type { Attribution } from '../analysis/attribution';
+import type { LineageEntry } from '../analysis/lineage-memory';
+import type { RunawayState } from '../analysis/runaway';
+import type { ProcessRecord } from '../sampling/process-record';
+import type { CpuHistory } from './cpu-history';
+
+/** One process identity (pid + start) as the monitor follows it through its life. */
+export interface TrackedProcess {
+  identity: string;
+  record: ProcessRecord;
+  firstSeenAt: number;
+  exitedAt: number | null;
+  attribution: Attribution | null;
+  lineage: LineageEntry | null;
+  cpuPercent: number | null;
+  runaway: RunawayState;
+  /** [from, to|null] intervals spent runaway. */
+  runawaySpans: Array<[number, number | null]>;
+  orphanedAt: number | null;
+  heldPipe: string | null;
+  history: CpuHistory | null;
+  markers: LaneMarker[];
+}
+
+/** A process group with at least one agent-attributed member, from first sight until it empties. */
+export interface TrackedGroup {
+  id: string;
+  pgid: number;
+  sid: number;
+  agent: AgentRef | null;
+  startedAt: number;
+  endedAt: number | null;
+  leaderExitedAt: number | null;
+  /** Every process ever seen in the group, or that left it by setsid (timeline lanes). */
+  members: Map<string, TrackedProcess>;
+  /** Identities currently in the group. */
+  live: Set<string>;
+  /** When a user asked Corral to stop this group. */
+  stopRequestedAt: number | null;
+}

@@ -1,0 +1,48 @@
+import type { GroupView, ProcessView } from '../../../shared/model';
+import type { ProcessIdentity, TeardownTarget } from '../actions/teardown';
+import { parseGroupId } from '../analysis/group-id';
+
+const identity = (p: ProcessView): ProcessIdentity => ({ pid: p.pid, startKey: p.startKey, command: p.command });
+
+/** An interactive shell: a session leader on a terminal that no agent owns. */
+function interactiveShell(group: GroupView): ProcessView | undefined {
+  if (group.agent !== null) return undefined;
+  return group.processes.find((p) => p.pid === p.sid && p.tty !== null);
+}
+
+/**
+ * What a teardown needs to know about the group the user chose: its members as just seen, the flagged
+ * orphans, and the processes that left it by setsid but came from the same tool call.
+ */
+export function teardownTarget(groupId: string, group: GroupView, allGroups: readonly GroupView[]): TeardownTarget {
+  const parts = parseGroupId(groupId);
+  if (!parts) throw new Error(`'${groupId}' is not a group id (expected <pgid>:<pid>:<start> as shown by corral ps)`);
+  const escaped = allGroups
+    .filter((g) => g.pgid !== group.pgid)
+    .flatMap((g) => g.processes)
+    .filter((p) => p.flags.includes('escaped') && p.originGroup?.pgid === group.pgid)
+    .map(identity);
+  const shell = interactiveShell(group);
+  return {
+    groupId,
+    pgid: group.pgid,
+    sid: group.sid,
+    anchor: { pid: parts.anchorPid, startKey: parts.anchorStartKey },
+    members: group.processes.filter((p) => p.state !== 'Z').map(identity),
+    orphans: group.processes.filter((p) => p.flags.includes('orphan')).map(identity),
+    escaped,
+    containsAgent: group.containsAgent,
+    protectedReason: shell ? `it holds an interactive shell (pid ${shell.pid} on ${shell.tty})` : null,
+  };
+}
+
+/** Finds the group a user named by id: same PGID, and the id's anchor process still in it. */
+export function findGroupById(groupId: string, groups: readonly GroupView[]): GroupView | 'reused' | null {
+  const parts = parseGroupId(groupId);
+  if (!parts) return null;
+  const group = groups.find((g) => g.pgid === parts.pgid);
+  if (!group) return null;
+  if (group.id === groupId) return group;
+  const anchorStillThere = group.processes.some((p) => p.pid === parts.anchorPid && p.startKey === parts.anchorStartKey);
+  return anchorStillThere ? group : 'reused';
+}

@@ -1,0 +1,21 @@
+/** `45s`, `12m`, `3h 12m`, `2d 4h`: coarse enough for a menu or a notification. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+}
+
+export function formatCpu(percent: number | null): string {
+  return percent === null ? 'CPU ?' : `${Math.round(percent)}% CPU`;
+}
+
+/** The part of a command line a person recognises, bounded for a menu item. */
+export function shortCommand(command: string, max = 40): string {
+  const oneLine = command.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}

@@ -1,0 +1,119 @@
+// What the tray shows, as plain data: decided here, drawn by tray-menu.ts.
+import type { GroupView, Snapshot } from '../../shared/model';
+import { formatCpu, formatDuration } from './format';
+import { agentLabel, groupCommand, isFlagged, openIncidentCount } from './flagged-groups';
+
+export const PAUSE_NOTIFICATIONS_MS = 60 * 60 * 1000;
+export const MAX_GROUPS_PER_AGENT = 8;
+
+export type TrayAction =
+  | { kind: 'open-window' }
+  | { kind: 'open-group'; groupId: string }
+  | { kind: 'stop-group'; groupId: string; orphansOnly: boolean; description: string }
+  | { kind: 'pause-notifications'; until: number }
+  | { kind: 'resume-notifications' }
+  | { kind: 'set-launch-at-login'; enabled: boolean }
+  | { kind: 'quit' };
+
+export type TrayMenuItem =
+  | { type: 'label'; label: string }
+  | { type: 'separator' }
+  | { type: 'action'; label: string; action: TrayAction }
+  | { type: 'checkbox'; label: string; checked: boolean; action: TrayAction }
+  | { type: 'submenu'; label: string; items: TrayMenuItem[] };
+
+export interface TrayState {
+  now: number;
+  notificationsPausedUntil: number | null;
+  launchAtLogin: boolean;
+}
+
+export interface TrayMenuModel {
+  /** Next to the icon on macOS: the open orphan + runaway count, empty when there is none. */
+  title: string;
+  tooltip: string;
+  items: TrayMenuItem[];
+}
+
+function groupItem(group: GroupView, now: number): TrayMenuItem {
+  const command = groupCommand(group);
+  const description = `${command} (${agentLabel(group)}, group ${group.pgid})`;
+  const stop: TrayMenuItem = group.containsAgent
+    ? {
+        type: 'action',
+        label: 'Stop leftover processes…',
+        action: { kind: 'stop-group', groupId: group.id, orphansOnly: true, description },
+      }
+    : {
+        type: 'action',
+        label: 'Stop group…',
+        action: { kind: 'stop-group', groupId: group.id, orphansOnly: false, description },
+      };
+  return {
+    type: 'submenu',
+    label: `${command} — ${formatCpu(group.cpuPercent)}, ${formatDuration(now - group.startedAt)} [${group.flags.join(', ')}]`,
+    items: [
+      { type: 'label', label: `${group.processes.length} process(es), group ${group.pgid}` },
+      { type: 'action', label: 'Show in Corral', action: { kind: 'open-group', groupId: group.id } },
+      stop,
+    ],
+  };
+}
+
+function agentSections(snapshot: Snapshot, now: number): TrayMenuItem[] {
+  const byAgent = new Map<string, GroupView[]>();
+  for (const group of snapshot.groups.filter(isFlagged)) {
+    const name = agentLabel(group);
+    byAgent.set(name, [...(byAgent.get(name) ?? []), group]);
+  }
+  if (byAgent.size === 0) return [{ type: 'label', label: 'Nothing left behind' }];
+  const items: TrayMenuItem[] = [];
+  for (const name of [...byAgent.keys()].sort()) {
+    const groups = byAgent.get(name)!.sort((a, b) => (b.cpuPercent ?? -1) - (a.cpuPercent ?? -1));
+    items.push({ type: 'label', label: name });
+    items.push(...groups.slice(0, MAX_GROUPS_PER_AGENT).map((g) => groupItem(g, now)));
+    if (groups.length > MAX_GROUPS_PER_AGENT) {
+      const more = groups.length - MAX_GROUPS_PER_AGENT;
+      items.push({ type: 'action', label: `${more} more… (open Corral)`, action: { kind: 'open-window' } });
+    }
+  }
+  return items;
+}
+
+function notificationItem({ now, notificationsPausedUntil }: TrayState): TrayMenuItem {
+  if (notificationsPausedUntil !== null && notificationsPausedUntil > now) {
+    return {
+      type: 'action',
+      label: `Resume notifications (paused, ${formatDuration(notificationsPausedUntil - now)} left)`,
+      action: { kind: 'resume-notifications' },
+    };
+  }
+  return {
+    type: 'action',
+    label: 'Pause notifications for 1 hour',
+    action: { kind: 'pause-notifications', until: now + PAUSE_NOTIFICATIONS_MS },
+  };
+}
+
+export function buildTrayMenuModel(snapshot: Snapshot, state: TrayState): TrayMenuModel {
+  const count = openIncidentCount(snapshot);
+  return {
+    title: count > 0 ? String(count) : '',
+    tooltip:
+      count > 0 ? `Corral: ${count} open incident${count === 1 ? '' : 's'}` : 'Corral: nothing left behind',
+    items: [
+      ...agentSections(snapshot, state.now),
+      { type: 'separator' },
+      { type: 'action', label: 'Open Corral', action: { kind: 'open-window' } },
+      notificationItem(state),
+      {
+        type: 'checkbox',
+        label: 'Launch at login',
+        checked: state.launchAtLogin,
+        action: { kind: 'set-launch-at-login', enabled: !state.launchAtLogin },
+      },
+      { type: 'separator' },
+      { type: 'action', label: 'Quit Corral', action: { kind: 'quit' } },
+    ],
+  };
+}

@@ -1,0 +1,98 @@
+// The `/api` WebSocket: requests in (ClientMessage), responses and pushes out (ServerMessage).
+// A bad message gets an error response on its own connection and nothing else changes.
+import { WebSocket, type RawData, type WebSocketServer } from 'ws';
+import type { ClientMessage, PushChannel, PushContract, ServerMessage } from '../../shared/contract';
+import type { CorralService } from '../core/service';
+import { dispatch } from '../transport/dispatch';
+import { isPlainObject } from '../transport/schema-checks';
+
+/** Past this many unsent bytes a client is too slow for snapshots; it catches up on the next one. */
+const SLOW_CLIENT_BYTES = 4 * 1024 * 1024;
+const MAX_IN_FLIGHT = 32;
+/** Used in an error response when the message had no usable id. */
+export const NO_ID = -1;
+
+function send(ws: WebSocket, message: ServerMessage): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+
+function parseClientMessage(data: RawData, isBinary: boolean): ClientMessage | { id: number; error: string } {
+  if (isBinary) return { id: NO_ID, error: 'binary frames are not accepted; send JSON text' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data.toString());
+  } catch {
+    return { id: NO_ID, error: 'invalid JSON' };
+  }
+  if (!isPlainObject(parsed)) return { id: NO_ID, error: 'a message must be a JSON object' };
+  const id = Number.isSafeInteger(parsed.id) ? (parsed.id as number) : NO_ID;
+  if (id === NO_ID) return { id, error: 'message.id must be an integer' };
+  if (parsed.kind !== 'request') return { id, error: "message.kind must be 'request'" };
+  const unknown = Object.keys(parsed).find((k) => !['kind', 'id', 'channel', 'payload'].includes(k));
+  if (unknown) return { id, error: `message has unknown key '${unknown}'` };
+  return { kind: 'request', id, channel: parsed.channel as string, payload: parsed.payload };
+}
+
+export class WsApi {
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(
+    private readonly wss: WebSocketServer,
+    private readonly service: CorralService,
+  ) {
+    this.unsubscribe = [
+      service.onSnapshot((snapshot) => this.broadcast('snapshot', snapshot)),
+      service.onEvent((event) => this.broadcast('event', event)),
+    ];
+    wss.on('connection', (ws) => this.accept(ws));
+  }
+
+  broadcast<C extends PushChannel>(channel: C, payload: PushContract[C]): void {
+    const text = JSON.stringify({ kind: 'push', channel, payload } satisfies ServerMessage);
+    for (const ws of this.wss.clients) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      if (channel === 'snapshot' && ws.bufferedAmount > SLOW_CLIENT_BYTES) continue;
+      ws.send(text);
+    }
+  }
+
+  stop(): void {
+    for (const off of this.unsubscribe) off();
+  }
+
+  private accept(ws: WebSocket): void {
+    let inFlight = 0;
+    // Oversized frames (maxPayload) surface here; ws then closes that connection with 1009.
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data, isBinary) => {
+      const message = parseClientMessage(data, isBinary);
+      if ('error' in message)
+        return send(ws, { kind: 'response', id: message.id, ok: false, error: message.error });
+      if (inFlight >= MAX_IN_FLIGHT) {
+        return send(ws, {
+          kind: 'response',
+          id: message.id,
+          ok: false,
+          error: 'too many requests in flight',
+        });
+      }
+      inFlight++;
+      void dispatch(this.service, message.channel, message.payload, (partial) =>
+        this.broadcast('teardown:progress', partial),
+      ).then((result) => {
+        inFlight--;
+        send(
+          ws,
+          result.ok
+            ? { kind: 'response', id: message.id, ok: true, payload: result.payload }
+            : { kind: 'response', id: message.id, ok: false, error: result.error },
+        );
+      });
+    });
+    try {
+      send(ws, { kind: 'push', channel: 'snapshot', payload: this.service.snapshot() });
+    } catch {
+      // No snapshot yet: the client asks with snapshot:get or waits for the next push.
+    }
+  }
+}

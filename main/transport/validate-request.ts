@@ -1,0 +1,84 @@
+// The single gate for requests from the renderer (Electron IPC) and from browsers (serve WebSocket).
+// Everything that reaches the service has passed through here.
+import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
+import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES } from './limits';
+import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
+
+export type ValidRequest = {
+  [C in RequestChannel]: { ok: true; channel: C; payload: RequestOf<C> };
+}[RequestChannel];
+export type RequestValidation = ValidRequest | { ok: false; error: string };
+
+const noPayload: Check = (value, path) =>
+  value === undefined || value === null ? null : `${path} must be empty for this channel`;
+
+const agentSignature = object(
+  { name: str },
+  {
+    comm: arrayOf(str, 64),
+    commandPatterns: arrayOf(str, 64),
+    envMarkers: arrayOf(str, 64),
+    pidEnv: str,
+    toolCallPatterns: arrayOf(str, 64),
+  },
+);
+
+const settingsPatch = object(
+  {},
+  {
+    pollIntervalMs: finiteNumber({ min: 0 }),
+    runaway: object({ cpuPercent: finiteNumber({ min: 0 }), windowSeconds: finiteNumber({ min: 0 }) }),
+    teardown: object({ graceMs: finiteNumber({ min: 0 }) }),
+    notifications: object({ enabled: bool, pausedUntil: nullable(finiteNumber({ min: 0 })) }),
+    agents: arrayOf(agentSignature, 256),
+  },
+);
+
+const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
+  'snapshot:get': noPayload,
+  'timeline:get': object({ groupId }, { sinceMs: finiteNumber({ min: 0 }) }),
+  'group:stop': object({ groupId }, { orphansOnly: bool, withEscaped: bool, dryRun: bool }),
+  'incidents:list': object(
+    {},
+    {
+      limit: (value, path) =>
+        finiteNumber({ min: 1, integer: true })(value, path) ??
+        ((value as number) > MAX_INCIDENTS_LIMIT ? `${path} must be <= ${MAX_INCIDENTS_LIMIT}` : null),
+    },
+  ),
+  'settings:get': noPayload,
+  'settings:set': settingsPatch,
+};
+
+function isRequestChannel(channel: unknown): channel is RequestChannel {
+  return typeof channel === 'string' && (REQUEST_CHANNELS as readonly string[]).includes(channel);
+}
+
+function payloadSizeError(payload: unknown): string | null {
+  if (payload === undefined) return null;
+  let text: string;
+  try {
+    text = JSON.stringify(payload);
+  } catch {
+    return 'payload must be plain JSON data (no cycles, no BigInt)';
+  }
+  const bytes = Buffer.byteLength(text ?? '', 'utf8');
+  return bytes > MAX_PAYLOAD_BYTES ? `payload is ${bytes} bytes; the limit is ${MAX_PAYLOAD_BYTES}` : null;
+}
+
+/** A fresh copy with only the fields the checks allowed, so nothing unchecked rides along. */
+function copy(payload: unknown): unknown {
+  return payload === undefined || payload === null ? undefined : structuredClone(payload);
+}
+
+export function validateRequest(channel: unknown, payload: unknown): RequestValidation {
+  if (!isRequestChannel(channel)) {
+    const shown = typeof channel === 'string' ? `'${channel.slice(0, 80)}'` : typeof channel;
+    return { ok: false, error: `unknown channel ${shown}; expected one of ${REQUEST_CHANNELS.join(', ')}` };
+  }
+  const sizeError = payloadSizeError(payload);
+  if (sizeError) return { ok: false, error: `${channel}: ${sizeError}` };
+  const error = PAYLOAD_CHECKS[channel](payload, 'payload');
+  if (error) return { ok: false, error: `${channel}: ${error}` };
+  return { ok: true, channel, payload: copy(payload) } as ValidRequest;
+}

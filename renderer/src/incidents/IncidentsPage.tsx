@@ -1,0 +1,144 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Incident } from '../../../shared/model';
+import { formatBytes, formatCpuSeconds, formatDateTime, formatDuration } from '../shared-ui/format';
+import { useCorralApi } from '../store/store-context';
+import { errorMessage } from '../sync/errors';
+import { cpuBurnByAgent, cpuBurnByDay, type BurnRow } from './cpu-burn';
+
+const LIMIT = 500;
+
+export function IncidentsPage() {
+  const api = useCorralApi();
+  const [incidents, setIncidents] = useState<Incident[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api.request('incidents:list', { limit: LIMIT }).then(
+      (list) => {
+        setIncidents(list);
+        setError(null);
+      },
+      (e: unknown) => setError(errorMessage(e)),
+    );
+  }, [api]);
+
+  useEffect(() => {
+    load();
+    // Incidents open and close as the monitor sees them: refresh on those events.
+    return api.on('event', (event) => {
+      if (event.type === 'incident-opened' || event.type === 'incident-closed') load();
+    });
+  }, [api, load]);
+
+  const byAgent = useMemo(() => cpuBurnByAgent(incidents ?? []), [incidents]);
+  const byDay = useMemo(() => cpuBurnByDay(incidents ?? []), [incidents]);
+
+  return (
+    <section className="incidents" aria-labelledby="incidents-title">
+      <header className="page-header">
+        <h2 id="incidents-title">Incidents</h2>
+        <button type="button" onClick={load}>
+          Refresh
+        </button>
+      </header>
+      {error ? (
+        <p role="alert" className="error">
+          Could not load incidents: {error}
+        </p>
+      ) : null}
+      {incidents === null ? (
+        error ? null : (
+          <p className="empty">Loading…</p>
+        )
+      ) : (
+        <>
+          <div className="burn-tables">
+            <BurnTable title="CPU burned per agent" keyLabel="Agent" rows={byAgent} testId="burn-by-agent" />
+            <BurnTable title="CPU burned per day" keyLabel="Day" rows={byDay} testId="burn-by-day" />
+          </div>
+          <IncidentTable incidents={incidents} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function BurnTable({
+  title,
+  keyLabel,
+  rows,
+  testId,
+}: {
+  title: string;
+  keyLabel: string;
+  rows: BurnRow[];
+  testId: string;
+}) {
+  return (
+    <table className="burn" aria-label={title} data-testid={testId}>
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{keyLabel}</th>
+          <th scope="col">CPU</th>
+          <th scope="col">Incidents</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key} data-key={row.key}>
+            <td>{row.key}</td>
+            <td className="num" data-cpu-seconds={row.cpuSeconds}>
+              {formatCpuSeconds(row.cpuSeconds)}
+            </td>
+            <td className="num">{row.incidents}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function IncidentTable({ incidents }: { incidents: Incident[] }) {
+  if (incidents.length === 0) return <p className="empty">No incidents recorded.</p>;
+  return (
+    <table className="incident-table" aria-label="Incident history">
+      <thead>
+        <tr>
+          <th scope="col">Opened</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Agent</th>
+          <th scope="col">PGID</th>
+          <th scope="col">Processes</th>
+          <th scope="col">Duration</th>
+          <th scope="col">CPU</th>
+          <th scope="col">Peak memory</th>
+          <th scope="col">End</th>
+        </tr>
+      </thead>
+      <tbody>
+        {incidents.map((incident) => (
+          <tr key={incident.id} data-incident-id={incident.id}>
+            <td>{formatDateTime(incident.openedAt)}</td>
+            <td>
+              <span className={`badge badge-${incident.kind}`}>{incident.kind}</span>
+            </td>
+            <td>{incident.agent ?? '—'}</td>
+            <td className="num">{incident.pgid}</td>
+            <td className="command" title={incident.processes.map((p) => `${p.pid} ${p.command}`).join('\n')}>
+              {incident.processes.length === 1
+                ? incident.processes[0]!.command
+                : `${incident.processes.length} processes`}
+            </td>
+            <td className="num">
+              {incident.closedAt === null ? 'open' : formatDuration(incident.closedAt - incident.openedAt)}
+            </td>
+            <td className="num">{formatCpuSeconds(incident.cpuSeconds)}</td>
+            <td className="num">{formatBytes(incident.peakRssBytes)}</td>
+            <td>{incident.end}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

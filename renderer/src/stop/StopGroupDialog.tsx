@@ -1,0 +1,115 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { GroupView } from '../../../shared/model';
+import { errorMessage } from '../sync/errors';
+import { useCorral, useCorralApi, useCorralStore } from '../store/store-context';
+import { stopModes, stopTargets, type StopMode } from './stop-targets';
+import { StopOutcome } from './StopOutcome';
+
+const MODE_LABELS: Record<StopMode, string> = {
+  group: 'Whole group',
+  'orphans-only': 'Orphans only',
+};
+
+interface StopGroupDialogProps {
+  /** The group as it was when the user asked to stop it: the list confirmed is the list shown. */
+  group: GroupView;
+  onClose: () => void;
+}
+
+export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
+  const api = useCorralApi();
+  const store = useCorralStore();
+  const modes = stopModes(group);
+  const [mode, setMode] = useState<StopMode>(modes[0]!);
+  const [started, setStarted] = useState(false);
+  const teardown = useCorral((s) => s.teardowns.get(group.id));
+  const targets = stopTargets(group, mode);
+  const titleId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    cancelRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const confirm = () => {
+    setStarted(true);
+    const state = store.getState();
+    state.teardownStarted(group.id);
+    api.request('group:stop', { groupId: group.id, orphansOnly: mode === 'orphans-only' }).then(
+      (result) => store.getState().teardownFinished(result),
+      (error: unknown) => store.getState().teardownFailed(group.id, errorMessage(error)),
+    );
+  };
+
+  return (
+    <div className="modal-backdrop">
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid="stop-dialog"
+      >
+        <h2 id={titleId}>Stop group {group.pgid}</h2>
+        {!started ? (
+          <>
+            <fieldset className="stop-modes">
+              <legend>What to stop</legend>
+              {modes.map((m) => (
+                <label key={m}>
+                  <input
+                    type="radio"
+                    name="stop-mode"
+                    value={m}
+                    checked={mode === m}
+                    onChange={() => setMode(m)}
+                  />
+                  {MODE_LABELS[m]}
+                </label>
+              ))}
+              {group.containsAgent ? (
+                <p className="muted">
+                  This group contains the agent itself: only its orphans can be stopped.
+                </p>
+              ) : null}
+            </fieldset>
+            <p>
+              {targets.length === 0
+                ? 'No process to signal.'
+                : `These ${targets.length} process${targets.length === 1 ? '' : 'es'} will get SIGTERM, then SIGKILL after the grace period:`}
+            </p>
+            <ul className="target-list" aria-label="Processes to signal" data-testid="stop-targets">
+              {targets.map((p) => (
+                <li key={p.pid} data-pid={p.pid}>
+                  <span className="pid">{p.pid}</span> <code>{p.command}</code>
+                </li>
+              ))}
+            </ul>
+            <div className="modal-actions">
+              <button type="button" ref={cancelRef} onClick={onClose}>
+                Cancel
+              </button>
+              <button type="button" className="danger" onClick={confirm} disabled={targets.length === 0}>
+                Stop
+              </button>
+            </div>
+          </>
+        ) : (
+          <>
+            <StopOutcome targets={targets} teardown={teardown ?? null} />
+            <div className="modal-actions">
+              <button type="button" ref={cancelRef} onClick={onClose}>
+                Close
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

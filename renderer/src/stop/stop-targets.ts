@@ -1,0 +1,12 @@
+import type { GroupView, ProcessView } from '../../../shared/model';
+
+export type StopMode = 'group' | 'orphans-only';
+
+/** A group holding the agent itself may only lose its orphans; anything else may go whole. */
+export function stopModes(group: Pick<GroupView, 'containsAgent'>): StopMode[] {
+  return group.containsAgent ? ['orphans-only'] : ['group', 'orphans-only'];
+}
+
+export function stopTargets(group: Pick<GroupView, 'processes'>, mode: StopMode): ProcessView[] {
+  return mode === 'group' ? group.processes : group.processes.filter((p) => p.flags.includes('orphan'));
+}

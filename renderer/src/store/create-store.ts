@@ -1,0 +1,22 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { subscribeWithSelector } from 'zustand/middleware';
+import type { Mutate } from 'zustand/vanilla';
+import type { CorralState } from './slices';
+import { createSnapshotSlice } from './snapshot-slice';
+import { createUiSlice } from './ui-slice';
+import { createTimelineSlice } from './timeline-slice';
+import { createTeardownSlice } from './teardown-slice';
+
+export type CorralStore = Mutate<StoreApi<CorralState>, [['zustand/subscribeWithSelector', never]]>;
+
+/** The slices combined once; middleware applies to the combined store only. */
+export function createCorralStore(): CorralStore {
+  return createStore<CorralState>()(
+    subscribeWithSelector((...a) => ({
+      ...createSnapshotSlice(...a),
+      ...createUiSlice(...a),
+      ...createTimelineSlice(...a),
+      ...createTeardownSlice(...a),
+    })),
+  );
+}

@@ -1,0 +1,15 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { SnapshotSlice } from './snapshot-slice';
+import type { UiSlice } from './ui-slice';
+import type { TimelineSlice } from './timeline-slice';
+import type { TeardownSlice } from './teardown-slice';
+
+export type CorralState = SnapshotSlice & UiSlice & TimelineSlice & TeardownSlice;
+
+/** A slice creator that sees the whole combined state (zustand's slices pattern). */
+export type SliceCreator<Slice> = StateCreator<
+  CorralState,
+  [['zustand/subscribeWithSelector', never]],
+  [],
+  Slice
+>;

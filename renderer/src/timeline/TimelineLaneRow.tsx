@@ -1,0 +1,101 @@
+import { memo, useMemo, type MouseEvent, type FocusEvent } from 'react';
+import type { TimelineLane } from '../../../shared/model';
+import { cpuPolyline, downsample, laneBar, markerX, segmentGeometry, type TimeWindow } from './layout';
+import { MarkerGlyph } from './MarkerGlyph';
+
+export const LANE_HEIGHT = 28;
+const BAR_Y = 8;
+const BAR_HEIGHT = 12;
+const TRACE_HEIGHT = LANE_HEIGHT - 4;
+
+interface LaneRowProps {
+  lane: TimelineLane;
+  index: number;
+  view: TimeWindow;
+  width: number;
+  now: number;
+  cpuMax: number;
+  onHover: (lane: TimelineLane, element: HTMLElement, clientX: number | null) => void;
+  onLeave: () => void;
+}
+
+export const TimelineLaneRow = memo(function TimelineLaneRow({
+  lane,
+  index,
+  view,
+  width,
+  now,
+  cpuMax,
+  onHover,
+  onLeave,
+}: LaneRowProps) {
+  const bar = laneBar(lane, view, width, now);
+  const trace = useMemo(
+    () =>
+      cpuPolyline(
+        downsample(lane.cpu, view, Math.max(2, Math.floor(width / 2))),
+        view,
+        width,
+        TRACE_HEIGHT,
+        cpuMax,
+      ),
+    [lane.cpu, view, width, cpuMax],
+  );
+  const exited = lane.exitedAt !== null;
+  const className = ['lane', exited ? 'exited' : '', lane.leftGroup ? 'left-group' : '']
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <div
+      className={className}
+      role="listitem"
+      tabIndex={0}
+      data-testid="lane"
+      data-pid={lane.pid}
+      data-left-group={lane.leftGroup ? 'true' : undefined}
+      data-exited={exited ? 'true' : undefined}
+      aria-label={`pid ${lane.pid}: ${lane.command}`}
+      style={{ transform: `translateY(${index * LANE_HEIGHT}px)` }}
+      onMouseMove={(event: MouseEvent<HTMLDivElement>) => onHover(lane, event.currentTarget, event.clientX)}
+      onMouseLeave={onLeave}
+      onFocus={(event: FocusEvent<HTMLDivElement>) => onHover(lane, event.currentTarget, null)}
+      onBlur={onLeave}
+    >
+      <div className="lane-label" title={lane.command}>
+        <span className="pid">{lane.pid}</span>
+        {lane.leftGroup ? (
+          <span className="badge badge-left-group" data-flag="left-group">
+            left group
+          </span>
+        ) : null}
+        <span className="lane-command">{lane.command}</span>
+      </div>
+      <svg className="lane-plot" width={width} height={LANE_HEIGHT} aria-hidden="true">
+        {bar ? <rect className="lane-bar" x={bar.x} y={BAR_Y} width={bar.width} height={BAR_HEIGHT} /> : null}
+        {lane.segments.map((segment, i) => {
+          const geometry = segmentGeometry(segment, view, width, now);
+          if (!geometry) return null;
+          return (
+            <rect
+              key={i}
+              className={`segment segment-${segment.kind}`}
+              data-testid="segment"
+              data-kind={segment.kind}
+              x={geometry.x}
+              y={BAR_Y}
+              width={geometry.width}
+              height={BAR_HEIGHT}
+            />
+          );
+        })}
+        {trace ? <polyline className="cpu-trace" data-testid="cpu-trace" points={trace} /> : null}
+        {lane.markers.map((marker, i) => {
+          const x = markerX(marker, view, width);
+          if (x === null) return null;
+          return <MarkerGlyph key={i} marker={marker} x={x} height={LANE_HEIGHT} />;
+        })}
+      </svg>
+    </div>
+  );
+});

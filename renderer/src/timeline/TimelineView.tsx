@@ -1,0 +1,135 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCorral } from '../store/store-context';
+import { useElementSize } from '../shared-ui/use-element-size';
+import { cpuScale, panWindow, rangeWindow, xToTime, zoomWindow, type TimeWindow } from './layout';
+import { LaneList } from './LaneList';
+import { RANGE_LABELS, RANGES } from './ranges';
+import { TimeAxis } from './TimeAxis';
+import { TimelineLegend } from './TimelineLegend';
+import { effectiveWindow, toZoomState, type ZoomState } from './zoom-state';
+
+const LABEL_WIDTH = 240;
+const FALLBACK_SIZE = { width: 1040, height: 600 };
+const ZOOM_STEP = 2;
+const WHEEL_STEP = 1.25;
+
+/** The selected group's processes over time. */
+export function TimelineView() {
+  const groupId = useCorral((s) => s.selectedGroupId);
+  if (groupId === null) {
+    return (
+      <section className="timeline placeholder" aria-label="Group timeline">
+        <p className="empty">Select a group to see its timeline.</p>
+      </section>
+    );
+  }
+  return <GroupTimelinePanel groupId={groupId} />;
+}
+
+function GroupTimelinePanel({ groupId }: { groupId: string }) {
+  const timeline = useCorral((s) => s.timeline);
+  const error = useCorral((s) => s.timelineError);
+  const answered = useCorral((s) => s.timelineFor === groupId);
+  const sampledAt = useCorral((s) => s.snapshot?.sampledAt ?? 0);
+  const range = useCorral((s) => s.range);
+  const setRange = useCorral((s) => s.setRange);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const axisRef = useRef<HTMLDivElement>(null);
+  const size = useElementSize(bodyRef, FALLBACK_SIZE);
+  const plotWidth = Math.max(100, Math.floor(size.width - LABEL_WIDTH));
+  const [zoom, setZoom] = useState<ZoomState | null>(null);
+
+  // The core's clock, not this machine's: serve mode may run in a browser elsewhere.
+  const now = Math.max(sampledAt, timeline?.to ?? 0) || Date.now();
+  const lanes = timeline?.lanes;
+  const bounds = useMemo(() => rangeWindow(range, now, timeline), [range, now, timeline]);
+  const zoomKey = `${groupId}:${range}`;
+  const effective = effectiveWindow(zoom, zoomKey, bounds);
+  // Lanes memoize on the window object: keep its identity while its numbers are unchanged.
+  const view = useMemo<TimeWindow>(
+    () => ({ from: effective.from, to: effective.to }),
+    [effective.from, effective.to],
+  );
+  const cpuMax = useMemo(() => cpuScale(lanes ?? []), [lanes]);
+  const zoomed = zoom !== null && zoom.key === zoomKey;
+
+  const zoomBy = (factor: number) =>
+    setZoom(toZoomState(zoomKey, zoomWindow(view, (view.from + view.to) / 2, factor, bounds), bounds));
+
+  const latest = useRef({ view, bounds, zoomKey, plotWidth });
+  useEffect(() => {
+    latest.current = { view, bounds, zoomKey, plotWidth };
+  });
+  useEffect(() => {
+    const element = axisRef.current;
+    if (!element) return;
+    // Native and non-passive: the page must not scroll while the wheel zooms the axis.
+    const onWheel = (event: WheelEvent) => {
+      event.preventDefault();
+      const { view: v, bounds: b, zoomKey: key, plotWidth: width } = latest.current;
+      const pan = event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY);
+      const x = event.clientX - element.getBoundingClientRect().left - LABEL_WIDTH;
+      const next = pan
+        ? panWindow(v, ((event.deltaX || event.deltaY) / width) * (v.to - v.from), b)
+        : zoomWindow(v, xToTime(x, v, width), event.deltaY < 0 ? 1 / WHEEL_STEP : WHEEL_STEP, b);
+      setZoom(toZoomState(key, next, b));
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+  }, []);
+
+  const forThisGroup = timeline?.groupId === groupId ? timeline : null;
+
+  return (
+    <section className="timeline" aria-label="Group timeline" data-testid="timeline" data-group-id={groupId}>
+      <header className="timeline-header">
+        <h2>
+          Group {forThisGroup?.pgid ?? groupId.split(':')[0]}
+          {forThisGroup ? <span className="muted"> · session {forThisGroup.sid}</span> : null}
+          {forThisGroup?.agent ? <span className="muted"> · {forThisGroup.agent.name}</span> : null}
+        </h2>
+        <div className="segmented" role="group" aria-label="Range">
+          {RANGES.map((r) => (
+            <button key={r} type="button" aria-pressed={range === r} onClick={() => setRange(r)}>
+              {RANGE_LABELS[r]}
+            </button>
+          ))}
+        </div>
+        <div className="segmented" role="group" aria-label="Zoom">
+          <button type="button" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+            Zoom in
+          </button>
+          <button type="button" onClick={() => zoomBy(ZOOM_STEP)} disabled={!zoomed}>
+            Zoom out
+          </button>
+          <button type="button" onClick={() => setZoom(null)} disabled={!zoomed}>
+            Reset zoom
+          </button>
+        </div>
+      </header>
+      <TimelineLegend />
+      {error ? (
+        <p role="alert" className="error">
+          Timeline unavailable: {error}
+        </p>
+      ) : null}
+      <div ref={bodyRef} className="timeline-body">
+        <div ref={axisRef} className="axis-row" title="Wheel to zoom, Shift+wheel to pan">
+          <div className="axis-spacer" style={{ width: LABEL_WIDTH }} />
+          <TimeAxis view={view} width={plotWidth} />
+        </div>
+        {forThisGroup === null ? (
+          error ? null : (
+            <p className="empty">
+              {answered ? 'Corral has no timeline for this group.' : 'Loading timeline…'}
+            </p>
+          )
+        ) : forThisGroup.lanes.length === 0 ? (
+          <p className="empty">No processes in this range.</p>
+        ) : (
+          <LaneList lanes={forThisGroup.lanes} view={view} plotWidth={plotWidth} now={now} cpuMax={cpuMax} />
+        )}
+      </div>
+    </section>
+  );
+}

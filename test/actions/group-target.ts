@@ -1,0 +1,43 @@
+import { chooseAnchor, formatGroupId } from '../../main/core/analysis/group-id';
+import type { ProcessIdentity, TeardownTarget } from '../../main/core/actions/teardown';
+import type { ProcessRecord } from '../../main/core/sampling/process-record';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+
+export const newSampler = (): LinuxSampler => new LinuxSampler({ markerKeys: new Set() });
+
+export function identity(r: ProcessRecord): ProcessIdentity {
+  return { pid: r.pid, startKey: r.startKey, command: r.argv.join(' ') || r.name };
+}
+
+/** Live (non-zombie) members of a PGID, as the sampler sees them. */
+export function liveMembers(sampler: LinuxSampler, pgid: number): ProcessRecord[] {
+  return sampler.sampleAll().filter((r) => r.pgid === pgid && r.state !== 'Z');
+}
+
+export function readIdentity(sampler: LinuxSampler, pid: number): ProcessIdentity {
+  const record = sampler.readOne(pid);
+  if (!record) throw new Error(`process ${pid} is not alive`);
+  return identity(record);
+}
+
+/** A teardown target for a live group, the way `corral ps` would describe it. */
+export function targetFor(
+  sampler: LinuxSampler,
+  pgid: number,
+  extra: Partial<Omit<TeardownTarget, 'groupId' | 'pgid' | 'sid' | 'members'>> = {},
+): TeardownTarget {
+  const members = liveMembers(sampler, pgid);
+  if (members.length === 0) throw new Error(`group ${pgid} is empty`);
+  const anchor = extra.anchor ?? chooseAnchor(pgid, members);
+  return {
+    groupId: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
+    pgid,
+    sid: members[0]!.sid,
+    anchor: { pid: anchor.pid, startKey: anchor.startKey },
+    members: members.map(identity),
+    orphans: extra.orphans ?? [],
+    escaped: extra.escaped ?? [],
+    containsAgent: extra.containsAgent ?? false,
+    protectedReason: extra.protectedReason ?? null,
+  };
+}

@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/actions/pidfd';
+import { teardown, type TeardownOptions } from '../../main/core/actions/teardown';
+import type { TeardownResult } from '../../shared/model';
+import { FakeAgent } from '../support/fake-agent';
+import { groupMembers, isAlive } from '../support/proc';
+import { cleanEnv, spawnGroup, trackGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+import { liveMembers, newSampler, readIdentity, targetFor } from './group-target';
+
+const sampler = newSampler();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const AS_CALLER = fileURLToPath(new URL('./fixtures/teardown-as-caller.ts', import.meta.url));
+
+function options(extra: Partial<TeardownOptions> = {}): TeardownOptions {
+  return { graceMs: 3000, mode: 'group', withEscaped: false, dryRun: false, sampler, ...extra };
+}
+
+const outcomeOf = (result: TeardownResult, pid: number) => result.processes.find((p) => p.pid === pid);
+
+describe('teardown of a group that holds the agent', () => {
+  it('refuses the group, and orphans-only stops just the orphan while the agent survives', async () => {
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall('sleep 600 & echo done', { detached: false });
+    await call.exited();
+    const orphan = await waitFor('the orphaned sleep', () =>
+      liveMembers(sampler, agent.pid).find((r) => r.name === 'sleep' && r.ppid === 1),
+    );
+    const target = targetFor(sampler, agent.pid, {
+      containsAgent: true,
+      orphans: [readIdentity(sampler, orphan.pid)],
+    });
+
+    const plain = await teardown(target, options());
+    expect(plain.refused).toMatch(/agent.*orphans-only/);
+    expect(plain.signals).toEqual([]);
+    expect(isAlive(orphan.pid)).toBe(true);
+
+    const result = await teardown(target, options({ mode: 'orphans-only' }));
+    expect(result.refused).toBeNull();
+    expect(result.clean).toBe(true);
+    expect(result.signals).toEqual([
+      expect.objectContaining({ signal: 'SIGTERM', target: `${orphan.pid}@${orphan.startKey}`, result: 'sent' }),
+    ]);
+    expect(outcomeOf(result, orphan.pid)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
+    expect(outcomeOf(result, agent.pid)).toMatchObject({ outcome: 'skipped', reason: /not an orphan/ });
+    expect(isAlive(orphan.pid)).toBe(false);
+    expect(isAlive(agent.pid)).toBe(true);
+  });
+
+  it('orphans-only escalates to SIGKILL through the pidfd for an orphan that ignores SIGTERM', async () => {
+    // The leader exits, so the orphan's parent becomes init (tini), which reaps it once it dies.
+    const g = spawnGroup(
+      `(trap '' TERM; echo $BASHPID > "$DIR/orphan"; exec sleep 600) & sleep 600 & echo $! > "$DIR/keeper"`,
+    );
+    const orphanPid = Number(await g.ready('orphan'));
+    const keeper = Number(await g.ready('keeper'));
+    await waitFor('the leader to exit', () => !isAlive(g.pid));
+    await waitFor('the orphan to exec sleep', () => sampler.readOne(orphanPid)?.name === 'sleep');
+    const orphan = readIdentity(sampler, orphanPid);
+    const target = targetFor(sampler, g.pgid, { orphans: [orphan] });
+
+    const result = await teardown(target, options({ mode: 'orphans-only', graceMs: 200 }));
+
+    expect(result.signals.map((s) => [s.signal, s.target, s.result])).toEqual([
+      ['SIGTERM', `${orphan.pid}@${orphan.startKey}`, 'sent'],
+      ['SIGKILL', `${orphan.pid}@${orphan.startKey}`, 'sent'],
+    ]);
+    expect(outcomeOf(result, orphan.pid)).toMatchObject({ outcome: 'killed', endedBy: 'SIGKILL' });
+    expect(result.clean).toBe(true);
+    expect(isAlive(keeper)).toBe(true);
+  });
+
+  it('orphans-only never signals an orphan whose identity (start key) no longer matches', async () => {
+    const g = spawnGroup('sleep 600 & echo $! > "$DIR/sleep"; wait');
+    const sleepPid = Number(await g.ready('sleep'));
+    const real = readIdentity(sampler, sleepPid);
+    const stale = { ...real, startKey: real.startKey - 1 };
+    const target = targetFor(sampler, g.pgid, { orphans: [stale] });
+
+    const result = await teardown(target, options({ mode: 'orphans-only' }));
+
+    expect(result.signals).toEqual([]);
+    expect(result.processes.find((p) => p.startKey === stale.startKey)).toMatchObject({ outcome: 'already-gone' });
+    expect(isAlive(sleepPid)).toBe(true);
+  });
+});
+
+describe('teardown of processes that escaped the group (setsid)', () => {
+  async function groupWithEscapee() {
+    const g = spawnGroup('setsid sleep 600 & echo $! > "$DIR/escaped"; sleep 600 & echo ok > "$DIR/ready"; wait');
+    const escapedPid = Number(await g.ready('escaped'));
+    trackGroup(escapedPid);
+    await g.ready('ready');
+    await waitFor('the escapee in its own session', () => sampler.readOne(escapedPid)?.sid === escapedPid);
+    const escaped = readIdentity(sampler, escapedPid);
+    return { g, escaped, target: targetFor(sampler, g.pgid, { escaped: [escaped] }) };
+  }
+
+  it('lists it as escaped-group and leaves it running without withEscaped', async () => {
+    const { g, escaped, target } = await groupWithEscapee();
+
+    const result = await teardown(target, options());
+
+    expect(groupMembers(g.pgid)).toEqual([]);
+    expect(result.clean).toBe(true);
+    expect(outcomeOf(result, escaped.pid)).toMatchObject({ outcome: 'escaped-group', reason: /with-escaped/ });
+    expect(isAlive(escaped.pid)).toBe(true);
+  });
+
+  it('stops it by identity with withEscaped, and marks it as escaped', async () => {
+    const { g, escaped, target } = await groupWithEscapee();
+
+    const result = await teardown(target, options({ withEscaped: true }));
+
+    expect(groupMembers(g.pgid)).toEqual([]);
+    expect(isAlive(escaped.pid)).toBe(false);
+    expect(result.clean).toBe(true);
+    expect(result.signals.map((s) => s.target)).toEqual([`-${g.pgid}`, `${escaped.pid}@${escaped.startKey}`]);
+    expect(outcomeOf(result, escaped.pid)).toMatchObject({
+      outcome: 'exited-after-term',
+      endedBy: 'SIGTERM',
+      reason: expect.stringMatching(/^escaped the group/),
+    });
+  });
+});
+
+describe("teardown of another user's group", () => {
+  it('reports EPERM with the owner, signals nothing else, and the group lives on', async () => {
+    const g = spawnGroup('sleep 600 & echo ok > "$DIR/ready"; wait');
+    await g.ready('ready');
+    const target = targetFor(sampler, g.pgid);
+
+    const { stdout } = await promisify(execFile)(
+      'setpriv',
+      ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--import', 'tsx', AS_CALLER, JSON.stringify(target)],
+      { cwd: ROOT, env: cleanEnv({ HOME: '/tmp' }), timeout: 30_000 },
+    );
+    const result = JSON.parse(stdout) as TeardownResult;
+
+    expect(result.signals).toEqual([expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'EPERM' })]);
+    expect(result.clean).toBe(false);
+    expect(result.processes).toHaveLength(target.members.length);
+    for (const p of result.processes) {
+      expect(p).toMatchObject({ outcome: 'not-permitted', owner: { uid: 0, user: 'root' } });
+    }
+    for (const m of target.members) expect(isAlive(m.pid)).toBe(true);
+  });
+});
+
+describe('pidfd', () => {
+  it('keeps pointing at its process: after that process is gone, signals fail with ESRCH', async () => {
+    const g = spawnGroup('exec sleep 600');
+    await waitFor('sleep to start', () => sampler.readOne(g.pid)?.name === 'sleep');
+    const opened = pidfdOpen(g.pid);
+    if (!('fd' in opened)) throw new Error(`pidfd_open failed: ${opened.error}`);
+    try {
+      expect(pidfdSendSignal(opened.fd, 'SIGKILL')).toBe('sent');
+      await waitFor('sleep to be gone', () => !isAlive(g.pid));
+      expect(pidfdSendSignal(opened.fd, 'SIGKILL')).toBe('ESRCH');
+    } finally {
+      pidfdClose(opened.fd);
+    }
+  });
+
+  it('cannot open a PID that does not exist', () => {
+    expect(pidfdOpen(4_000_000)).toEqual({ error: 'ESRCH' });
+  });
+});

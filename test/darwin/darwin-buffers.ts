@@ -1,0 +1,198 @@
+/**
+ * Builds the binary buffers macOS hands back, field by field in header order with C's natural
+ * alignment, independently of the offsets the decoders use. Layouts: xnu bsd/sys/proc_info.h
+ * (proc_bsdinfo, proc_bsdshortinfo, proc_taskinfo), struct kinfo_proc as in golang.org/x/sys/unix
+ * ztypes_darwin_arm64.go, and the KERN_PROCARGS2 layout that xnu's own darwintest
+ * test_sysctl_kern_procargs_25397314 walks (int argc, exec path, NUL padding, argv, environment).
+ */
+type Field =
+  | ['u32' | 'i32', number]
+  | ['u64' | 'i64', number | bigint]
+  | ['u8' | 'i8', number]
+  | ['u16', number]
+  | ['char', number, string | Uint8Array];
+
+export function layout(fields: Field[]): Buffer {
+  const sizeOf = (f: Field): number =>
+    f[0] === 'char'
+      ? f[1]
+      : f[0] === 'u64' || f[0] === 'i64'
+        ? 8
+        : f[0] === 'u16'
+          ? 2
+          : f[0].endsWith('8')
+            ? 1
+            : 4;
+  const alignOf = (f: Field): number => (f[0] === 'char' ? 1 : sizeOf(f));
+  let size = 0;
+  let maxAlign = 1;
+  const offsets: number[] = [];
+  for (const f of fields) {
+    size = Math.ceil(size / alignOf(f)) * alignOf(f);
+    offsets.push(size);
+    size += sizeOf(f);
+    maxAlign = Math.max(maxAlign, alignOf(f));
+  }
+  const buf = Buffer.alloc(Math.ceil(size / maxAlign) * maxAlign);
+  fields.forEach((f, i) => {
+    const at = offsets[i] as number;
+    switch (f[0]) {
+      case 'u32':
+        buf.writeUInt32LE(f[1] >>> 0, at);
+        break;
+      case 'i32':
+        buf.writeInt32LE(f[1], at);
+        break;
+      case 'u64':
+        buf.writeBigUInt64LE(BigInt(f[1]), at);
+        break;
+      case 'i64':
+        buf.writeBigInt64LE(BigInt(f[1]), at);
+        break;
+      case 'u16':
+        buf.writeUInt16LE(f[1], at);
+        break;
+      case 'u8':
+        buf.writeUInt8(f[1], at);
+        break;
+      case 'i8':
+        buf.writeInt8(f[1], at);
+        break;
+      case 'char': {
+        const bytes = typeof f[2] === 'string' ? Buffer.from(f[2], 'utf8') : Buffer.from(f[2]);
+        bytes.subarray(0, f[1]).copy(buf, at);
+        break;
+      }
+    }
+  });
+  return buf;
+}
+
+export interface BsdInfoFields {
+  flags?: number;
+  status: number;
+  pid: number;
+  ppid: number;
+  uid: number;
+  comm: string | Uint8Array;
+  name?: string;
+  pgid: number;
+  tdev?: number;
+  startSec: number;
+  startUsec: number;
+}
+
+/** struct proc_bsdinfo (MAXCOMLEN = 16). */
+export function bsdInfo(f: BsdInfoFields): Buffer {
+  return layout([
+    ['u32', f.flags ?? 0], // pbi_flags
+    ['u32', f.status], // pbi_status
+    ['u32', 0], // pbi_xstatus
+    ['u32', f.pid], // pbi_pid
+    ['u32', f.ppid], // pbi_ppid
+    ['u32', f.uid], // pbi_uid
+    ['u32', 20], // pbi_gid
+    ['u32', f.uid], // pbi_ruid
+    ['u32', 20], // pbi_rgid
+    ['u32', f.uid], // pbi_svuid
+    ['u32', 20], // pbi_svgid
+    ['u32', 0], // rfu_1
+    ['char', 16, f.comm], // pbi_comm[MAXCOMLEN]
+    ['char', 32, f.name ?? ''], // pbi_name[2 * MAXCOMLEN]
+    ['u32', 7], // pbi_nfiles
+    ['u32', f.pgid], // pbi_pgid
+    ['u32', 0], // pbi_pjobc
+    ['u32', f.tdev ?? 0xffffffff], // e_tdev
+    ['u32', 0], // e_tpgid
+    ['i32', 0], // pbi_nice
+    ['u64', f.startSec], // pbi_start_tvsec
+    ['u64', f.startUsec], // pbi_start_tvusec
+  ]);
+}
+
+export interface TaskInfoFields {
+  residentBytes: number;
+  userTicks: number;
+  systemTicks: number;
+  runningThreads: number;
+}
+
+/** struct proc_taskinfo. */
+export function taskInfo(f: TaskInfoFields): Buffer {
+  return layout([
+    ['u64', f.residentBytes * 4], // pti_virtual_size
+    ['u64', f.residentBytes], // pti_resident_size
+    ['u64', f.userTicks], // pti_total_user
+    ['u64', f.systemTicks], // pti_total_system
+    ['u64', 0], // pti_threads_user
+    ['u64', 0], // pti_threads_system
+    ['i32', 1], // pti_policy
+    ['i32', 1000], // pti_faults
+    ['i32', 10], // pti_pageins
+    ['i32', 5], // pti_cow_faults
+    ['i32', 100], // pti_messages_sent
+    ['i32', 100], // pti_messages_received
+    ['i32', 200], // pti_syscalls_mach
+    ['i32', 300], // pti_syscalls_unix
+    ['i32', 400], // pti_csw
+    ['i32', 12], // pti_threadnum
+    ['i32', f.runningThreads], // pti_numrunning
+    ['i32', 31], // pti_priority
+  ]);
+}
+
+/** struct proc_bsdshortinfo. */
+export function shortBsdInfo(f: Omit<BsdInfoFields, 'startSec' | 'startUsec' | 'name' | 'tdev'>): Buffer {
+  return layout([
+    ['u32', f.pid], // pbsi_pid
+    ['u32', f.ppid], // pbsi_ppid
+    ['u32', f.pgid], // pbsi_pgid
+    ['u32', f.status], // pbsi_status
+    ['char', 16, f.comm], // pbsi_comm[MAXCOMLEN]
+    ['u32', f.flags ?? 0], // pbsi_flags
+    ['u32', f.uid], // pbsi_uid
+    ['u32', 0], // pbsi_gid
+    ['u32', f.uid], // pbsi_ruid
+    ['u32', 0], // pbsi_rgid
+    ['u32', f.uid], // pbsi_svuid
+    ['u32', 0], // pbsi_svgid
+    ['u32', 0], // pbsi_rfu
+  ]);
+}
+
+/** struct kinfo_proc (kp_proc then kp_eproc), only the extern_proc head filled; the rest is zero padding to 648 bytes. */
+export function kinfoProc(f: { pid: number; stat: number; startSec: number; startUsec: number }): Buffer {
+  const head = layout([
+    ['i64', f.startSec], // p_starttime.tv_sec
+    ['i32', f.startUsec], // p_starttime.tv_usec
+    ['u64', 0], // p_vmspace
+    ['u64', 0], // p_sigacts
+    ['i32', 0], // p_flag
+    ['i8', f.stat], // p_stat
+    ['i32', f.pid], // p_pid
+  ]);
+  const buf = Buffer.alloc(648);
+  head.copy(buf);
+  return buf;
+}
+
+/** KERN_PROCARGS2 contents; an empty `env` is what the kernel returns when it hides a restricted process's environment. */
+export function procArgs2(
+  execPath: string,
+  argv: (string | Uint8Array)[],
+  env: string[],
+  apple: string[] = [],
+): Buffer {
+  const parts: Buffer[] = [];
+  const argc = Buffer.alloc(4);
+  argc.writeInt32LE(argv.length);
+  parts.push(argc, Buffer.from(`${execPath}\0`));
+  // The kernel pads the exec path to pointer alignment with NULs before argv.
+  const used = 4 + Buffer.byteLength(execPath) + 1;
+  parts.push(Buffer.alloc((8 - (used % 8)) % 8));
+  for (const a of argv) parts.push(Buffer.from(a), Buffer.from([0]));
+  for (const e of env) parts.push(Buffer.from(`${e}\0`));
+  parts.push(Buffer.from([0]));
+  for (const s of apple) parts.push(Buffer.from(`${s}\0`));
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decideNotification,
+  INITIAL_NOTIFICATION_STATE,
+  QUIET_WINDOW_MS,
+  type NotificationState,
+} from '../../main/electron/notification-policy';
+import type { GroupView, Settings, Snapshot } from '../../shared/model';
+import { makeGroup } from '../transport/fake-corral-service';
+
+const NOW = Date.parse('2026-03-01T12:00:00Z');
+const MIN = 60_000;
+const on: Settings['notifications'] = { enabled: true, pausedUntil: null };
+
+function group(id: number, overrides: Partial<GroupView> = {}): GroupView {
+  return makeGroup({
+    id: `${id}:${id}:1`,
+    pgid: id,
+    startedAt: NOW - 90 * MIN,
+    cpuPercent: 50,
+    processes: [
+      {
+        pid: id,
+        ppid: 1,
+        pgid: id,
+        sid: id,
+        uid: 0,
+        state: 'R',
+        startedAt: NOW - 90 * MIN,
+        cpuPercent: 50,
+        rssBytes: 0,
+        command: `yes ${id}`,
+        flags: ['orphan'],
+        name: 'yes',
+        argv: ['yes'],
+        tty: null,
+        cpuSeconds: 1,
+        startKey: 1,
+        orphanedAt: NOW - 3 * MIN,
+      },
+    ],
+    ...overrides,
+  });
+}
+
+const snap = (groups: GroupView[]): Snapshot => ({ seq: 1, sampledAt: NOW, groups });
+
+/** Feeds snapshots in order, returning every notice shown. */
+function run(steps: Array<{ at: number; groups: GroupView[]; settings?: Settings['notifications'] }>) {
+  let state: NotificationState = INITIAL_NOTIFICATION_STATE;
+  const shown = [];
+  for (const step of steps) {
+    const decision = decideNotification(snap(step.groups), state, {
+      now: step.at,
+      settings: step.settings ?? on,
+    });
+    state = decision.state;
+    if (decision.notice) shown.push(decision.notice);
+  }
+  return shown;
+}
+
+describe('decideNotification', () => {
+  it('announces a single orphan naming the agent, what and how long, with a Stop action', () => {
+    const [notice, ...rest] = run([{ at: NOW, groups: [group(5)] }]);
+    expect(rest).toEqual([]);
+    expect(notice).toEqual({
+      title: 'claude-code: process left behind',
+      body: 'yes 5 kept running after its tool call ended, 3m ago (50% CPU).',
+      groupId: '5:5:1',
+      stop: { groupId: '5:5:1', orphansOnly: false },
+    });
+  });
+
+  it('announces a runaway with its CPU and running time', () => {
+    const [notice] = run([
+      {
+        at: NOW,
+        groups: [group(6, { flags: ['runaway'], cpuPercent: 99, agent: { name: 'codex', pid: 1 } })],
+      },
+    ]);
+    expect(notice!.title).toBe('codex: runaway process');
+    expect(notice!.body).toBe('yes 6 has been using 99% CPU; running for 1h 30m.');
+  });
+
+  it('announces each incident once while it stays open (dedup)', () => {
+    const steps = [0, 1, 2, 3].map((i) => ({ at: NOW + i * 2 * QUIET_WINDOW_MS, groups: [group(5)] }));
+    expect(run(steps)).toHaveLength(1);
+  });
+
+  it('announces a group again when it becomes a new kind of incident', () => {
+    const shown = run([
+      { at: NOW, groups: [group(5)] },
+      { at: NOW + 2 * QUIET_WINDOW_MS, groups: [group(5, { flags: ['orphan', 'runaway'] })] },
+    ]);
+    expect(shown.map((n) => n.title)).toEqual([
+      'claude-code: process left behind',
+      'claude-code: runaway process',
+    ]);
+  });
+
+  it('turns a burst of 40 orphans in one snapshot into ONE notification', () => {
+    const burst = Array.from({ length: 40 }, (_, i) => group(100 + i, { cpuPercent: i }));
+    const shown = run([
+      { at: NOW, groups: burst },
+      { at: NOW + 2000, groups: burst },
+    ]);
+    expect(shown).toEqual([
+      {
+        title: 'claude-code: 40 new incidents',
+        body: '40 left behind; the oldest for 3m. Open Corral to review them.',
+        groupId: '139:139:1',
+        stop: null,
+      },
+    ]);
+  });
+
+  it('turns a burst of 40 spread over several samples within the window into ONE notification', () => {
+    const all = Array.from({ length: 40 }, (_, i) => group(100 + i));
+    const steps = [1, 10, 25, 40].map((n, i) => ({ at: NOW + i * 2000, groups: all.slice(0, n) }));
+    expect(run(steps)).toHaveLength(1);
+  });
+
+  it('notifies again after the quiet window for something new', () => {
+    const shown = run([
+      { at: NOW, groups: [group(1)] },
+      { at: NOW + QUIET_WINDOW_MS - 1, groups: [group(1), group(2)] },
+      { at: NOW + QUIET_WINDOW_MS + 5000, groups: [group(1), group(2), group(3)] },
+    ]);
+    expect(shown.map((n) => n.groupId)).toEqual(['1:1:1', '3:3:1']);
+  });
+
+  it('names every agent in a mixed burst and counts both kinds', () => {
+    const [notice] = run([
+      {
+        at: NOW,
+        groups: [
+          group(1),
+          group(2, { agent: { name: 'codex', pid: 2 }, flags: ['runaway'] }),
+          group(3, { agent: null }),
+        ],
+      },
+    ]);
+    expect(notice!.title).toBe('claude-code, codex, unknown agent: 3 new incidents');
+    expect(notice!.body).toMatch(/^2 left behind, 1 runaway; the oldest for/);
+  });
+
+  it.each([
+    ['paused', { enabled: true, pausedUntil: NOW + MIN }],
+    ['disabled', { enabled: false, pausedUntil: null }],
+  ] as const)('stays silent while %s, and does not replay those incidents afterwards', (reason, settings) => {
+    let state = INITIAL_NOTIFICATION_STATE;
+    const quiet = decideNotification(snap([group(1)]), state, { now: NOW, settings });
+    expect(quiet).toMatchObject({ notice: null, suppressed: reason });
+    state = quiet.state;
+    const later = decideNotification(snap([group(1), group(2)]), state, { now: NOW + 2 * MIN, settings: on });
+    expect(later.notice?.groupId).toBe('2:2:1');
+  });
+
+  it('ignores held-pipe and leaderless groups and unflagged ones', () => {
+    expect(
+      run([
+        {
+          at: NOW,
+          groups: [
+            group(1, { flags: ['held-pipe'] }),
+            group(2, { flags: ['leaderless'] }),
+            group(3, { flags: [] }),
+          ],
+        },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('offers stopping only the leftovers when the group contains the agent', () => {
+    const [notice] = run([{ at: NOW, groups: [group(4, { containsAgent: true })] }]);
+    expect(notice!.stop).toEqual({ groupId: '4:4:1', orphansOnly: true });
+  });
+});

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeAgent } from '../support/fake-agent';
+import { groupMembers, readProcStat } from '../support/proc';
+import { startHarness, type Harness } from '../support/service-harness';
+import { spawnGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.stop();
+  harness = null;
+});
+
+describe('corral watch detection (real processes under a fake agent)', () => {
+  it('seed 1: flags the background child orphaned within two poll intervals, attributed to claude-code', async () => {
+    harness = startHarness({ pollIntervalMs: 250 });
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall(`bash -c 'exec -a corral-orphan-repro sleep 600' & echo done`);
+    await call.exited();
+    const exitedAt = Date.now();
+    const orphaned = await harness.next('orphaned', (e) => e.pgid === call.pid && (e.command ?? '').startsWith('corral-orphan-repro'));
+    expect(orphaned.at - exitedAt).toBeLessThanOrEqual(2 * 250);
+    expect(orphaned.agent?.name).toBe('claude-code');
+    expect(orphaned.sid).toBe(call.pid);
+    expect(readProcStat(orphaned.pid)?.ppid).toBe(1);
+    const group = harness.running.service.snapshot().groups.find((g) => g.pgid === call.pid);
+    expect(group?.flags).toEqual(expect.arrayContaining(['orphan', 'leaderless']));
+    expect(group?.processes.find((p) => p.pid === orphaned.pid)?.flags).toContain('orphan');
+  });
+
+  it('seed 1 loop: flags a busy loop runaway after the window and records its CPU-seconds', async () => {
+    harness = startHarness({ runaway: { cpuPercent: 50, windowSeconds: 1.5 } });
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall('until false; do :; done 2>/dev/null & sleep 0.3; echo placeholder');
+    await call.exited();
+    const runaway = await harness.next('runaway', (e) => e.pgid === call.pid);
+    expect(runaway.agent?.name).toBe('claude-code');
+    expect(Number(runaway.detail?.cpuPercent)).toBeGreaterThanOrEqual(50);
+    const incident = await waitFor('runaway incident with CPU-seconds', () =>
+      harness!.running.service.incidents().find((i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5),
+    );
+    expect(incident.agent).toBe('claude-code');
+    expect(incident.end).toBe('open');
+    expect(incident.processes[0]?.pid).toBe(runaway.pid);
+  });
+
+  it('seed 2: flags the held pipe while the sleep holds the tool call output', async () => {
+    harness = startHarness();
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall(`sleep 30 & printf 'hi\\n'`);
+    await call.exited();
+    const held = await harness.next('held-pipe', (e) => e.pgid === call.pid);
+    expect(held.command).toBe('sleep 30');
+    expect(held.detail?.readerPid).toBe(agent.pid);
+    expect(String(held.detail?.description)).toContain(`read by pid ${agent.pid}`);
+    const group = harness.running.service.snapshot().groups.find((g) => g.pgid === call.pid);
+    expect(group?.flags).toContain('held-pipe');
+  });
+
+  it('keeps nested children and a setsid grandchild attributed by lineage alone (no env markers)', async () => {
+    harness = startHarness();
+    const agent = await FakeAgent.start({ markers: {} });
+    const call = await agent.toolCall(
+      `(sleep 600 & (sleep 600 & wait) & setsid bash -c 'echo $$ > "$0"; sleep 600 & wait' /tmp/corral-escaped-$PPID & wait) & sleep 0.5; echo done`,
+    );
+    await call.exited();
+    const escapedSid = Number(await waitFor('setsid grandchild', async () => {
+      try {
+        const { readFileSync } = await import('node:fs');
+        return readFileSync(`/tmp/corral-escaped-${agent.pid}`, 'utf8').trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }));
+    const escapedPgid = escapedSid;
+    // The escaped session is ours to remove too.
+    const { trackGroup } = await import('../support/spawned-groups');
+    trackGroup(escapedPgid);
+    const snapshot = await waitFor('both groups attributed', () => {
+      const s = harness!.running.service.snapshot();
+      const tool = s.groups.find((g) => g.pgid === call.pid);
+      const escaped = s.groups.find((g) => g.pgid === escapedPgid);
+      return tool && escaped && tool.processes.length >= 4 && escaped.processes.length >= 2 ? s : undefined;
+    });
+    const tool = snapshot.groups.find((g) => g.pgid === call.pid)!;
+    const escaped = snapshot.groups.find((g) => g.pgid === escapedPgid)!;
+    expect(tool.agent).toEqual({ name: 'claude-code', pid: agent.pid });
+    expect(escaped.agent).toEqual({ name: 'claude-code', pid: agent.pid });
+    const leader = escaped.processes.find((p) => p.pid === escapedPgid)!;
+    expect(leader.flags).toContain('escaped');
+    expect(leader.originGroup).toEqual({ pgid: call.pid, sid: call.pid });
+    const timeline = harness.running.service.timeline(tool.id);
+    expect(timeline?.lanes.some((l) => l.pid === escapedPgid && l.leftGroup)).toBe(true);
+  });
+
+  it('does not flag a plain nohup sleep from a normal shell as an agent orphan', async () => {
+    harness = startHarness();
+    const group = spawnGroup('nohup sleep 600 >/dev/null 2>&1 & echo $! > "$DIR/pid"');
+    const pid = Number(await group.ready('pid'));
+    await waitFor('wrapper gone and sleep reparented', () => readProcStat(group.pid) === null && readProcStat(pid)?.ppid === 1);
+    // Two full sweeps after the reparenting: the monitor has read the process, and must stay quiet.
+    const pollsBefore = harness.events.length;
+    await waitFor('the plain process to be seen', () =>
+      harness!.running.service.snapshot().groups.some((g) => g.processes.some((p) => p.pid === pid)),
+    );
+    const view = harness.running.service.snapshot().groups.find((g) => g.pgid === group.pgid)!;
+    expect(view.agent).toBeNull();
+    expect(view.processes[0]!.flags).toEqual([]);
+    expect(harness.events.slice(pollsBefore).filter((e) => e.pid === pid)).toEqual([]);
+    expect(groupMembers(group.pgid)).toHaveLength(1);
+  });
+});

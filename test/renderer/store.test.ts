@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { createCorralStore } from '../../renderer/src/store/create-store';
+import { groupCommand, groupTree, visibleGroups } from '../../renderer/src/store/selectors';
+import { reuseUnchangedLanes } from '../../renderer/src/timeline/lane-identity';
+import type { TeardownResult } from '../../shared/model';
+import { T0, makeGroup, makeLane, makeProcess, makeSnapshot, makeTimeline } from './support/fixtures';
+
+function teardownResult(groupId: string, overrides: Partial<TeardownResult> = {}): TeardownResult {
+  return {
+    groupId,
+    pgid: 500,
+    mode: 'group',
+    dryRun: false,
+    refused: null,
+    startedAt: T0,
+    finishedAt: T0,
+    signals: [],
+    processes: [],
+    clean: false,
+    ...overrides,
+  };
+}
+
+describe('snapshot slice', () => {
+  it('keeps the newest snapshot and drops older or equal sequence numbers', () => {
+    const store = createCorralStore();
+    const a = makeGroup({ pgid: 100 });
+    const b = makeGroup({ pgid: 200 });
+    store.getState().receiveSnapshot(makeSnapshot(5, [a, b]));
+    store.getState().receiveSnapshot(makeSnapshot(3, [a]));
+    expect(store.getState().snapshot?.seq).toBe(5);
+    store.getState().receiveSnapshot(makeSnapshot(5, [a]));
+    expect(store.getState().snapshot?.groups).toHaveLength(2);
+    store.getState().receiveSnapshot(makeSnapshot(6, [b]));
+    expect(store.getState().snapshot?.seq).toBe(6);
+  });
+
+  it('replaces the group index instead of mutating it', () => {
+    const store = createCorralStore();
+    const a = makeGroup({ pgid: 100 });
+    store.getState().receiveSnapshot(makeSnapshot(1, [a]));
+    const first = store.getState().groupsById;
+    expect(first.get(a.id)).toBe(a);
+    store.getState().receiveSnapshot(makeSnapshot(2, []));
+    expect(store.getState().groupsById).not.toBe(first);
+    expect(first.size).toBe(1);
+    expect(store.getState().groupsById.size).toBe(0);
+  });
+});
+
+describe('group selectors', () => {
+  const orphan = makeGroup({
+    pgid: 100,
+    flags: ['orphan'],
+    agent: { name: 'claude-code', pid: 42 },
+    sid: 100,
+    processes: [makeProcess({ pid: 101, pgid: 100, command: 'sleep 600', flags: ['orphan'] })],
+  });
+  const quiet = makeGroup({
+    pgid: 200,
+    agent: { name: 'claude-code', pid: 42 },
+    sid: 100,
+    processes: [makeProcess({ pid: 200, pgid: 200, command: 'npm run dev' })],
+  });
+  const codex = makeGroup({ pgid: 300, agent: { name: 'codex', pid: 77 }, sid: 300 });
+  const plain = makeGroup({ pgid: 400, processes: [makeProcess({ pid: 400, command: 'vim notes.txt' })] });
+  const all = [plain, codex, quiet, orphan];
+
+  it('filters flagged, agent-attributed or all groups', () => {
+    expect(visibleGroups(all, 'flagged', '').map((g) => g.pgid)).toEqual([100]);
+    expect(visibleGroups(all, 'agents', '').map((g) => g.pgid)).toEqual([300, 200, 100]);
+    expect(visibleGroups(all, 'all', '')).toHaveLength(4);
+  });
+
+  it('searches any member command, ignoring case and surrounding spaces', () => {
+    expect(visibleGroups(all, 'all', '  SLEEP ').map((g) => g.pgid)).toEqual([100]);
+    expect(visibleGroups(all, 'all', 'npm run').map((g) => g.pgid)).toEqual([200]);
+    expect(visibleGroups(all, 'flagged', 'npm')).toEqual([]);
+  });
+
+  it('nests groups under agents and sessions, unattributed last', () => {
+    const tree = groupTree(all);
+    expect(tree.map((a) => a.name)).toEqual(['claude-code', 'codex', null]);
+    expect(tree[0]!.sessions).toHaveLength(1);
+    expect(tree[0]!.sessions[0]!.groups.map((g) => g.pgid).sort()).toEqual([100, 200]);
+  });
+
+  it("shows the leader's command, or the oldest member's once the leader is gone", () => {
+    const leaderless = makeGroup({
+      pgid: 600,
+      leaderPid: 600,
+      leaderAlive: false,
+      processes: [
+        makeProcess({ pid: 602, command: 'second', startedAt: T0 }),
+        makeProcess({ pid: 601, command: 'first', startedAt: T0 - 5000 }),
+      ],
+    });
+    expect(groupCommand(leaderless)).toBe('first');
+    expect(groupCommand(plain)).toBe('vim notes.txt');
+  });
+});
+
+describe('timeline slice', () => {
+  it('ignores an answer for a group that is no longer selected', () => {
+    const store = createCorralStore();
+    store.getState().selectGroup('b');
+    store.getState().receiveTimeline('a', makeTimeline('a', []));
+    expect(store.getState().timeline).toBeNull();
+    store.getState().receiveTimeline('b', makeTimeline('b', []));
+    expect(store.getState().timeline?.groupId).toBe('b');
+    expect(store.getState().timelineFor).toBe('b');
+  });
+
+  it('reuses unchanged lane objects across refreshes', () => {
+    const steady = makeLane({ pid: 1, cpu: [[T0, 5]] });
+    const busy = makeLane({ pid: 2, cpu: [[T0, 50]] });
+    const previous = makeTimeline('g', [steady, busy]);
+    const next = makeTimeline('g', [
+      makeLane({ pid: 1, cpu: [[T0, 5]] }),
+      makeLane({
+        pid: 2,
+        cpu: [
+          [T0, 50],
+          [T0 + 1000, 60],
+        ],
+      }),
+      makeLane({ pid: 3 }),
+    ]);
+    const merged = reuseUnchangedLanes(previous, next);
+    expect(merged.lanes[0]).toBe(steady);
+    expect(merged.lanes[1]).not.toBe(busy);
+    expect(merged.lanes).toHaveLength(3);
+    expect(
+      reuseUnchangedLanes(
+        previous,
+        makeTimeline('g', [makeLane({ pid: 1, cpu: [[T0, 5]] }), makeLane({ pid: 2, cpu: [[T0, 50]] })]),
+      ),
+    ).toBe(previous);
+  });
+});
+
+describe('teardown slice', () => {
+  it('tracks progress until the final result, then ignores late progress', () => {
+    const store = createCorralStore();
+    const progress = teardownResult('g', {
+      processes: [{ pid: 1, startKey: 1, command: 'x', outcome: 'killed' }],
+    });
+    store.getState().teardownProgress(progress);
+    expect(store.getState().teardowns.has('g')).toBe(false);
+
+    store.getState().teardownStarted('g');
+    const before = store.getState().teardowns;
+    store.getState().teardownProgress(progress);
+    expect(store.getState().teardowns).not.toBe(before);
+    expect(store.getState().teardowns.get('g')).toEqual({ status: 'running', result: progress, error: null });
+
+    const final = teardownResult('g', { clean: true });
+    store.getState().teardownFinished(final);
+    store.getState().teardownProgress(progress);
+    expect(store.getState().teardowns.get('g')?.result).toBe(final);
+    expect(store.getState().teardowns.get('g')?.status).toBe('done');
+  });
+
+  it('keeps the last progress when the request fails', () => {
+    const store = createCorralStore();
+    const progress = teardownResult('g');
+    store.getState().teardownStarted('g');
+    store.getState().teardownProgress(progress);
+    store.getState().teardownFailed('g', 'boom');
+    expect(store.getState().teardowns.get('g')).toEqual({
+      status: 'failed',
+      result: progress,
+      error: 'boom',
+    });
+  });
+});

@@ -1,0 +1,118 @@
+// An in-memory CorralService for transport tests: records calls, emits pushes on demand.
+import type { StopGroupRequest } from '../../shared/contract';
+import type {
+  GroupView,
+  Incident,
+  MonitorEvent,
+  Settings,
+  Snapshot,
+  TeardownResult,
+} from '../../shared/model';
+import type { CorralService, SettingsUpdate } from '../../main/core/service';
+
+export const KNOWN_GROUP_ID = '4242:4242:987654';
+
+export function makeGroup(overrides: Partial<GroupView> = {}): GroupView {
+  return {
+    id: KNOWN_GROUP_ID,
+    pgid: 4242,
+    sid: 4242,
+    leaderPid: 4242,
+    leaderAlive: false,
+    agent: { name: 'claude-code', pid: 100 },
+    flags: ['orphan'],
+    processes: [],
+    cpuPercent: 97.5,
+    rssBytes: 1024,
+    startedAt: Date.parse('2026-01-01T00:00:00Z'),
+    containsAgent: false,
+    ...overrides,
+  };
+}
+
+export function defaultSettings(): Settings {
+  return {
+    pollIntervalMs: 2000,
+    runaway: { cpuPercent: 90, windowSeconds: 60 },
+    teardown: { graceMs: 3000 },
+    notifications: { enabled: true, pausedUntil: null },
+    agents: [],
+  };
+}
+
+export class FakeCorralService implements CorralService {
+  readonly calls: Array<{ method: string; args: unknown[] }> = [];
+  current: Snapshot = { seq: 1, sampledAt: Date.now(), groups: [makeGroup()] };
+  private current_settings = defaultSettings();
+  private snapshotListeners = new Set<(s: Snapshot) => void>();
+  private eventListeners = new Set<(e: MonitorEvent) => void>();
+
+  snapshot(): Snapshot {
+    this.calls.push({ method: 'snapshot', args: [] });
+    return this.current;
+  }
+
+  timeline(groupId: string, sinceMs?: number) {
+    this.calls.push({ method: 'timeline', args: [groupId, sinceMs] });
+    return null;
+  }
+
+  async stopGroup(request: StopGroupRequest, onProgress?: (partial: TeardownResult) => void) {
+    this.calls.push({ method: 'stopGroup', args: [request] });
+    const group = this.current.groups.find((g) => g.id === request.groupId);
+    if (!group) throw new Error(`no group with id ${request.groupId} in the current snapshot`);
+    const result: TeardownResult = {
+      groupId: group.id,
+      pgid: group.pgid,
+      mode: request.orphansOnly ? 'orphans-only' : 'group',
+      dryRun: request.dryRun ?? false,
+      refused: null,
+      startedAt: 1,
+      finishedAt: 2,
+      signals: [],
+      processes: [],
+      clean: true,
+    };
+    onProgress?.({ ...result, clean: false });
+    return result;
+  }
+
+  incidents(limit?: number): Incident[] {
+    this.calls.push({ method: 'incidents', args: [limit] });
+    return [];
+  }
+
+  settings(): Settings {
+    this.calls.push({ method: 'settings', args: [] });
+    return this.current_settings;
+  }
+
+  updateSettings(patch: Partial<Settings>): SettingsUpdate {
+    this.calls.push({ method: 'updateSettings', args: [patch] });
+    this.current_settings = { ...this.current_settings, ...patch };
+    return { ok: true, settings: this.current_settings };
+  }
+
+  onSnapshot(listener: (snapshot: Snapshot) => void) {
+    this.snapshotListeners.add(listener);
+    return () => this.snapshotListeners.delete(listener) && undefined;
+  }
+
+  onEvent(listener: (event: MonitorEvent) => void) {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener) && undefined;
+  }
+
+  listenerCount(): number {
+    return this.snapshotListeners.size + this.eventListeners.size;
+  }
+
+  emitSnapshot(snapshot: Snapshot): void {
+    this.current = snapshot;
+    for (const l of this.snapshotListeners) l(snapshot);
+  }
+
+  emitEvent(event: MonitorEvent): void {
+    for (const l of this.eventListeners) l(event);
+  }
+}
