@@ -114,12 +114,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
     onEvent: (listener: (event: MonitorEvent) => void) => monitor.onEvent(listener),
   };
-  monitor.start();
+  // Started on the next turn, so that whoever created the service has subscribed before the first poll.
+  const starting = setImmediate(() => monitor.start());
   return {
     service,
     monitor,
     store,
     stop: async () => {
+      clearImmediate(starting);
       monitor.stop();
       store.close();
     },

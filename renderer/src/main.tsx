@@ -7,6 +7,7 @@ import { MissingToken } from './MissingToken';
 import { CorralProvider } from './store/store-context';
 import { createCorralStore } from './store/create-store';
 import { connectStore } from './sync/connect-store';
+import { followLocationGroup } from './sync/location-group';
 import { startTimelineSync } from './sync/timeline-sync';
 import { pickApi } from './transport/pick-api';
 
@@ -25,6 +26,7 @@ if (picked.kind === 'missing-token') {
   }
   connectStore(picked.api, store);
   startTimelineSync(picked.api, store);
+  followLocationGroup(window, store);
   root.render(
     <StrictMode>
       <CorralProvider api={picked.api} store={store}>

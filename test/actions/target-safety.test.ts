@@ -45,7 +45,12 @@ describe('targetRefusal', () => {
       'group',
       /Corral itself/,
     ],
-    ['a group listing PID 1', target({ members: [{ pid: 1, startKey: 1, command: 'init' }] }), 'group', /PID 0 or 1/],
+    [
+      'a group listing PID 1',
+      target({ members: [{ pid: 1, startKey: 1, command: 'init' }] }),
+      'group',
+      /PID 0 or 1/,
+    ],
     ['a group holding the agent', target({ containsAgent: true }), 'group', /agent.*orphans-only/],
     ['the agent group, orphans-only', target({ containsAgent: true }), 'orphans-only', null],
     [
@@ -54,7 +59,12 @@ describe('targetRefusal', () => {
       'group',
       /holds your interactive shell.*orphans-only/,
     ],
-    ['a protected group, orphans-only', target({ protectedReason: 'holds your interactive shell' }), 'orphans-only', null],
+    [
+      'a protected group, orphans-only',
+      target({ protectedReason: 'holds your interactive shell' }),
+      'orphans-only',
+      null,
+    ],
   ];
 
   it.each(cases)('%s', (_name, t, mode, expected) => {

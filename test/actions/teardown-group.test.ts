@@ -33,7 +33,9 @@ describe('teardown, group mode (real processes)', () => {
     expect(result.refused).toBeNull();
     expect(groupMembers(g.pgid)).toEqual([]);
     expect(result.clean).toBe(true);
-    expect(result.signals).toEqual([expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'sent' })]);
+    expect(result.signals).toEqual([
+      expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'sent' }),
+    ]);
     expect(outcomeOf(result, sleepPid)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
     expect(outcomeOf(result, sleepPid).goneAfterMs).toBeGreaterThanOrEqual(0);
   });
@@ -81,7 +83,9 @@ describe('teardown, group mode (real processes)', () => {
   });
 
   it('reaches every survivor with the negative-PGID signal when the leader (the anchor) exited first', async () => {
-    const g = spawnGroup('mkfifo "$DIR/go"; sleep 600 & sleep 600 & echo ok > "$DIR/ready"; read -r _ < "$DIR/go"');
+    const g = spawnGroup(
+      'mkfifo "$DIR/go"; sleep 600 & sleep 600 & echo ok > "$DIR/ready"; read -r _ < "$DIR/go"',
+    );
     await g.ready('ready');
     const leader = readIdentity(sampler, g.pid);
     const target = targetFor(sampler, g.pgid);
@@ -98,7 +102,10 @@ describe('teardown, group mode (real processes)', () => {
     expect(groupMembers(g.pgid)).toEqual([]);
     expect(result.signals[0]).toMatchObject({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'sent' });
     expect(outcomeOf(result, leader.pid).outcome).toBe('already-gone');
-    for (const pid of survivors) expect(outcomeOf(result, pid), JSON.stringify(result, null, 1)).toMatchObject({ outcome: "exited-after-term" });
+    for (const pid of survivors)
+      expect(outcomeOf(result, pid), JSON.stringify(result, null, 1)).toMatchObject({
+        outcome: 'exited-after-term',
+      });
     expect(result.clean).toBe(true);
   });
 
@@ -114,7 +121,11 @@ describe('teardown, group mode (real processes)', () => {
     const leader = readIdentity(sampler, live.pid);
 
     // The id of a dead group, carrying the PGID of a live one.
-    const reused = { ...deadTarget, pgid: live.pgid, groupId: `${live.pgid}:${deadTarget.anchor.pid}:${deadTarget.anchor.startKey}` };
+    const reused = {
+      ...deadTarget,
+      pgid: live.pgid,
+      groupId: `${live.pgid}:${deadTarget.anchor.pid}:${deadTarget.anchor.startKey}`,
+    };
     // The live leader's PID with another incarnation's start key: exactly what PID reuse looks like.
     const otherLife = { pid: leader.pid, startKey: leader.startKey - 1, command: 'bash' };
     const reincarnated = {
@@ -131,7 +142,11 @@ describe('teardown, group mode (real processes)', () => {
       expect(result.clean).toBe(false);
     }
     for (const pid of liveBefore) expect(isAlive(pid)).toBe(true);
-    expect(liveMembers(sampler, live.pgid).map((r) => r.pid).sort()).toEqual([...liveBefore].sort());
+    expect(
+      liveMembers(sampler, live.pgid)
+        .map((r) => r.pid)
+        .sort(),
+    ).toEqual([...liveBefore].sort());
   });
 
   it('signals nothing in a dry run, and says what it would stop', async () => {

@@ -43,7 +43,11 @@ describe('teardown of a group that holds the agent', () => {
     expect(result.refused).toBeNull();
     expect(result.clean).toBe(true);
     expect(result.signals).toEqual([
-      expect.objectContaining({ signal: 'SIGTERM', target: `${orphan.pid}@${orphan.startKey}`, result: 'sent' }),
+      expect.objectContaining({
+        signal: 'SIGTERM',
+        target: `${orphan.pid}@${orphan.startKey}`,
+        result: 'sent',
+      }),
     ]);
     expect(outcomeOf(result, orphan.pid)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
     expect(outcomeOf(result, agent.pid)).toMatchObject({ outcome: 'skipped', reason: /not an orphan/ });
@@ -84,14 +88,18 @@ describe('teardown of a group that holds the agent', () => {
     const result = await teardown(target, options({ mode: 'orphans-only' }));
 
     expect(result.signals).toEqual([]);
-    expect(result.processes.find((p) => p.startKey === stale.startKey)).toMatchObject({ outcome: 'already-gone' });
+    expect(result.processes.find((p) => p.startKey === stale.startKey)).toMatchObject({
+      outcome: 'already-gone',
+    });
     expect(isAlive(sleepPid)).toBe(true);
   });
 });
 
 describe('teardown of processes that escaped the group (setsid)', () => {
   async function groupWithEscapee() {
-    const g = spawnGroup('setsid sleep 600 & echo $! > "$DIR/escaped"; sleep 600 & echo ok > "$DIR/ready"; wait');
+    const g = spawnGroup(
+      'setsid sleep 600 & echo $! > "$DIR/escaped"; sleep 600 & echo ok > "$DIR/ready"; wait',
+    );
     const escapedPid = Number(await g.ready('escaped'));
     trackGroup(escapedPid);
     await g.ready('ready');
@@ -107,7 +115,10 @@ describe('teardown of processes that escaped the group (setsid)', () => {
 
     expect(groupMembers(g.pgid)).toEqual([]);
     expect(result.clean).toBe(true);
-    expect(outcomeOf(result, escaped.pid)).toMatchObject({ outcome: 'escaped-group', reason: /with-escaped/ });
+    expect(outcomeOf(result, escaped.pid)).toMatchObject({
+      outcome: 'escaped-group',
+      reason: /with-escaped/,
+    });
     expect(isAlive(escaped.pid)).toBe(true);
   });
 
@@ -136,12 +147,23 @@ describe("teardown of another user's group", () => {
 
     const { stdout } = await promisify(execFile)(
       'setpriv',
-      ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--import', 'tsx', AS_CALLER, JSON.stringify(target)],
+      [
+        '--reuid=nobody',
+        '--regid=nogroup',
+        '--clear-groups',
+        process.execPath,
+        '--import',
+        'tsx',
+        AS_CALLER,
+        JSON.stringify(target),
+      ],
       { cwd: ROOT, env: cleanEnv({ HOME: '/tmp' }), timeout: 30_000 },
     );
     const result = JSON.parse(stdout) as TeardownResult;
 
-    expect(result.signals).toEqual([expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'EPERM' })]);
+    expect(result.signals).toEqual([
+      expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'EPERM' }),
+    ]);
     expect(result.clean).toBe(false);
     expect(result.processes).toHaveLength(target.members.length);
     for (const p of result.processes) {

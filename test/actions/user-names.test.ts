@@ -9,7 +9,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('userName', () => {
   const passwd = join(dir, 'passwd');
-  writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\n# comment\nnobody:x:65534:65534::/:/usr/sbin/nologin\n\n');
+  writeFileSync(
+    passwd,
+    'root:x:0:0:root:/root:/bin/bash\n# comment\nnobody:x:65534:65534::/:/usr/sbin/nologin\n\n',
+  );
 
   it.each([
     [0, 'root'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCorralStore } from '../../renderer/src/store/create-store';
 import { groupCommand, groupTree, visibleGroups } from '../../renderer/src/store/selectors';
 import { reuseUnchangedLanes } from '../../renderer/src/timeline/lane-identity';
+import { followLocationGroup, groupFromHash } from '../../renderer/src/sync/location-group';
 import type { TeardownResult } from '../../shared/model';
 import { T0, makeGroup, makeLane, makeProcess, makeSnapshot, makeTimeline } from './support/fixtures';
 
@@ -172,5 +173,25 @@ describe('teardown slice', () => {
       result: progress,
       error: 'boom',
     });
+  });
+});
+
+describe('group named in the URL', () => {
+  it('reads #group=<id> and follows later changes', () => {
+    expect(groupFromHash('#group=12%3A12%3A99')).toBe('12:12:99');
+    expect(groupFromHash('#token=abc')).toBeNull();
+    expect(groupFromHash('')).toBeNull();
+
+    const store = createCorralStore();
+    store.getState().setPage('settings');
+    window.location.hash = 'group=7:7:1';
+    const stop = followLocationGroup(window, store);
+    expect(store.getState().selectedGroupId).toBe('7:7:1');
+    expect(store.getState().page).toBe('overview');
+    window.location.hash = 'group=8:8:1';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(store.getState().selectedGroupId).toBe('8:8:1');
+    stop();
+    window.location.hash = '';
   });
 });

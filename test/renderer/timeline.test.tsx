@@ -61,7 +61,7 @@ function setup(timeline: (groupId: string) => GroupTimeline | null) {
   const store = createCorralStore();
   store.getState().selectGroup(GROUP);
   const view = renderWithCorral(<TimelineView />, api, store);
-  return { api, store, ...view };
+  return { api, ...view };
 }
 
 function lane(pid: number): HTMLElement {

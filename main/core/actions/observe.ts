@@ -11,9 +11,11 @@ export function observe(
   ctx: RunContext,
   byPid: Map<number, ProcessRecord>,
   phase: SignalName | null,
+  entries: Tracked[] = ctx.book.pending(),
 ): boolean {
   let changed = false;
-  for (const entry of ctx.book.pending()) {
+  for (const entry of entries) {
+    if (entry.outcome) continue;
     const record = byPid.get(entry.identity.pid);
     if (!record || record.startKey !== entry.identity.startKey) {
       ctx.book.markGone(entry, phase);
@@ -83,10 +85,20 @@ export async function watchUntil(ctx: RunContext, phase: SignalName, deadline: n
   let lastScan = Date.now();
   for (;;) {
     if (ctx.book.pending().length === 0) return;
+    const t0 = performance.now();
     if (pollPending(ctx, phase)) ctx.book.progress();
+    if (process.env.TD_DEBUG) console.log('poll', ctx.book.pending().length, (performance.now() - t0).toFixed(1));
     if (ctx.book.pending().length === 0 || Date.now() >= deadline) return;
-    if (ctx.group && Date.now() - lastScan >= SCAN_EVERY_MS && hasPendingGroupMember(ctx)) {
+    const now = Date.now();
+    if (
+      ctx.group &&
+      now - lastScan >= SCAN_EVERY_MS &&
+      deadline - now > SCAN_EVERY_MS &&
+      hasPendingGroupMember(ctx)
+    ) {
+      const t1 = performance.now();
       scanGroup(ctx, phase);
+      if (process.env.TD_DEBUG) console.log('scan', (performance.now() - t1).toFixed(1));
       lastScan = Date.now();
     }
     await sleep(Math.min(ctx.pollMs, Math.max(0, deadline - Date.now())));

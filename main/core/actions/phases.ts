@@ -1,4 +1,4 @@
-import { signalGroup, verifyGroup } from './group-signal';
+import { signalGroup, verifyGroup, type GroupIdentities, type VerifiedGroup } from './group-signal';
 import { signalIdentities } from './identity-targets';
 import {
   hasPendingGroupMember,
@@ -33,13 +33,8 @@ export async function runPhases(ctx: RunContext): Promise<void> {
 function signalPhase(ctx: RunContext, signal: SignalName): void {
   const group = ctx.group;
   if (group && hasPendingGroupMember(ctx)) {
-    const pending = ctx.book.pending().filter((t) => t.via === 'group');
-    const records = ctx.sampler.sampleSome(pending.map((t) => t.identity.pid));
-    const verified = verifyGroup(group, records);
-    if (!verified) {
-      // No known member is left in the PGID: they exited or moved. Nothing to prove, nothing to signal.
-      observe(ctx, indexByPid(records), previousPhase(signal));
-    } else {
+    const verified = proveNow(ctx, signal);
+    if (verified) {
       const result = signalGroup(verified, signal);
       ctx.book.recordSignal(signal, `-${group.pgid}`, result);
       const stillPending = ctx.book.pending().filter((t) => t.via === 'group');
@@ -52,10 +47,27 @@ function signalPhase(ctx: RunContext, signal: SignalName): void {
   if (!ctx.refused) signalIdentities(ctx, signal);
 }
 
+/**
+ * Re-reads pending members one at a time until one proves the PGID is still the group (usually the
+ * first). Null when none is left in it: they exited or moved, so there is nothing to prove or signal.
+ */
+function proveNow(ctx: RunContext, signal: SignalName): VerifiedGroup | null {
+  const group = ctx.group as GroupIdentities;
+  for (const t of ctx.book.pending().filter((p) => p.via === 'group')) {
+    const records = ctx.sampler.sampleSome([t.identity.pid]);
+    const verified = verifyGroup(group, records);
+    if (verified) return verified;
+    observe(ctx, indexByPid(records), previousPhase(signal), [t]);
+  }
+  return null;
+}
+
 /** After a wait: one last look at the pending processes, and in group mode a full scan for the PGID. */
 function confirm(ctx: RunContext, phase: SignalName): void {
   pollPending(ctx, phase);
-  if (!ctx.group) return;
+  // While known members remain, SIGKILL to the PGID reaches any member forked since the last scan;
+  // the full scan waits for the end, so it does not delay the SIGKILL.
+  if (!ctx.group || (phase === 'SIGTERM' && hasPendingGroupMember(ctx))) return;
   const unproven = scanGroup(ctx, phase);
   if (unproven.length === 0) return;
   const pgid = ctx.group.pgid;

@@ -18,6 +18,7 @@ export function makeProcess(overrides: Partial<ProcessView> & { pid: number }): 
     uid: 1000,
     state: 'S',
     startedAt: T0 - 60_000,
+    startKey: overrides.pid * 10,
     cpuPercent: 0,
     rssBytes: 4 * 1024 * 1024,
     command: `proc-${overrides.pid}`,
