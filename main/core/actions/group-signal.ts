@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../sampling/process-record';
+import type { MemberStat } from './member-stats';
 import { identityKey } from '../sampling/process-record';
 import { killResult } from './identity-signal';
 import type { SignalName, SignalResult } from './teardown-types';
@@ -22,13 +22,13 @@ export class GroupIdentities {
   }
 
   /** True when one of `records` is a known identity that is still in the PGID. */
-  provenBy(records: Iterable<ProcessRecord>): boolean {
+  provenBy(records: Iterable<MemberStat>): boolean {
     for (const r of records) if (r.pgid === this.pgid && this.has(r.pid, r.startKey)) return true;
     return false;
   }
 
   /** Members (by identity) now in the group, when proven: they become known identities too. */
-  enrol(records: Iterable<ProcessRecord>): boolean {
+  enrol(records: Iterable<MemberStat>): boolean {
     const inGroup = [...records].filter((r) => r.pgid === this.pgid);
     if (!this.provenBy(inGroup)) return false;
     for (const r of inGroup) this.add(r.pid, r.startKey);
@@ -43,7 +43,7 @@ export interface VerifiedGroup {
 }
 
 /** `records` must be fresh from the table, read immediately before the signal. */
-export function verifyGroup(group: GroupIdentities, records: Iterable<ProcessRecord>): VerifiedGroup | null {
+export function verifyGroup(group: GroupIdentities, records: Iterable<MemberStat>): VerifiedGroup | null {
   if (!(group.pgid > 1)) return null;
   return group.provenBy(records) ? { pgid: group.pgid, provenAt: Date.now() } : null;
 }

@@ -1,4 +1,5 @@
 import type { ProcessRecord } from '../sampling/process-record';
+import type { MemberStat } from './member-stats';
 import { commandOf, type Tracked } from './outcome-book';
 import { sleep, type RunContext } from './run-context';
 import type { SignalName } from './teardown-types';
@@ -9,7 +10,7 @@ const SCAN_EVERY_MS = 100;
 /** Applies what the table shows now to the processes still pending. Returns whether anything changed. */
 export function observe(
   ctx: RunContext,
-  byPid: Map<number, ProcessRecord>,
+  byPid: Map<number, MemberStat>,
   phase: SignalName | null,
   entries: Tracked[] = ctx.book.pending(),
 ): boolean {
@@ -42,17 +43,17 @@ export function observe(
  * True when the process now sits in another group. /proc shows pgid and sid as -1 for a task that is
  * already past releasing its signal handlers (exiting): that is dying, not leaving.
  */
-export function leftGroup(record: ProcessRecord, pgid: number): boolean {
+export function leftGroup(record: MemberStat, pgid: number): boolean {
   return record.pgid >= 0 && record.pgid !== pgid;
 }
 
-export function indexByPid(records: ProcessRecord[]): Map<number, ProcessRecord> {
+export function indexByPid<T extends MemberStat>(records: T[]): Map<number, T> {
   return new Map(records.map((r) => [r.pid, r]));
 }
 
 export function pollPending(ctx: RunContext, phase: SignalName | null): boolean {
   const pids = ctx.book.pending().map((t) => t.identity.pid);
-  return observe(ctx, indexByPid(ctx.sampler.sampleSome(pids)), phase);
+  return observe(ctx, indexByPid(ctx.readMembers(pids)), phase);
 }
 
 /**
@@ -80,15 +81,16 @@ export function identityOf(record: ProcessRecord): { pid: number; startKey: numb
   return { pid: record.pid, startKey: record.startKey, command: commandOf(record) };
 }
 
-/** Polls the pending processes every pollMs until none is pending or the deadline passes. */
+/**
+ * Polls the pending processes every pollMs until none is pending or the deadline passes. The caller
+ * takes one last look at the deadline (confirm), so the loop never polls twice in a row there.
+ */
 export async function watchUntil(ctx: RunContext, phase: SignalName, deadline: number): Promise<void> {
   let lastScan = Date.now();
   for (;;) {
-    if (ctx.book.pending().length === 0) return;
-    const t0 = performance.now();
-    if (pollPending(ctx, phase)) ctx.book.progress();
-    if (process.env.TD_DEBUG) console.log('poll', ctx.book.pending().length, (performance.now() - t0).toFixed(1));
     if (ctx.book.pending().length === 0 || Date.now() >= deadline) return;
+    if (pollPending(ctx, phase)) ctx.book.progress();
+    if (ctx.book.pending().length === 0) return;
     const now = Date.now();
     if (
       ctx.group &&
@@ -96,9 +98,7 @@ export async function watchUntil(ctx: RunContext, phase: SignalName, deadline: n
       deadline - now > SCAN_EVERY_MS &&
       hasPendingGroupMember(ctx)
     ) {
-      const t1 = performance.now();
       scanGroup(ctx, phase);
-      if (process.env.TD_DEBUG) console.log('scan', (performance.now() - t1).toFixed(1));
       lastScan = Date.now();
     }
     await sleep(Math.min(ctx.pollMs, Math.max(0, deadline - Date.now())));

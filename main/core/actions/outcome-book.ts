@@ -1,6 +1,7 @@
 import type { SignalRecord, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
 import type { ProcessRecord } from '../sampling/process-record';
 import { identityKey } from '../sampling/process-record';
+import type { MemberStat } from './member-stats';
 import type { ProcessIdentity, SignalName, SignalResult } from './teardown-types';
 import { userName } from './user-names';
 
@@ -68,8 +69,8 @@ export class OutcomeBook {
     return this.all().filter((t) => t.via !== null && !t.outcome);
   }
 
-  observe(entry: Tracked, record: ProcessRecord): void {
-    entry.uid = record.uid;
+  observe(entry: Tracked, record: MemberStat): void {
+    if (record.uid !== undefined) entry.uid = record.uid;
     entry.state = record.state;
     entry.ppid = record.ppid;
   }

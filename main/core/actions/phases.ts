@@ -54,7 +54,7 @@ function signalPhase(ctx: RunContext, signal: SignalName): void {
 function proveNow(ctx: RunContext, signal: SignalName): VerifiedGroup | null {
   const group = ctx.group as GroupIdentities;
   for (const t of ctx.book.pending().filter((p) => p.via === 'group')) {
-    const records = ctx.sampler.sampleSome([t.identity.pid]);
+    const records = ctx.readMembers([t.identity.pid]);
     const verified = verifyGroup(group, records);
     if (verified) return verified;
     observe(ctx, indexByPid(records), previousPhase(signal), [t]);

@@ -1,5 +1,6 @@
 import type { ProcessSampler } from '../sampling/process-record';
 import type { GroupIdentities } from './group-signal';
+import type { ReadMembers } from './member-stats';
 import type { IdentityHandle } from './identity-signal';
 import type { OutcomeBook, Tracked } from './outcome-book';
 import type { SelfIdentity, SignalName, TeardownTarget } from './teardown-types';
@@ -8,6 +9,8 @@ import type { SelfIdentity, SignalName, TeardownTarget } from './teardown-types'
 export interface RunContext {
   target: TeardownTarget;
   sampler: ProcessSampler;
+  /** Cheap re-reads of members while watching. */
+  readMembers: ReadMembers;
   self: SelfIdentity;
   book: OutcomeBook;
   graceMs: number;

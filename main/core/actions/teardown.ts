@@ -2,6 +2,7 @@ import type { TeardownResult } from '../../../shared/model';
 import type { ProcessSampler } from '../sampling/process-record';
 import { runGroup } from './group-teardown';
 import { closeIdentities } from './identity-targets';
+import { memberReader } from './member-stats';
 import { OutcomeBook } from './outcome-book';
 import { runOrphansOnly } from './orphans-teardown';
 import type { RunContext } from './run-context';
@@ -41,6 +42,7 @@ export async function teardown(target: TeardownTarget, options: TeardownOptions)
   const ctx: RunContext = {
     target,
     sampler: options.sampler,
+    readMembers: memberReader(options.sampler),
     self,
     book,
     graceMs: Math.max(0, options.graceMs),

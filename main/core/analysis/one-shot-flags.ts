@@ -36,6 +36,7 @@ export function annotateOneShot(
         parent,
         parentAttributed: parent !== undefined && attributions.has(parent.pid),
         groupLeaderAlive: alive(r.pgid, 'pgid'),
+        groupLeaderIsAgent: alive(r.pgid, 'pgid') && attributions.get(r.pgid)?.isAgent === true,
         sessionLeaderAlive: alive(r.sid, 'sid'),
         observedReparent: false,
       })

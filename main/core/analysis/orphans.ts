@@ -16,6 +16,8 @@ export interface OrphanEvidence {
   parentAttributed: boolean;
   groupLeaderAlive: boolean;
   sessionLeaderAlive: boolean;
+  /** The group's leader is the agent itself: a tool call that did not get a group of its own. */
+  groupLeaderIsAgent: boolean;
   /** Reparenting Corral saw happen (watch mode): original parent gone, process adopted elsewhere. */
   observedReparent: boolean;
 }
@@ -23,11 +25,12 @@ export interface OrphanEvidence {
 /**
  * An agent's process whose parent died and which was adopted. Observed reparenting is proof; in a
  * one-shot view the structure must show it: adopted by PID 1 or a known reaper, with the tool call's
- * group or session leader gone. The agent itself is never its own orphan.
+ * group or session leader gone, or sitting in the agent's own group (a tool call that never got a group
+ * of its own, whose wrapper is gone). The agent itself is never its own orphan.
  */
 export function isOrphan(e: OrphanEvidence): boolean {
   if (!e.attributed || e.isAgent) return false;
   if (e.observedReparent) return true;
   const adopted = e.ppid === 1 || (isKnownReaper(e.parent) && !e.parentAttributed);
-  return adopted && (!e.groupLeaderAlive || !e.sessionLeaderAlive);
+  return adopted && (!e.groupLeaderAlive || !e.sessionLeaderAlive || e.groupLeaderIsAgent);
 }

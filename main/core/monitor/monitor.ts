@@ -316,6 +316,7 @@ export class Monitor {
       parent: parent?.record,
       parentAttributed: parent?.attribution != null,
       groupLeaderAlive: live(r.pgid)?.record.pgid === r.pgid,
+      groupLeaderIsAgent: live(r.pgid)?.record.pgid === r.pgid && live(r.pgid)?.attribution?.isAgent === true,
       sessionLeaderAlive: live(r.sid)?.record.sid === r.sid,
       observedReparent: false,
     });
