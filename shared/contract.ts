@@ -1,13 +1,6 @@
 // The one contract for everything that crosses a process boundary: Electron IPC (preload <-> main)
 // and the `corral serve` WebSocket. Each request channel maps to its request and response types.
-import type {
-  GroupTimeline,
-  Incident,
-  MonitorEvent,
-  Settings,
-  Snapshot,
-  TeardownResult,
-} from './model';
+import type { GroupTimeline, Incident, MonitorEvent, Settings, Snapshot, TeardownResult } from './model';
 
 export interface StopGroupRequest {
   groupId: string;
@@ -22,7 +15,10 @@ export interface RequestContract {
   'group:stop': { request: StopGroupRequest; response: TeardownResult };
   'incidents:list': { request: { limit?: number }; response: Incident[] };
   'settings:get': { request: void; response: Settings };
-  'settings:set': { request: Partial<Settings>; response: { ok: true; settings: Settings } | { ok: false; errors: string[] } };
+  'settings:set': {
+    request: Partial<Settings>;
+    response: { ok: true; settings: Settings } | { ok: false; errors: string[] };
+  };
 }
 
 export interface PushContract {
@@ -50,7 +46,11 @@ type Missing = Exclude<RequestChannel, (typeof REQUEST_CHANNELS)[number]>;
 const _everyChannelListed: Missing extends never ? true : Missing = true;
 void _everyChannelListed;
 
-export const PUSH_CHANNELS = ['snapshot', 'event', 'teardown:progress'] as const satisfies readonly PushChannel[];
+export const PUSH_CHANNELS = [
+  'snapshot',
+  'event',
+  'teardown:progress',
+] as const satisfies readonly PushChannel[];
 
 /** What the renderer sees, whichever transport carries it (Electron preload or the serve WebSocket). */
 export interface CorralApi {

@@ -17,7 +17,11 @@ const USAGE = `Usage:
 
 Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.`;
 
-type Command = (args: string[], settings: ReturnType<typeof loadConfig>['settings'], out: (t: string) => void) => Promise<number>;
+type Command = (
+  args: string[],
+  settings: ReturnType<typeof loadConfig>['settings'],
+  out: (t: string) => void,
+) => Promise<number>;
 
 async function loadCommand(name: string): Promise<Command | null> {
   switch (name) {

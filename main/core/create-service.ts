@@ -48,7 +48,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   let settings: Settings = config.settings;
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
-  const store = IncidentStore.open(options.dataDir ?? resolveDataDir(process.env, process.platform, homedir()));
+  const store = IncidentStore.open(
+    options.dataDir ?? resolveDataDir(process.env, process.platform, homedir()),
+  );
   const monitor = new Monitor({
     sampler,
     matcher,
@@ -80,8 +82,10 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   ): Promise<TeardownResult> => {
     const groups = snapshotGroups(monitor, { all: true });
     const found = findGroupById(request.groupId, groups);
-    if (found === null) throw new Error(`no live group with id ${request.groupId}; it may have exited already`);
-    if (found === 'reused') throw new Error(`group ${request.groupId} is gone and its PGID now belongs to another group`);
+    if (found === null)
+      throw new Error(`no live group with id ${request.groupId}; it may have exited already`);
+    if (found === 'reused')
+      throw new Error(`group ${request.groupId} is gone and its PGID now belongs to another group`);
     const target = teardownTarget(request.groupId, found, groups);
     const result = await teardown(target, {
       graceMs: settings.teardown.graceMs,

@@ -66,7 +66,9 @@ describe('corral kill', () => {
     const call = await agent.toolCall('sleep 600 & echo done', { detached: false });
     await call.exited();
     const view = await waitFor('orphan in the agent group', async () =>
-      (await groupsNow()).find((g) => g.pgid === agent.pid && g.processes.some((p) => p.flags.includes('orphan'))),
+      (await groupsNow()).find(
+        (g) => g.pgid === agent.pid && g.processes.some((p) => p.flags.includes('orphan')),
+      ),
     );
     expect(view.containsAgent).toBe(true);
     const orphan = view.processes.find((p) => p.flags.includes('orphan'))!;
@@ -77,7 +79,9 @@ describe('corral kill', () => {
 
     const only = await kill([view.id, '--orphans-only', '--grace-ms', '1000']);
     expect(only.code).toBe(0);
-    expect(only.result.processes.filter((p) => p.outcome !== 'skipped').map((p) => p.pid)).toEqual([orphan.pid]);
+    expect(only.result.processes.filter((p) => p.outcome !== 'skipped').map((p) => p.pid)).toEqual([
+      orphan.pid,
+    ]);
     expect(only.result.processes.find((p) => p.pid === agent.pid)?.outcome).toBe('skipped');
     await waitFor('orphan gone', () => !isAlive(orphan.pid));
     expect(isAlive(agent.pid)).toBe(true);
@@ -89,11 +93,15 @@ describe('corral kill', () => {
     const view = (await groupsNow()).find((g) => g.pgid === group.pgid)!;
     const tsx = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
     const cli = new URL('../../main/cli/corral.ts', import.meta.url).pathname;
-    const { code, result } = await kill(
-      [view.id, '--grace-ms', '200'],
-      { ...ENV, HOME: '/tmp' },
-      ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, tsx, cli],
-    );
+    const { code, result } = await kill([view.id, '--grace-ms', '200'], { ...ENV, HOME: '/tmp' }, [
+      'setpriv',
+      '--reuid=nobody',
+      '--regid=nogroup',
+      '--clear-groups',
+      process.execPath,
+      tsx,
+      cli,
+    ]);
     expect(code).not.toBe(0);
     expect(result.clean).toBe(false);
     expect(result.processes.every((p) => p.outcome === 'not-permitted')).toBe(true);

@@ -15,7 +15,9 @@ interface PsJson {
 }
 
 async function psJson(all = false): Promise<PsJson> {
-  const result = await runCli(['ps', '--json', ...(all ? ['--all'] : [])], { env: { CORRAL_CONFIG: '/nonexistent' } });
+  const result = await runCli(['ps', '--json', ...(all ? ['--all'] : [])], {
+    env: { CORRAL_CONFIG: '/nonexistent' },
+  });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as PsJson;
@@ -30,7 +32,10 @@ describe('corral ps', () => {
     const second = await agent.toolCall(`(sleep 600 & sleep 600 & wait) & echo $! > ${dir}/b; echo done`);
     await first.exited();
     await second.exited();
-    await waitFor('both wrappers gone', () => readProcStat(first.pid) === null && readProcStat(second.pid) === null);
+    await waitFor(
+      'both wrappers gone',
+      () => readProcStat(first.pid) === null && readProcStat(second.pid) === null,
+    );
 
     const { groups } = await psJson();
     const byPgid = new Map(groups.map((g) => [g.pgid, g]));

@@ -21,24 +21,48 @@ describe('corral watch --json and corral history', () => {
     const configPath = join(configDir, 'config.json');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(configPath, JSON.stringify({ pollIntervalMs: 200 }));
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', CORRAL_DATA_DIR: dataDir, CORRAL_CONFIG: configPath };
-    const watcher = spawn(process.execPath, [TSX, CLI, 'watch', '--json'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/root',
+      CORRAL_DATA_DIR: dataDir,
+      CORRAL_CONFIG: configPath,
+    };
+    const watcher = spawn(process.execPath, [TSX, CLI, 'watch', '--json'], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     trackGroup(watcher.pid!);
     const events: MonitorEvent[] = [];
-    createInterface({ input: watcher.stdout }).on('line', (line) => events.push(JSON.parse(line) as MonitorEvent));
+    createInterface({ input: watcher.stdout }).on('line', (line) =>
+      events.push(JSON.parse(line) as MonitorEvent),
+    );
     let stderr = '';
     watcher.stderr.on('data', (d) => (stderr += d));
 
     const agent = await FakeAgent.start();
-    await waitFor('the watcher to see the agent', () => events.some((e) => e.type === 'group-started' && e.pgid === agent.pid), {
-      timeoutMs: 20_000,
-    });
+    await waitFor(
+      'the watcher to see the agent',
+      () => events.some((e) => e.type === 'group-started' && e.pgid === agent.pid),
+      {
+        timeoutMs: 20_000,
+      },
+    );
     const call = await agent.toolCall('sleep 600 & echo done');
     await call.exited();
-    const orphaned = await waitFor('orphaned event', () => events.find((e) => e.type === 'orphaned' && e.pgid === call.pid));
-    expect(orphaned).toMatchObject({ pgid: call.pid, sid: call.pid, agent: { name: 'claude-code' }, command: 'sleep 600' });
+    const orphaned = await waitFor('orphaned event', () =>
+      events.find((e) => e.type === 'orphaned' && e.pgid === call.pid),
+    );
+    expect(orphaned).toMatchObject({
+      pgid: call.pid,
+      sid: call.pid,
+      agent: { name: 'claude-code' },
+      command: 'sleep 600',
+    });
     expect(orphaned.groupId).toMatch(/^\d+:\d+:\d+$/);
-    await waitFor('incident opened', () => events.find((e) => e.type === 'incident-opened' && e.pgid === call.pid));
+    await waitFor('incident opened', () =>
+      events.find((e) => e.type === 'incident-opened' && e.pgid === call.pid),
+    );
 
     const exit = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
     watcher.kill('SIGINT');
@@ -47,10 +71,14 @@ describe('corral watch --json and corral history', () => {
 
     const history = await runCli(['history', '--json'], { env: { CORRAL_DATA_DIR: dataDir } });
     expect(history.code).toBe(0);
-    const { incidents } = JSON.parse(history.stdout) as { incidents: Array<{ kind: string; pgid: number; agent: string; end: string }> };
-    expect(incidents.some((i) => i.kind === 'orphan' && i.pgid === call.pid && i.agent === 'claude-code' && i.end === 'open')).toBe(
-      true,
-    );
+    const { incidents } = JSON.parse(history.stdout) as {
+      incidents: Array<{ kind: string; pgid: number; agent: string; end: string }>;
+    };
+    expect(
+      incidents.some(
+        (i) => i.kind === 'orphan' && i.pgid === call.pid && i.agent === 'claude-code' && i.end === 'open',
+      ),
+    ).toBe(true);
     const table = await runCli(['history'], { env: { CORRAL_DATA_DIR: dataDir } });
     expect(table.stdout).toContain('claude-code');
     expect(table.stdout).toContain('orphan');

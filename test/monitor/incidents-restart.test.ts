@@ -15,7 +15,10 @@ describe('incidents across a restart of the monitor', () => {
     const agent = await FakeAgent.start();
     const call = await agent.toolCall('sleep 600 & echo done');
     await call.exited();
-    const opened = await first.next('incident-opened', (e) => e.pgid === call.pid && e.detail?.kind === 'orphan');
+    const opened = await first.next(
+      'incident-opened',
+      (e) => e.pgid === call.pid && e.detail?.kind === 'orphan',
+    );
     const incidentId = String(opened.detail?.incidentId);
     await first.stop();
     harnesses.pop();
@@ -45,7 +48,10 @@ describe('incidents across a restart of the monitor', () => {
     const agent = await FakeAgent.start();
     const call = await agent.toolCall('sleep 600 & echo done');
     await call.exited();
-    const opened = await first.next('incident-opened', (e) => e.pgid === call.pid && e.detail?.kind === 'orphan');
+    const opened = await first.next(
+      'incident-opened',
+      (e) => e.pgid === call.pid && e.detail?.kind === 'orphan',
+    );
     await first.stop();
     harnesses.pop();
     process.kill(-call.pid, 'SIGKILL');
@@ -56,7 +62,10 @@ describe('incidents across a restart of the monitor', () => {
 
     const second = startHarness({}, first.dataDir);
     harnesses.push(second);
-    const closed = await second.next('incident-closed', (e) => e.detail?.incidentId === opened.detail?.incidentId);
+    const closed = await second.next(
+      'incident-closed',
+      (e) => e.detail?.incidentId === opened.detail?.incidentId,
+    );
     expect(closed.detail?.end).toBe('exited');
   });
 });

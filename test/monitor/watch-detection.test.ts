@@ -18,7 +18,10 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     const call = await agent.toolCall(`bash -c 'exec -a corral-orphan-repro sleep 600' & echo done`);
     await call.exited();
     const exitedAt = Date.now();
-    const orphaned = await harness.next('orphaned', (e) => e.pgid === call.pid && (e.command ?? '').startsWith('corral-orphan-repro'));
+    const orphaned = await harness.next(
+      'orphaned',
+      (e) => e.pgid === call.pid && (e.command ?? '').startsWith('corral-orphan-repro'),
+    );
     expect(orphaned.at - exitedAt).toBeLessThanOrEqual(2 * 250);
     expect(orphaned.agent?.name).toBe('claude-code');
     expect(orphaned.sid).toBe(call.pid);
@@ -37,7 +40,9 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     expect(runaway.agent?.name).toBe('claude-code');
     expect(Number(runaway.detail?.cpuPercent)).toBeGreaterThanOrEqual(50);
     const incident = await waitFor('runaway incident with CPU-seconds', () =>
-      harness!.running.service.incidents().find((i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5),
+      harness!.running.service
+        .incidents()
+        .find((i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5),
     );
     expect(incident.agent).toBe('claude-code');
     expect(incident.end).toBe('open');
@@ -64,14 +69,16 @@ describe('corral watch detection (real processes under a fake agent)', () => {
       `(sleep 600 & (sleep 600 & wait) & setsid bash -c 'echo $$ > "$0"; sleep 600 & wait' /tmp/corral-escaped-$PPID & wait) & sleep 0.5; echo done`,
     );
     await call.exited();
-    const escapedSid = Number(await waitFor('setsid grandchild', async () => {
-      try {
-        const { readFileSync } = await import('node:fs');
-        return readFileSync(`/tmp/corral-escaped-${agent.pid}`, 'utf8').trim() || undefined;
-      } catch {
-        return undefined;
-      }
-    }));
+    const escapedSid = Number(
+      await waitFor('setsid grandchild', async () => {
+        try {
+          const { readFileSync } = await import('node:fs');
+          return readFileSync(`/tmp/corral-escaped-${agent.pid}`, 'utf8').trim() || undefined;
+        } catch {
+          return undefined;
+        }
+      }),
+    );
     const escapedPgid = escapedSid;
     // The escaped session is ours to remove too.
     const { trackGroup } = await import('../support/spawned-groups');
@@ -97,7 +104,10 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     harness = startHarness();
     const group = spawnGroup('nohup sleep 600 >/dev/null 2>&1 & echo $! > "$DIR/pid"');
     const pid = Number(await group.ready('pid'));
-    await waitFor('wrapper gone and sleep reparented', () => readProcStat(group.pid) === null && readProcStat(pid)?.ppid === 1);
+    await waitFor(
+      'wrapper gone and sleep reparented',
+      () => readProcStat(group.pid) === null && readProcStat(pid)?.ppid === 1,
+    );
     // Two full sweeps after the reparenting: the monitor has read the process, and must stay quiet.
     const pollsBefore = harness.events.length;
     await waitFor('the plain process to be seen', () =>

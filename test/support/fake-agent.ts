@@ -44,9 +44,15 @@ export class FakeAgent {
   }
 
   /** Starts the agent in its own session (like a terminal would), with markers for its tool calls. */
-  static async start(
-    { name = 'claude', markers = CLAUDE_MARKERS, env = {} }: { name?: string; markers?: Record<string, string>; env?: Record<string, string> } = {},
-  ): Promise<FakeAgent> {
+  static async start({
+    name = 'claude',
+    markers = CLAUDE_MARKERS,
+    env = {},
+  }: {
+    name?: string;
+    markers?: Record<string, string>;
+    env?: Record<string, string>;
+  } = {}): Promise<FakeAgent> {
     const child = spawn(process.execPath, [FIXTURE, name, JSON.stringify(markers)], {
       detached: true,
       argv0: name,

@@ -13,16 +13,28 @@ export interface CliResult {
 /** Runs the real `corral` CLI (from source, through tsx) as a child process. */
 export function runCli(
   args: string[],
-  { env = {}, timeoutMs = 60_000, command = [process.execPath, TSX, CLI] }: { env?: Record<string, string>; timeoutMs?: number; command?: string[] } = {},
+  {
+    env = {},
+    timeoutMs = 60_000,
+    command = [process.execPath, TSX, CLI],
+  }: { env?: Record<string, string>; timeoutMs?: number; command?: string[] } = {},
 ): Promise<CliResult> {
   const [file, ...prefix] = command;
   return new Promise((resolve) => {
     execFile(
       file!,
       [...prefix, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env },
+        timeout: timeoutMs,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
         resolve({ code, stdout, stderr });
       },
     );

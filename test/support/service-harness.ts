@@ -10,12 +10,19 @@ export interface Harness {
   running: RunningService;
   events: MonitorEvent[];
   dataDir: string;
-  next(type: MonitorEventType, match: (e: MonitorEvent) => boolean, timeoutMs?: number): Promise<MonitorEvent>;
+  next(
+    type: MonitorEventType,
+    match: (e: MonitorEvent) => boolean,
+    timeoutMs?: number,
+  ): Promise<MonitorEvent>;
   stop(): Promise<void>;
 }
 
 /** A real CorralService (monitor, store, teardown) with test-sized settings. */
-export function startHarness(overrides: Partial<Settings> = {}, dataDir = mkdtempSync(join(tmpdir(), 'corral-data-'))): Harness {
+export function startHarness(
+  overrides: Partial<Settings> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'corral-data-')),
+): Harness {
   const settings: Settings = { ...DEFAULT_SETTINGS, pollIntervalMs: 200, ...overrides };
   const running = createCorralService({
     config: { path: '(test)', settings, errors: [] },

@@ -54,14 +54,18 @@ export function spawnGroup(
     pgid: child.pid,
     dir,
     ready: (name, timeoutMs = 10_000) =>
-      waitFor(`ready file ${name} from ${script}`, () => {
-        try {
-          const text = readFileSync(join(dir, name), 'utf8');
-          return text.endsWith('\n') ? text.trim() : undefined;
-        } catch {
-          return undefined;
-        }
-      }, { timeoutMs }),
+      waitFor(
+        `ready file ${name} from ${script}`,
+        () => {
+          try {
+            const text = readFileSync(join(dir, name), 'utf8');
+            return text.endsWith('\n') ? text.trim() : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        { timeoutMs },
+      ),
   };
 }
 
@@ -77,7 +81,9 @@ export async function removeCreatedGroups(): Promise<void> {
     }
   }
   for (const pgid of pgids) {
-    await waitFor(`process group ${pgid} to empty`, () => groupMembers(pgid).length === 0, { timeoutMs: 5000 });
+    await waitFor(`process group ${pgid} to empty`, () => groupMembers(pgid).length === 0, {
+      timeoutMs: 5000,
+    });
   }
 }
 

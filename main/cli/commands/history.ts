@@ -8,14 +8,19 @@ import { UsageError } from '../usage-error';
 
 export const HISTORY_USAGE = 'corral history [--json] [--limit N]';
 
-export async function runHistory(args: string[], _settings: Settings, out: (text: string) => void): Promise<number> {
+export async function runHistory(
+  args: string[],
+  _settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '100' } },
     strict: true,
   });
   const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000) throw new UsageError(`--limit: expected 1..100000, got '${values.limit}'`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000)
+    throw new UsageError(`--limit: expected 1..100000, got '${values.limit}'`);
   const store = IncidentStore.open(resolveDataDir(process.env, process.platform, homedir()));
   try {
     if (store.problem) process.stderr.write(`corral history: storage: ${store.problem}\n`);

@@ -8,10 +8,15 @@ import { findGroupById, teardownTarget } from '../../core/snapshot/teardown-targ
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 
-export const KILL_USAGE = 'corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
+export const KILL_USAGE =
+  'corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
 
 /** Exit codes: 0 every targeted process is gone; 1 some survived; 3 refused (nothing signalled). */
-export async function runKill(args: string[], settings: Settings, out: (text: string) => void): Promise<number> {
+export async function runKill(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
@@ -24,7 +29,8 @@ export async function runKill(args: string[], settings: Settings, out: (text: st
     strict: true,
     allowPositionals: true,
   });
-  if (positionals.length !== 1) throw new UsageError('expected exactly one group id (the GROUP column of corral ps)');
+  if (positionals.length !== 1)
+    throw new UsageError('expected exactly one group id (the GROUP column of corral ps)');
   const groupId = positionals[0]!;
   if (!parseGroupId(groupId)) {
     throw new UsageError(
@@ -35,7 +41,9 @@ export async function runKill(args: string[], settings: Settings, out: (text: st
   if (values['grace-ms'] !== undefined) {
     graceMs = Number(values['grace-ms']);
     if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > 600_000) {
-      throw new UsageError(`--grace-ms: expected a whole number of ms from 0 to 600000, got '${values['grace-ms']}'`);
+      throw new UsageError(
+        `--grace-ms: expected a whole number of ms from 0 to 600000, got '${values['grace-ms']}'`,
+      );
     }
   }
   const matcher = matcherFor(settings);
@@ -43,7 +51,8 @@ export async function runKill(args: string[], settings: Settings, out: (text: st
   const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler });
   const found = findGroupById(groupId, groups);
   const refuse = (reason: string): number => {
-    if (values.json) out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
+    if (values.json)
+      out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
@@ -67,7 +76,10 @@ export function renderTeardown(r: TeardownResult): string {
   const lines: string[] = [];
   if (r.refused) lines.push(`Refused: ${r.refused}. Nothing was signalled.`);
   else if (r.dryRun) lines.push(`Dry run: would signal group ${r.pgid} (${r.mode}); nothing was signalled.`);
-  else lines.push(`Group ${r.pgid} (${r.mode}): ${r.clean ? 'every targeted process is gone' : 'NOT every process is gone'}.`);
+  else
+    lines.push(
+      `Group ${r.pgid} (${r.mode}): ${r.clean ? 'every targeted process is gone' : 'NOT every process is gone'}.`,
+    );
   for (const s of r.signals) lines.push(`  ${s.signal} → ${s.target}: ${s.result}`);
   if (r.processes.length > 0) {
     const rows = [['PID', 'OUTCOME', 'ENDED BY', 'AFTER', 'DETAIL', 'COMMAND']];
@@ -77,7 +89,8 @@ export function renderTeardown(r: TeardownResult): string {
         p.outcome,
         p.endedBy ?? '-',
         p.goneAfterMs === undefined ? '-' : `${p.goneAfterMs}ms`,
-        p.reason ?? (p.owner ? `owned by ${p.owner.user ?? p.owner.uid}` : p.state ? `state ${p.state}` : '-'),
+        p.reason ??
+          (p.owner ? `owned by ${p.owner.user ?? p.owner.uid}` : p.state ? `state ${p.state}` : '-'),
         printable(p.command).slice(0, 120),
       ]);
     }

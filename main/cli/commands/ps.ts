@@ -6,7 +6,11 @@ import { formatBytes, formatDuration, formatTable, printable } from '../terminal
 
 export const PS_USAGE = 'corral ps [--all] [--json]';
 
-export async function runPs(args: string[], settings: Settings, out: (text: string) => void): Promise<number> {
+export async function runPs(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
@@ -27,7 +31,9 @@ export function renderPsTable(groups: readonly GroupView[], now: number, all: bo
   if (groups.length === 0) {
     return all ? 'No process groups.' : 'No agent process groups. (`corral ps --all` shows every group.)';
   }
-  const rows: string[][] = [['AGENT', 'GROUP', 'PGID', 'SID', 'LEADER', 'PROCS', 'CPU%', 'MEM', 'AGE', 'FLAGS', 'COMMAND']];
+  const rows: string[][] = [
+    ['AGENT', 'GROUP', 'PGID', 'SID', 'LEADER', 'PROCS', 'CPU%', 'MEM', 'AGE', 'FLAGS', 'COMMAND'],
+  ];
   for (const g of groups) {
     const agent = g.agent ? `${g.agent.name}${g.agent.pid ? `(${g.agent.pid})` : ''}` : '-';
     rows.push([

@@ -13,16 +13,29 @@ export const SERVE_USAGE = 'corral serve [--port N]';
 /** out/renderer, whether running from source (tsx) or from the built out/main/corral.js. */
 function rendererDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  for (const candidate of [join(here, '../renderer'), resolve(here, '../../../out/renderer'), resolve(here, '../../out/renderer')]) {
+  for (const candidate of [
+    join(here, '../renderer'),
+    resolve(here, '../../../out/renderer'),
+    resolve(here, '../../out/renderer'),
+  ]) {
     if (existsSync(join(candidate, 'index.html'))) return candidate;
   }
   throw new Error('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');
 }
 
-export async function runServe(args: string[], settings: Settings, out: (text: string) => void): Promise<number> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string', default: '7077' } }, strict: true });
+export async function runServe(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string', default: '7077' } },
+    strict: true,
+  });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
   const staticDir = rendererDir();
   const running = createCorralService({
     config: { ...loadConfig(), settings },

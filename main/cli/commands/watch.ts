@@ -23,11 +23,21 @@ function untilSignalled(): Promise<NodeJS.Signals> {
 export function describeEvent(e: MonitorEvent): string {
   const time = new Date(e.at).toISOString().slice(11, 19);
   const agent = e.agent ? `${e.agent.name}${e.agent.pid ? `(${e.agent.pid})` : ''}` : '-';
-  const detail = e.detail ? ` ${Object.entries(e.detail).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
-  return printable(`${time} ${e.type.padEnd(16)} ${agent} pid ${e.pid} pgid ${e.pgid} ${e.command ?? ''}${detail}`);
+  const detail = e.detail
+    ? ` ${Object.entries(e.detail)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`
+    : '';
+  return printable(
+    `${time} ${e.type.padEnd(16)} ${agent} pid ${e.pid} pgid ${e.pgid} ${e.command ?? ''}${detail}`,
+  );
 }
 
-export async function runWatch(args: string[], settings: Settings, out: (text: string) => void): Promise<number> {
+export async function runWatch(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
@@ -51,7 +61,9 @@ export async function runWatch(args: string[], settings: Settings, out: (text: s
     stopView = running.service.onSnapshot((snapshot) => {
       const groups = snapshot.groups.filter((g) => values.all || g.agent !== null);
       const header = `corral watch — ${groups.length} group(s), polling every ${settings.pollIntervalMs} ms, up ${formatDuration(Date.now() - started)}. Ctrl-C quits.`;
-      process.stdout.write(`\x1b[H\x1b[2J${header}\n\n${renderPsTable(groups, snapshot.sampledAt, values.all)}\n\nRecent events:\n${recent.join('\n')}\n`);
+      process.stdout.write(
+        `\x1b[H\x1b[2J${header}\n\n${renderPsTable(groups, snapshot.sampledAt, values.all)}\n\nRecent events:\n${recent.join('\n')}\n`,
+      );
     });
   }
   const started = Date.now();

@@ -43,7 +43,8 @@ export function attribute(
     const agent = matcher.agentOf(r);
     if (agent) return { agent, agentPid: r.pid, source: 'agent', isAgent: true };
     const remembered = memory?.byIdentity.get(identityKey(r.pid, r.startKey));
-    if (remembered) return { agent: remembered.agent, agentPid: remembered.agentPid, source: 'lineage', isAgent: false };
+    if (remembered)
+      return { agent: remembered.agent, agentPid: remembered.agentPid, source: 'lineage', isAgent: false };
     return null;
   };
 
@@ -79,9 +80,20 @@ export function attribute(
     if (result.get(r.pid)) continue;
     const viaGroup = groupAgents.get(r.pgid) ?? memory?.groups.get(r.pgid);
     const viaSession = sessionAgents.get(r.sid) ?? memory?.sessions.get(r.sid);
-    if (viaGroup) result.set(r.pid, { agent: viaGroup.agent, agentPid: viaGroup.agentPid, source: 'group', isAgent: false });
+    if (viaGroup)
+      result.set(r.pid, {
+        agent: viaGroup.agent,
+        agentPid: viaGroup.agentPid,
+        source: 'group',
+        isAgent: false,
+      });
     else if (viaSession)
-      result.set(r.pid, { agent: viaSession.agent, agentPid: viaSession.agentPid, source: 'session', isAgent: false });
+      result.set(r.pid, {
+        agent: viaSession.agent,
+        agentPid: viaSession.agentPid,
+        source: 'session',
+        isAgent: false,
+      });
   }
 
   const out = new Map<number, Attribution>();

@@ -9,7 +9,11 @@ export class CpuMeter {
   private last = new Map<string, { cpuTimeMs: number; at: number }>();
 
   /** Records readings taken at `at` and returns each identity's percent of one core (null if first seen). */
-  update(records: readonly ProcessRecord[], at: number, { evictUnseen = true } = {}): Map<string, number | null> {
+  update(
+    records: readonly ProcessRecord[],
+    at: number,
+    { evictUnseen = true } = {},
+  ): Map<string, number | null> {
     const out = new Map<string, number | null>();
     const next = evictUnseen ? new Map<string, { cpuTimeMs: number; at: number }>() : this.last;
     for (const r of records) {

@@ -21,7 +21,10 @@ export function parseGroupId(id: string): GroupIdParts | null {
 }
 
 /** The anchor that identifies a group: its leader while alive, else its oldest member. */
-export function chooseAnchor<T extends { pid: number; startKey: number }>(pgid: number, members: readonly T[]): T {
+export function chooseAnchor<T extends { pid: number; startKey: number }>(
+  pgid: number,
+  members: readonly T[],
+): T {
   const leader = members.find((m) => m.pid === pgid);
   if (leader) return leader;
   let oldest = members[0]!;

@@ -38,7 +38,11 @@ export class LineageMemory {
   }
 
   /** Forgets dead processes, and groups and sessions nobody is in any more (their ids may be reused). */
-  prune(liveIdentities: ReadonlySet<string>, livePgids: ReadonlySet<number>, liveSids: ReadonlySet<number>): void {
+  prune(
+    liveIdentities: ReadonlySet<string>,
+    livePgids: ReadonlySet<number>,
+    liveSids: ReadonlySet<number>,
+  ): void {
     for (const id of this.byIdentity.keys()) if (!liveIdentities.has(id)) this.byIdentity.delete(id);
     for (const pgid of this.groups.keys()) if (!livePgids.has(pgid)) this.groups.delete(pgid);
     for (const sid of this.sessions.keys()) if (!liveSids.has(sid)) this.sessions.delete(sid);

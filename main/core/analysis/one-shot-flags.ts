@@ -47,7 +47,14 @@ export function annotateOneShot(
       flags.push('runaway');
     }
     const parentAttribution = parent ? attributions.get(parent.pid) : undefined;
-    if (a && parent && parentAttribution && !parentAttribution.isAgent && r.sid === r.pid && parent.sid !== r.sid) {
+    if (
+      a &&
+      parent &&
+      parentAttribution &&
+      !parentAttribution.isAgent &&
+      r.sid === r.pid &&
+      parent.sid !== r.sid
+    ) {
       flags.push('escaped');
       annotation.originGroup = { pgid: parent.pgid, sid: parent.sid };
     }

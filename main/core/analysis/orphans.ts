@@ -1,7 +1,17 @@
 import type { ProcessRecord } from '../sampling/process-record';
 
 /** Processes that adopt orphans: init systems, container inits, per-user service managers (subreapers). */
-const REAPER_NAMES = new Set(['systemd', 'init', 'launchd', 'tini', 'dumb-init', 'docker-init', 'catatonit', 's6-svscan', 'runit']);
+const REAPER_NAMES = new Set([
+  'systemd',
+  'init',
+  'launchd',
+  'tini',
+  'dumb-init',
+  'docker-init',
+  'catatonit',
+  's6-svscan',
+  'runit',
+]);
 
 export function isKnownReaper(parent: Pick<ProcessRecord, 'pid' | 'name'> | undefined): boolean {
   if (!parent) return false;

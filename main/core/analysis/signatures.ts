@@ -26,7 +26,13 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
     name: 'codex',
     comm: ['codex', 'codex.js'],
     commandPatterns: ['/\\.codex/packages/.*/bin/codex\\s+app-server'],
-    envMarkers: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'CODEX_TOOL_CALL_ID', 'CODEX_MANAGED_BY_NPM', 'CODEX_CI'],
+    envMarkers: [
+      'CODEX_THREAD_ID',
+      'CODEX_SESSION_ID',
+      'CODEX_TOOL_CALL_ID',
+      'CODEX_MANAGED_BY_NPM',
+      'CODEX_CI',
+    ],
   },
   // Observed: Gemini CLI 0.61, `node …/gemini` relaunching itself.
   { name: 'gemini-cli', comm: ['gemini'], envMarkers: ['GEMINI_CLI', 'GEMINI_CLI_NO_RELAUNCH'] },

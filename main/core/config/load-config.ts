@@ -6,7 +6,11 @@ import { DEFAULT_SETTINGS } from './defaults';
 import { validateSettings } from './validate-settings';
 
 /** The config file's path: `CORRAL_CONFIG`, else `$XDG_CONFIG_HOME/corral/config.json` or the macOS equivalent. */
-export function configPath(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = homedir()): string {
+export function configPath(
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+  home = homedir(),
+): string {
   if (env.CORRAL_CONFIG) return env.CORRAL_CONFIG;
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Corral', 'config.json');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'corral', 'config.json');
@@ -33,13 +37,21 @@ export function loadConfig(path: string = configPath()): LoadedConfig {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { path, settings: DEFAULT_SETTINGS, errors: [] };
-    return { path, settings: DEFAULT_SETTINGS, errors: [`${path}: cannot read (${code ?? String(err)}); using defaults`] };
+    return {
+      path,
+      settings: DEFAULT_SETTINGS,
+      errors: [`${path}: cannot read (${code ?? String(err)}); using defaults`],
+    };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    return { path, settings: DEFAULT_SETTINGS, errors: [`${path}: not valid JSON (${(err as Error).message}); using defaults`] };
+    return {
+      path,
+      settings: DEFAULT_SETTINGS,
+      errors: [`${path}: not valid JSON (${(err as Error).message}); using defaults`],
+    };
   }
   const { settings, errors } = validateSettings(parsed);
   return { path, settings, errors: errors.map((e) => `${path}: ${e}; using the default`) };

@@ -9,7 +9,8 @@ export interface ValidatedSettings {
 
 type Json = unknown;
 
-const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: Json): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function numberIn(
   value: Json,
@@ -47,7 +48,9 @@ function stringList(value: Json, field: string, errors: string[], regex = false)
       try {
         new RegExp(pattern);
       } catch (err) {
-        errors.push(`${field}: invalid regular expression ${JSON.stringify(pattern)} (${(err as Error).message})`);
+        errors.push(
+          `${field}: invalid regular expression ${JSON.stringify(pattern)} (${(err as Error).message})`,
+        );
         return undefined;
       }
     }
@@ -60,7 +63,12 @@ function validateAgent(value: Json, field: string, errors: string[]): AgentSigna
     errors.push(`${field}: expected an object`);
     return null;
   }
-  unknownKeys(value, ['name', 'comm', 'commandPatterns', 'envMarkers', 'pidEnv', 'toolCallPatterns'], `${field}.`, errors);
+  unknownKeys(
+    value,
+    ['name', 'comm', 'commandPatterns', 'envMarkers', 'pidEnv', 'toolCallPatterns'],
+    `${field}.`,
+    errors,
+  );
   if (typeof value.name !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(value.name)) {
     errors.push(`${field}.name: expected a lowercase name of letters, digits, '.', '_' or '-'`);
     return null;
@@ -76,7 +84,8 @@ function validateAgent(value: Json, field: string, errors: string[]): AgentSigna
   if (envMarkers) agent.envMarkers = envMarkers;
   if (toolCallPatterns) agent.toolCallPatterns = toolCallPatterns;
   if (value.pidEnv !== undefined) {
-    if (typeof value.pidEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value.pidEnv)) agent.pidEnv = value.pidEnv;
+    if (typeof value.pidEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value.pidEnv))
+      agent.pidEnv = value.pidEnv;
     else errors.push(`${field}.pidEnv: expected an environment variable name`);
   }
   if (errors.length > before) return null;
@@ -95,14 +104,29 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   }
   unknownKeys(input, ['agents', 'pollIntervalMs', 'runaway', 'teardown', 'notifications'], '', errors);
 
-  const pollIntervalMs = numberIn(input.pollIntervalMs, 'pollIntervalMs', 100, 60_000, base.pollIntervalMs, errors, true);
+  const pollIntervalMs = numberIn(
+    input.pollIntervalMs,
+    'pollIntervalMs',
+    100,
+    60_000,
+    base.pollIntervalMs,
+    errors,
+    true,
+  );
 
   const runaway = { ...base.runaway };
   if (input.runaway !== undefined) {
     if (!isObject(input.runaway)) errors.push('runaway: expected an object');
     else {
       unknownKeys(input.runaway, ['cpuPercent', 'windowSeconds'], 'runaway.', errors);
-      runaway.cpuPercent = numberIn(input.runaway.cpuPercent, 'runaway.cpuPercent', 1, 10_000, runaway.cpuPercent, errors);
+      runaway.cpuPercent = numberIn(
+        input.runaway.cpuPercent,
+        'runaway.cpuPercent',
+        1,
+        10_000,
+        runaway.cpuPercent,
+        errors,
+      );
       runaway.windowSeconds = numberIn(
         input.runaway.windowSeconds,
         'runaway.windowSeconds',
@@ -119,7 +143,15 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     if (!isObject(input.teardown)) errors.push('teardown: expected an object');
     else {
       unknownKeys(input.teardown, ['graceMs'], 'teardown.', errors);
-      teardown.graceMs = numberIn(input.teardown.graceMs, 'teardown.graceMs', 0, 600_000, teardown.graceMs, errors, true);
+      teardown.graceMs = numberIn(
+        input.teardown.graceMs,
+        'teardown.graceMs',
+        0,
+        600_000,
+        teardown.graceMs,
+        errors,
+        true,
+      );
     }
   }
 
@@ -135,7 +167,10 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
         else errors.push(`notifications.enabled: expected true or false, got ${JSON.stringify(enabled)}`);
       }
       if (pausedUntil !== undefined) {
-        if (pausedUntil === null || (typeof pausedUntil === 'number' && Number.isFinite(pausedUntil) && pausedUntil >= 0))
+        if (
+          pausedUntil === null ||
+          (typeof pausedUntil === 'number' && Number.isFinite(pausedUntil) && pausedUntil >= 0)
+        )
           notifications.pausedUntil = pausedUntil;
         else errors.push('notifications.pausedUntil: expected a time in ms since epoch, or null');
       }
@@ -145,7 +180,8 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   let agents = base.agents;
   if (input.agents !== undefined) {
     if (!Array.isArray(input.agents)) errors.push('agents: expected a list of agent signatures');
-    else if (input.agents.length > 200) errors.push(`agents: at most 200 signatures, got ${input.agents.length}`);
+    else if (input.agents.length > 200)
+      errors.push(`agents: at most 200 signatures, got ${input.agents.length}`);
     else {
       agents = input.agents
         .map((a, i) => validateAgent(a, `agents[${i}]`, errors))

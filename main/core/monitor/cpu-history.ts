@@ -55,7 +55,12 @@ export class CpuHistory {
   }
 
   get byteLength(): number {
-    return this.fineT.byteLength + this.fineV.byteLength + (this.coarseT?.byteLength ?? 0) + (this.coarseV?.byteLength ?? 0);
+    return (
+      this.fineT.byteLength +
+      this.fineV.byteLength +
+      (this.coarseT?.byteLength ?? 0) +
+      (this.coarseV?.byteLength ?? 0)
+    );
   }
 
   private pushFine(t: number, v: number): void {

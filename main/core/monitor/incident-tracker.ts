@@ -83,14 +83,16 @@ export class IncidentTracker {
   groupEnded(group: TrackedGroup, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
     const end: IncidentEnd = group.stopRequestedAt !== null ? 'stopped-by-user' : 'exited';
-    for (const [key, incident] of this.open) if (incident.groupId === group.id) this.closeKey(key, incident, end, now, changes);
+    for (const [key, incident] of this.open)
+      if (incident.groupId === group.id) this.closeKey(key, incident, end, now, changes);
     return changes;
   }
 
   /** Incidents restored at start-up whose processes are all gone: closed, time unknown beyond "by now". */
   closeRestoredIf(stillAlive: (incident: Incident) => boolean, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    for (const [key, incident] of this.open) if (!stillAlive(incident)) this.closeKey(key, incident, 'exited', now, changes);
+    for (const [key, incident] of this.open)
+      if (!stillAlive(incident)) this.closeKey(key, incident, 'exited', now, changes);
     return changes;
   }
 
@@ -103,11 +105,18 @@ export class IncidentTracker {
     this.open.set(`${group.id}|${incident.kind}`, incident);
   }
 
-  private closeKey(key: string, incident: Incident, end: IncidentEnd, now: number, changes: IncidentChange[]): void {
+  private closeKey(
+    key: string,
+    incident: Incident,
+    end: IncidentEnd,
+    now: number,
+    changes: IncidentChange[],
+  ): void {
     incident.closedAt = now;
     incident.end = end;
     this.open.delete(key);
-    for (const cpuKey of this.lastCpuMs.keys()) if (cpuKey.startsWith(`${incident.id}|`)) this.lastCpuMs.delete(cpuKey);
+    for (const cpuKey of this.lastCpuMs.keys())
+      if (cpuKey.startsWith(`${incident.id}|`)) this.lastCpuMs.delete(cpuKey);
     changes.push({ incident, change: 'closed' });
   }
 
@@ -119,8 +128,15 @@ export class IncidentTracker {
       const last = this.lastCpuMs.get(key);
       if (last !== undefined) incident.cpuSeconds += Math.max(0, p.record.cpuTimeMs - last) / 1000;
       this.lastCpuMs.set(key, p.record.cpuTimeMs);
-      if (processFlagged(p, kind) && !incident.processes.some((q) => q.pid === p.record.pid && q.startKey === p.record.startKey)) {
-        incident.processes.push({ pid: p.record.pid, startKey: p.record.startKey, command: commandOf(p.record) });
+      if (
+        processFlagged(p, kind) &&
+        !incident.processes.some((q) => q.pid === p.record.pid && q.startKey === p.record.startKey)
+      ) {
+        incident.processes.push({
+          pid: p.record.pid,
+          startKey: p.record.startKey,
+          command: commandOf(p.record),
+        });
       }
     }
     incident.cpuSeconds = Math.round(incident.cpuSeconds * 1000) / 1000;

@@ -1,5 +1,5 @@
 import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
-import { buildGroups, commandOf, toProcessView, type ProcessAnnotation } from '../analysis/grouping';
+import { buildGroups, commandOf, type ProcessAnnotation } from '../analysis/grouping';
 import type { Monitor } from './monitor';
 import type { TrackedProcess } from './tracked';
 
@@ -48,7 +48,12 @@ function mergeFlags<T extends string>(a: readonly T[], b: readonly T[]): T[] {
 }
 
 /** One lane per process that was ever in the group (or left it by setsid), for the timeline view. */
-export function groupTimeline(monitor: Monitor, groupId: string, sinceMs = 0, now = Date.now()): GroupTimeline | null {
+export function groupTimeline(
+  monitor: Monitor,
+  groupId: string,
+  sinceMs = 0,
+  now = Date.now(),
+): GroupTimeline | null {
   const group = monitor.groupById(groupId);
   if (!group) return null;
   const lanes: TimelineLane[] = [];

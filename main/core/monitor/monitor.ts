@@ -287,7 +287,11 @@ export class Monitor {
     return leader !== undefined && leader.attribution !== null && !leader.attribution.isAgent;
   }
 
-  private lineageFor(r: ProcessRecord, a: NonNullable<TrackedProcess['attribution']>, now: number): LineageEntry {
+  private lineageFor(
+    r: ProcessRecord,
+    a: NonNullable<TrackedProcess['attribution']>,
+    now: number,
+  ): LineageEntry {
     const parent = this.procs.get(r.ppid);
     const parentLineage = parent?.attribution && !parent.attribution.isAgent ? parent.lineage : null;
     return {
@@ -323,9 +327,14 @@ export class Monitor {
   }
 
   private checkReparented(p: TrackedProcess, now: number): void {
-    if (!p.attribution || p.attribution.isAgent || !p.lineage || p.orphanedAt !== null || p.exitedAt !== null) return;
+    if (!p.attribution || p.attribution.isAgent || !p.lineage || p.orphanedAt !== null || p.exitedAt !== null)
+      return;
     if (p.record.ppid !== p.lineage.originalPpid) {
-      p.markers.push({ at: now, kind: 'reparented', label: `reparented ${p.lineage.originalPpid} → ${p.record.ppid}` });
+      p.markers.push({
+        at: now,
+        kind: 'reparented',
+        label: `reparented ${p.lineage.originalPpid} → ${p.record.ppid}`,
+      });
       this.markOrphaned(p, now, `parent ${p.lineage.originalPpid} exited`);
     }
   }
@@ -394,7 +403,11 @@ export class Monitor {
         if (current.has(id)) continue;
         const left = group.members.get(id);
         if (left && left.exitedAt === null && left.record.pgid !== pgid) {
-          left.markers.push({ at: now, kind: 'left-group', label: `left group ${pgid} for ${left.record.pgid}` });
+          left.markers.push({
+            at: now,
+            kind: 'left-group',
+            label: `left group ${pgid} for ${left.record.pgid}`,
+          });
         }
       }
       group.live = current;
@@ -410,7 +423,10 @@ export class Monitor {
     // Processes that left their tool call's group by setsid stay on its timeline.
     for (const members of byPgid.values()) {
       for (const p of members) {
-        const origin = p.lineage && p.lineage.originPgid !== p.record.pgid ? this.liveGroupByPgid.get(p.lineage.originPgid) : undefined;
+        const origin =
+          p.lineage && p.lineage.originPgid !== p.record.pgid
+            ? this.liveGroupByPgid.get(p.lineage.originPgid)
+            : undefined;
         origin?.members.set(p.identity, p);
       }
     }
@@ -463,7 +479,8 @@ export class Monitor {
   /** Reading descriptors costs more than a stat: right after a wrapper exits, otherwise every 5th poll. */
   private heldPipeCheckDue(now: number): boolean {
     if (this.polls % 5 === 0) return true;
-    for (const g of this.liveGroupByPgid.values()) if (g.leaderExitedAt !== null && now - g.leaderExitedAt <= 10_000) return true;
+    for (const g of this.liveGroupByPgid.values())
+      if (g.leaderExitedAt !== null && now - g.leaderExitedAt <= 10_000) return true;
     for (const p of this.procs.values()) if (p.heldPipe !== null) return true;
     return false;
   }
@@ -484,7 +501,8 @@ export class Monitor {
     const queries = new Map<string, { readers: number[]; holders: number[] }>();
     for (const group of this.liveGroupByPgid.values()) {
       if (group.leaderExitedAt === null || !group.agent) continue;
-      const readers = group.agent.pid !== null ? [group.agent.pid] : (agentsByName.get(group.agent.name) ?? []);
+      const readers =
+        group.agent.pid !== null ? [group.agent.pid] : (agentsByName.get(group.agent.name) ?? []);
       if (readers.length === 0) continue;
       const key = readers.join(',');
       const query = queries.get(key) ?? { readers, holders: [] };
@@ -497,7 +515,8 @@ export class Monitor {
     const held = new Map<number, HeldPipe>();
     for (const { readers, holders } of queries.values()) {
       if (holders.length === 0) continue;
-      for (const pipe of find({ readerPids: readers, holderPids: holders })) if (!held.has(pipe.holderPid)) held.set(pipe.holderPid, pipe);
+      for (const pipe of find({ readerPids: readers, holderPids: holders }))
+        if (!held.has(pipe.holderPid)) held.set(pipe.holderPid, pipe);
     }
     for (const p of this.procs.values()) {
       if (!p.attribution || p.exitedAt !== null) continue;
@@ -524,9 +543,15 @@ export class Monitor {
   /** Flags of a live group, from its members' state. */
   groupFlags(group: TrackedGroup): GroupFlag[] {
     const flags: GroupFlag[] = [];
-    const members = [...group.live].map((id) => group.members.get(id)!).filter((p) => p && p.exitedAt === null);
+    const members = [...group.live]
+      .map((id) => group.members.get(id)!)
+      .filter((p) => p && p.exitedAt === null);
     if (members.some((p) => p.orphanedAt !== null)) flags.push('orphan');
-    if (group.leaderExitedAt !== null && members.length > 0 && !members.some((m) => m.record.pid === group.pgid))
+    if (
+      group.leaderExitedAt !== null &&
+      members.length > 0 &&
+      !members.some((m) => m.record.pid === group.pgid)
+    )
       flags.push('leaderless');
     if (members.some((p) => p.runaway.active)) flags.push('runaway');
     if (members.some((p) => p.heldPipe !== null)) flags.push('held-pipe');
@@ -557,7 +582,12 @@ export class Monitor {
         pgid: group.pgid,
         sid: group.sid,
         agent: group.agent,
-        detail: { incidentId: incident.id, kind: incident.kind, end: incident.end, cpuSeconds: incident.cpuSeconds },
+        detail: {
+          incidentId: incident.id,
+          kind: incident.kind,
+          end: incident.end,
+          cpuSeconds: incident.cpuSeconds,
+        },
       });
     }
   }
@@ -589,7 +619,12 @@ export class Monitor {
         pgid: incident.pgid,
         sid: incident.sid,
         agent: incident.agent ? { name: incident.agent, pid: incident.agentPid } : null,
-        detail: { incidentId: incident.id, kind: incident.kind, end: incident.end, cpuSeconds: incident.cpuSeconds },
+        detail: {
+          incidentId: incident.id,
+          kind: incident.kind,
+          end: incident.end,
+          cpuSeconds: incident.cpuSeconds,
+        },
       });
     }
   }
@@ -644,7 +679,9 @@ export class Monitor {
   }
 
   private provisionalGroupId(p: TrackedProcess): string {
-    const members = [...this.procs.values()].filter((q) => q.exitedAt === null && q.record.pgid === p.record.pgid);
+    const members = [...this.procs.values()].filter(
+      (q) => q.exitedAt === null && q.record.pgid === p.record.pgid,
+    );
     const anchor = chooseAnchor(
       p.record.pgid,
       (members.length > 0 ? members : [p]).map((m) => m.record),
@@ -653,7 +690,15 @@ export class Monitor {
   }
 
   private emitGroup(type: MonitorEventType, group: TrackedGroup, now: number): void {
-    this.pendingEvents.push({ type, at: now, groupId: group.id, pid: group.pgid, pgid: group.pgid, sid: group.sid, agent: group.agent });
+    this.pendingEvents.push({
+      type,
+      at: now,
+      groupId: group.id,
+      pid: group.pgid,
+      pgid: group.pgid,
+      sid: group.sid,
+      agent: group.agent,
+    });
   }
 
   /** Delivers the events of one run in order, and saves the incidents it changed in one write. */
@@ -669,11 +714,13 @@ export class Monitor {
       const batch = [...this.pendingIncidentSaves.values()];
       this.pendingIncidentSaves.clear();
       this.guard('incident storage', () => {
-        if (!this.options.incidents!.sink.save(batch)) this.storageProblem = 'incidents could not be saved durably';
+        if (!this.options.incidents!.sink.save(batch))
+          this.storageProblem = 'incidents could not be saved durably';
       });
     }
     for (const e of events) for (const l of this.listeners) this.guard('event listener', () => l(e));
-    if (events.length > 0 || this.tickListeners.size > 0) for (const l of this.tickListeners) this.guard('tick listener', l);
+    if (events.length > 0 || this.tickListeners.size > 0)
+      for (const l of this.tickListeners) this.guard('tick listener', l);
   }
 
   // Read access for the snapshot and timeline builders.

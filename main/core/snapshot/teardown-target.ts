@@ -2,7 +2,11 @@ import type { GroupView, ProcessView } from '../../../shared/model';
 import type { ProcessIdentity, TeardownTarget } from '../actions/teardown';
 import { parseGroupId } from '../analysis/group-id';
 
-const identity = (p: ProcessView): ProcessIdentity => ({ pid: p.pid, startKey: p.startKey, command: p.command });
+const identity = (p: ProcessView): ProcessIdentity => ({
+  pid: p.pid,
+  startKey: p.startKey,
+  command: p.command,
+});
 
 /** An interactive shell: a session leader on a terminal that no agent owns. */
 function interactiveShell(group: GroupView): ProcessView | undefined {
@@ -14,9 +18,14 @@ function interactiveShell(group: GroupView): ProcessView | undefined {
  * What a teardown needs to know about the group the user chose: its members as just seen, the flagged
  * orphans, and the processes that left it by setsid but came from the same tool call.
  */
-export function teardownTarget(groupId: string, group: GroupView, allGroups: readonly GroupView[]): TeardownTarget {
+export function teardownTarget(
+  groupId: string,
+  group: GroupView,
+  allGroups: readonly GroupView[],
+): TeardownTarget {
   const parts = parseGroupId(groupId);
-  if (!parts) throw new Error(`'${groupId}' is not a group id (expected <pgid>:<pid>:<start> as shown by corral ps)`);
+  if (!parts)
+    throw new Error(`'${groupId}' is not a group id (expected <pgid>:<pid>:<start> as shown by corral ps)`);
   const escaped = allGroups
     .filter((g) => g.pgid !== group.pgid)
     .flatMap((g) => g.processes)
@@ -43,6 +52,8 @@ export function findGroupById(groupId: string, groups: readonly GroupView[]): Gr
   const group = groups.find((g) => g.pgid === parts.pgid);
   if (!group) return null;
   if (group.id === groupId) return group;
-  const anchorStillThere = group.processes.some((p) => p.pid === parts.anchorPid && p.startKey === parts.anchorStartKey);
+  const anchorStillThere = group.processes.some(
+    (p) => p.pid === parts.anchorPid && p.startKey === parts.anchorStartKey,
+  );
   return anchorStillThere ? group : 'reused';
 }

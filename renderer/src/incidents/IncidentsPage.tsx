@@ -126,9 +126,11 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
             <td>{incident.agent ?? '—'}</td>
             <td className="num">{incident.pgid}</td>
             <td className="command" title={incident.processes.map((p) => `${p.pid} ${p.command}`).join('\n')}>
-              {incident.processes.length === 1
-                ? incident.processes[0]!.command
-                : `${incident.processes.length} processes`}
+              <span className="command-text">
+                {incident.processes.length === 1
+                  ? incident.processes[0]!.command
+                  : `${incident.processes.length} processes`}
+              </span>
             </td>
             <td className="num">
               {incident.closedAt === null ? 'open' : formatDuration(incident.closedAt - incident.openedAt)}

@@ -36,8 +36,8 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
         </button>
       </td>
       <td className="command" title={command}>
-        {group.leaderAlive ? null : <span className="muted">(leader gone) </span>}
-        {command}
+        <span className="command-text">{command}</span>
+        <FlagBadges flags={group.flags} />
       </td>
       <td className="num">{group.processes.length}</td>
       <td className="num" data-testid="group-cpu">
@@ -47,9 +47,6 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
         {formatBytes(group.rssBytes)}
       </td>
       <td className="num">{formatDuration(now - group.startedAt)}</td>
-      <td>
-        <FlagBadges flags={group.flags} />
-      </td>
       <td className="actions">
         <button
           type="button"

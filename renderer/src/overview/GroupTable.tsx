@@ -4,7 +4,7 @@ import { useCorral } from '../store/store-context';
 import { groupTree, visibleGroups } from '../store/selectors';
 import { GroupRow } from './GroupRow';
 
-const COLUMNS = 8;
+const COLUMNS = 7;
 const NO_GROUPS: GroupView[] = [];
 
 export function GroupTable({ onStop }: { onStop: (group: GroupView) => void }) {
@@ -29,12 +29,11 @@ export function GroupTable({ onStop }: { onStop: (group: GroupView) => void }) {
       <thead>
         <tr>
           <th scope="col">PGID</th>
-          <th scope="col">Command</th>
+          <th scope="col">Command and flags</th>
           <th scope="col">Procs</th>
           <th scope="col">CPU</th>
           <th scope="col">Memory</th>
           <th scope="col">Age</th>
-          <th scope="col">Flags</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
           </th>

@@ -127,7 +127,9 @@ export class LinuxSampler implements ProcessSampler {
 
 function getconf(name: string, fallback: number): number {
   try {
-    const n = Number(execFileSync('getconf', [name], { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } }));
+    const n = Number(
+      execFileSync('getconf', [name], { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } }),
+    );
     return Number.isFinite(n) && n > 0 ? n : fallback;
   } catch {
     return fallback;

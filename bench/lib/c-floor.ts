@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = fileURLToPath(new URL('../c/fullscan.c', import.meta.url));
+
+export type FloorBinary = { path: string } | { missing: string };
+
+/** Compiles bench/c/fullscan.c with the machine's `cc -O2` into a temporary directory. */
+export function compileFloor(): FloorBinary {
+  const out = join(mkdtempSync(join(tmpdir(), 'corral-bench-')), 'fullscan');
+  const result = spawnSync('cc', ['-O2', '-o', out, SOURCE], { encoding: 'utf8' });
+  if (result.error) return { missing: `no cc (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})` };
+  if (result.status !== 0) return { missing: `cc failed: ${result.stderr.trim().split('\n')[0] ?? ''}` };
+  return { path: out };
+}
+
+export interface FloorIteration {
+  cpuMicros: number;
+  wallMicros: number;
+  processes: number;
+}
+
+/** Runs the floor `iterations` times in one process; each line is one full scan's own CPU and wall time. */
+export function runFloor(binary: string, iterations: number): FloorIteration[] {
+  const result = spawnSync(binary, [String(iterations)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${binary} exited ${result.status}: ${result.stderr}`);
+  return result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [cpu, wall, n] = line.split(' ').map(Number) as [number, number, number];
+      return { cpuMicros: cpu, wallMicros: wall, processes: n };
+    });
+}

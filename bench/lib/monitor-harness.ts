@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findHeldPipes } from '../../main/core/analysis/held-pipes/find-held-pipes';
+import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { Monitor } from '../../main/core/monitor/monitor';
+import { createSampler } from '../../main/core/sampling/create-sampler';
+import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { IncidentStore } from '../../main/core/storage/incident-store';
+import { TimedSampler, type CallCost } from './timed-sampler';
+
+export type Tick = 'poll-full' | 'poll-partial' | 'watch';
+
+export interface MonitorHarness {
+  monitor: Monitor;
+  sampler: TimedSampler;
+  /** Per-tick CPU and wall time, collected while `timing` is on. */
+  ticks: Record<Tick, CallCost & { cpuSamplesMs: number[]; wallSamplesMs: number[] }>;
+  heldPipes: CallCost;
+  timing: boolean;
+  resetTiming(): void;
+  stop(): void;
+}
+
+const FULL_SWEEP_EVERY = 10;
+
+/**
+ * The monitor wired as createCorralService wires it (default settings, held-pipe lookup, an incident
+ * store in a temporary data directory), but with a sampler the bench can look inside.
+ */
+export function startMonitor(): MonitorHarness {
+  const settings = DEFAULT_SETTINGS;
+  const matcher = matcherFor(settings);
+  const sampler = new TimedSampler(createSampler({ markerKeys: matcher.markerKeys }));
+  const dataDir = mkdtempSync(join(tmpdir(), 'corral-bench-data-'));
+  const store = IncidentStore.open(dataDir);
+  const blank = (): CallCost & { cpuSamplesMs: number[]; wallSamplesMs: number[] } => ({
+    calls: 0,
+    cpuMs: 0,
+    wallMs: 0,
+    cpuSamplesMs: [],
+    wallSamplesMs: [],
+  });
+  const harness: MonitorHarness = {
+    monitor: null as unknown as Monitor,
+    sampler,
+    ticks: { 'poll-full': blank(), 'poll-partial': blank(), watch: blank() },
+    heldPipes: { calls: 0, cpuMs: 0, wallMs: 0 },
+    timing: false,
+    resetTiming() {
+      for (const t of Object.values(harness.ticks)) Object.assign(t, blank());
+      Object.assign(harness.heldPipes, { calls: 0, cpuMs: 0, wallMs: 0 });
+      sampler.reset();
+    },
+    stop() {
+      monitor.stop();
+      store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  const timedHeldPipes: typeof findHeldPipes = (query) => {
+    if (!harness.timing) return findHeldPipes(query);
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    try {
+      return findHeldPipes(query);
+    } finally {
+      const c = process.cpuUsage(c0);
+      harness.heldPipes.calls++;
+      harness.heldPipes.cpuMs += (c.user + c.system) / 1000;
+      harness.heldPipes.wallMs += performance.now() - w0;
+    }
+  };
+  const monitor = new Monitor({
+    sampler,
+    matcher,
+    settings,
+    findHeldPipes: timedHeldPipes,
+    incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
+    fullSweepEvery: FULL_SWEEP_EVERY,
+  });
+  harness.monitor = monitor;
+
+  // The monitor's timers call this.poll()/this.watch(), so wrapping the instance's methods sees every tick.
+  let polls = 0;
+  const wrap = (run: () => void, kind: () => Tick): (() => void) => {
+    return () => {
+      const tick = kind();
+      if (!harness.timing) return run();
+      const c0 = process.cpuUsage();
+      const w0 = performance.now();
+      try {
+        run();
+      } finally {
+        const c = process.cpuUsage(c0);
+        const t = harness.ticks[tick];
+        const cpu = (c.user + c.system) / 1000;
+        const wall = performance.now() - w0;
+        t.calls++;
+        t.cpuMs += cpu;
+        t.wallMs += wall;
+        t.cpuSamplesMs.push(cpu);
+        t.wallSamplesMs.push(wall);
+      }
+    };
+  };
+  const poll = monitor.poll.bind(monitor);
+  const watch = monitor.watch.bind(monitor);
+  monitor.poll = wrap(poll, () => (polls++ % FULL_SWEEP_EVERY === 0 ? 'poll-full' : 'poll-partial'));
+  monitor.watch = wrap(watch, () => 'watch');
+  monitor.start();
+  return harness;
+}

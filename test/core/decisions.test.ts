@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { isOrphan, type OrphanEvidence } from '../../main/core/analysis/orphans';
+import { initialRunawayState, looksRunawayNow, nextRunawayState } from '../../main/core/analysis/runaway';
+import { chooseAnchor, formatGroupId, parseGroupId } from '../../main/core/analysis/group-id';
+
+const base: OrphanEvidence = {
+  attributed: true,
+  isAgent: false,
+  ppid: 1,
+  parent: { pid: 1, name: 'tini' },
+  parentAttributed: false,
+  groupLeaderAlive: false,
+  sessionLeaderAlive: false,
+  groupLeaderIsAgent: false,
+  observedReparent: false,
+};
+
+describe('isOrphan', () => {
+  it.each<[string, Partial<OrphanEvidence>, boolean]>([
+    ['adopted by PID 1, tool call gone', {}, true],
+    ['not attributed to an agent', { attributed: false }, false],
+    ['the agent itself at PPID 1 (a daemon)', { isAgent: true }, false],
+    [
+      'parent alive, not adopted',
+      { ppid: 500, parent: { pid: 500, name: 'bash' }, parentAttributed: true },
+      false,
+    ],
+    ['adopted by systemd --user (a subreaper)', { ppid: 900, parent: { pid: 900, name: 'systemd' } }, true],
+    [
+      'adopted, but its group and session leaders live',
+      { groupLeaderAlive: true, sessionLeaderAlive: true },
+      false,
+    ],
+    [
+      'adopted inside the agent group',
+      { groupLeaderAlive: true, sessionLeaderAlive: true, groupLeaderIsAgent: true },
+      true,
+    ],
+    [
+      'observed reparenting to any process',
+      { ppid: 700, parent: { pid: 700, name: 'bash' }, observedReparent: true },
+      true,
+    ],
+    ['observed, but not an agent process', { attributed: false, observedReparent: true }, false],
+  ])('%s → %s', (_, evidence, expected) => {
+    expect(isOrphan({ ...base, ...evidence })).toBe(expected);
+  });
+});
+
+describe('runaway detection', () => {
+  const policy = { cpuPercent: 80, windowSeconds: 30 };
+  const run = (readings: Array<[number, number | null]>) => {
+    let state = initialRunawayState();
+    const out: boolean[] = [];
+    for (const [t, cpu] of readings) {
+      state = nextRunawayState(state, cpu, t * 1000, policy);
+      out.push(state.active);
+    }
+    return out;
+  };
+
+  it('fires only after the whole window above the threshold', () => {
+    expect(
+      run([
+        [0, 95],
+        [10, 99],
+        [29, 90],
+        [30, 97],
+      ]),
+    ).toEqual([false, false, false, true]);
+  });
+
+  it('restarts the window when CPU dips below the threshold', () => {
+    expect(
+      run([
+        [0, 95],
+        [20, 50],
+        [25, 95],
+        [50, 95],
+        [55, 95],
+      ]),
+    ).toEqual([false, false, false, false, true]);
+  });
+
+  it('does not flap: clears only after sustained calm below half the threshold', () => {
+    const readings: Array<[number, number | null]> = [
+      [0, 99],
+      [30, 99],
+      [31, 60],
+      [32, 30],
+      [35, 99],
+      [36, 10],
+      [40, 10],
+      [44, 10],
+    ];
+    expect(run(readings)).toEqual([false, true, true, true, true, true, true, false]);
+  });
+
+  it('ignores unknown readings', () => {
+    expect(
+      run([
+        [0, 95],
+        [15, null],
+        [30, 95],
+      ]),
+    ).toEqual([false, false, true]);
+  });
+
+  it.each([
+    [95, 600_000, 600_000, true],
+    [95, 600_000, 10_000, false],
+    [95, 60_000, 600_000, false],
+    [20, 600_000, 600_000, false],
+    [null, 600_000, 600_000, false],
+  ])('one-shot: %s%% now, %s ms CPU over %s ms → %s', (cpu, cpuMs, ageMs, expected) => {
+    expect(looksRunawayNow(cpu, cpuMs, ageMs, policy)).toBe(expected);
+  });
+});
+
+describe('group ids', () => {
+  it('round-trips', () => {
+    const id = formatGroupId({ pgid: 4242, anchorPid: 4250, anchorStartKey: 987654 });
+    expect(id).toBe('4242:4250:987654');
+    expect(parseGroupId(id)).toEqual({ pgid: 4242, anchorPid: 4250, anchorStartKey: 987654 });
+  });
+
+  it.each(['4242', '-1:1:1', '0:5:5', '1:1:1', '12:ab:3', '1:2:3:4', '', '99999999999:1:1'])(
+    'rejects %j',
+    (id) => {
+      expect(parseGroupId(id)).toBeNull();
+    },
+  );
+
+  it('anchors on the leader, else on the oldest member', () => {
+    const members = [
+      { pid: 30, startKey: 300 },
+      { pid: 20, startKey: 200 },
+      { pid: 10, startKey: 100 },
+    ];
+    expect(chooseAnchor(20, members)).toEqual({ pid: 20, startKey: 200 });
+    expect(chooseAnchor(99, members)).toEqual({ pid: 10, startKey: 100 });
+  });
+});
