@@ -9,7 +9,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'main/electron/index.ts'),
           corral: resolve(__dirname, 'main/cli/corral.ts'),
-          'sampler-worker': resolve(__dirname, 'main/core/monitor/sampler-worker.ts'),
+          'service-worker': resolve(__dirname, 'main/core/worker/service-worker.ts'),
         },
       },
     },

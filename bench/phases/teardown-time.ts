@@ -2,7 +2,7 @@ import { teardown } from '../../main/core/actions/teardown';
 import { formatGroupId } from '../../main/core/analysis/group-id';
 import { createSampler } from '../../main/core/sampling/create-sampler';
 import type { ProcessSampler } from '../../main/core/sampling/process-record';
-import { liveCount, spawnPopulation } from '../lib/populations';
+import { liveCount, removeGroups, spawnPopulation } from '../lib/populations';
 
 export interface TeardownRun {
   /** From the SIGTERM to -PGID until teardown() confirmed every member gone. */
@@ -37,18 +37,22 @@ function targetFor(sampler: ProcessSampler, pgid: number): Parameters<typeof tea
 export async function timeTeardown(size: number, { ignoreTerm, graceMs }: { ignoreTerm: boolean; graceMs: number }): Promise<TeardownRun> {
   const [group] = await spawnPopulation(size, { perGroup: size, ignoreTerm });
   const pgid = group!.pgid;
-  const sampler = createSampler({ markerKeys: new Set() });
-  const target = targetFor(sampler, pgid);
-  const t0 = Date.now();
-  const result = await teardown(target, { graceMs, mode: 'group', withEscaped: false, dryRun: false, sampler });
-  const totalMs = Date.now() - t0;
-  const term = result.signals.find((s) => s.signal === 'SIGTERM');
-  if (result.refused) throw new Error(`teardown refused: ${result.refused}`);
-  return {
-    termToGoneMs: result.finishedAt - (term?.at ?? t0),
-    totalMs,
-    clean: result.clean,
-    signals: result.signals.map((s) => `${s.signal} ${s.target} ${s.result}`),
-    leftAlive: liveCount([pgid]),
-  };
+  try {
+    const sampler = createSampler({ markerKeys: new Set() });
+    const target = targetFor(sampler, pgid);
+    const t0 = Date.now();
+    const result = await teardown(target, { graceMs, mode: 'group', withEscaped: false, dryRun: false, sampler });
+    const totalMs = Date.now() - t0;
+    const term = result.signals.find((s) => s.signal === 'SIGTERM');
+    if (result.refused) throw new Error(`teardown refused: ${result.refused}`);
+    return {
+      termToGoneMs: result.finishedAt - (term?.at ?? t0),
+      totalMs,
+      clean: result.clean,
+      signals: result.signals.map((s) => `${s.signal} ${s.target} ${s.result}`),
+      leftAlive: liveCount([pgid]),
+    };
+  } finally {
+    await removeGroups([pgid]);
+  }
 }

@@ -65,6 +65,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `corral ps | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

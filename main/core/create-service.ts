@@ -101,11 +101,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
 
   const service: CorralService = {
     snapshot,
-    timeline: (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
+    timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
     stopGroup,
-    incidents: (limit) => store.list({ limit: limit ?? 200 }),
+    incidents: async (limit) => store.list({ limit: limit ?? 200 }),
     settings: () => settings,
-    updateSettings: (patch): SettingsUpdate => {
+    updateSettings: async (patch): Promise<SettingsUpdate> => {
       const { settings: next, errors } = validateSettings({ ...settings, ...patch });
       if (errors.length > 0) return { ok: false, errors };
       settings = next;

@@ -12,19 +12,21 @@ export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; err
 
 /**
  * What every front end (Electron IPC, the serve WebSocket, the CLI) asks of the running core.
- * Transports adapt this to shared/contract.ts; none of them reaches past it.
+ * Transports adapt this to shared/contract.ts; none of them reaches past it. The core may run in a
+ * worker thread: `snapshot()` and `settings()` answer from the latest state pushed to this thread,
+ * everything else is asynchronous.
  */
 export interface CorralService {
   snapshot(): Snapshot;
-  timeline(groupId: string, sinceMs?: number): GroupTimeline | null;
+  timeline(groupId: string, sinceMs?: number): Promise<GroupTimeline | null>;
   /** Stops a group the service itself reported, by its id; never by a raw PID or PGID. */
   stopGroup(
     request: StopGroupRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<TeardownResult>;
-  incidents(limit?: number): Incident[];
+  incidents(limit?: number): Promise<Incident[]>;
   settings(): Settings;
-  updateSettings(patch: Partial<Settings>): SettingsUpdate;
+  updateSettings(patch: Partial<Settings>): Promise<SettingsUpdate>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;
 }

@@ -1,7 +1,8 @@
 // Wires the core to the desktop: tray, notifications, one window, IPC. Decisions live in the modules.
 import { app } from 'electron';
 import type { Snapshot } from '../../shared/model';
-import { createCorralService } from '../core/create-service';
+import { join } from 'node:path';
+import { startWorkerService } from '../core/worker/worker-service';
 import { registerIpc } from './ipc';
 import { MainWindow } from './main-window';
 import { Notifier } from './notifier';
@@ -18,14 +19,15 @@ async function start(): Promise<void> {
   const paths = appPaths();
   hardenApp(paths.devServerUrl);
 
-  const { service, stop } = createCorralService({
+  // The core runs in a worker thread: table scans never block this thread (tray, IPC, notifications).
+  const { service, stop, setSnapshotDetail } = await startWorkerService(join(__dirname, 'service-worker.js'), {
     dataDir: app.getPath('userData'),
-    onError: (step, err) => console.error(`corral: ${step}:`, err),
   });
   const window = new MainWindow({
     preloadPath: paths.preload,
     rendererFile: paths.rendererFile,
     devServerUrl: paths.devServerUrl,
+    onVisibilityChange: (visible) => setSnapshotDetail(visible ? 'all' : 'agents'),
   });
   const disposeIpc = registerIpc(service, window);
   const tray = new TrayController(paths.trayIcon, service, window);

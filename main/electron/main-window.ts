@@ -7,6 +7,8 @@ export interface MainWindowOptions {
   preloadPath: string;
   rendererFile: string;
   devServerUrl?: string;
+  /** Told when the window becomes visible or goes away (the core pushes every group only while shown). */
+  onVisibilityChange?: (visible: boolean) => void;
 }
 
 export class MainWindow {
@@ -44,6 +46,17 @@ export class MainWindow {
   }
 
   private create(): BrowserWindow {
+    const window = this.newWindow();
+    const notify = this.options.onVisibilityChange;
+    if (notify) {
+      window.on('show', () => notify(true));
+      window.on('hide', () => notify(false));
+      window.on('closed', () => notify(false));
+    }
+    return window;
+  }
+
+  private newWindow(): BrowserWindow {
     return new BrowserWindow({
       width: 1100,
       height: 720,

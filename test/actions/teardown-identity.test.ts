@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { openIdentity } from '../../main/core/actions/identity-signal';
 import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/actions/pidfd';
 import { teardown, type TeardownOptions } from '../../main/core/actions/teardown';
 import type { TeardownResult } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
-import { groupMembers, isAlive } from '../support/proc';
+import { groupMembers, isAlive, readProcStat } from '../support/proc';
 import { cleanEnv, spawnGroup, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { liveMembers, newSampler, readIdentity, targetFor } from './group-target';
@@ -181,7 +182,8 @@ describe('pidfd', () => {
     if (!('fd' in opened)) throw new Error(`pidfd_open failed: ${opened.error}`);
     try {
       expect(pidfdSendSignal(opened.fd, 'SIGKILL')).toBe('sent');
-      await waitFor('sleep to be gone', () => !isAlive(g.pid));
+      // Gone and reaped: a zombie still accepts signals (they do nothing).
+      await waitFor('sleep to be gone and reaped', () => readProcStat(g.pid) === null);
       expect(pidfdSendSignal(opened.fd, 'SIGKILL')).toBe('ESRCH');
     } finally {
       pidfdClose(opened.fd);
@@ -190,5 +192,29 @@ describe('pidfd', () => {
 
   it('cannot open a PID that does not exist', () => {
     expect(pidfdOpen(4_000_000)).toEqual({ error: 'ESRCH' });
+  });
+});
+
+describe('identity signalling without pidfds (macOS, kernels before 5.3)', () => {
+  const noPidfd = () => ({ error: 'unavailable' as const });
+
+  it('signals the process while its identity holds, and reports ESRCH once it is gone', async () => {
+    const g = spawnGroup('exec sleep 600');
+    await waitFor('sleep to start', () => sampler.readOne(g.pid)?.name === 'sleep');
+    const opened = openIdentity(sampler, readIdentity(sampler, g.pid), noPidfd);
+    if (!('handle' in opened)) throw new Error(`not opened: ${JSON.stringify(opened)}`);
+    expect(opened.handle.via).toBe('kill');
+    expect(opened.handle.signal('SIGTERM')).toBe('sent');
+    await waitFor('sleep to be gone and reaped', () => readProcStat(g.pid) === null);
+    expect(opened.handle.signal('SIGKILL')).toBe('ESRCH');
+  });
+
+  it('refuses a stale identity (same PID, another start key) without signalling', async () => {
+    const g = spawnGroup('exec sleep 600');
+    await waitFor('sleep to start', () => sampler.readOne(g.pid)?.name === 'sleep');
+    const real = readIdentity(sampler, g.pid);
+    expect(openIdentity(sampler, { ...real, startKey: real.startKey + 1 }, noPidfd)).toEqual({ gone: true });
+    expect(openIdentity(sampler, { ...real, startKey: real.startKey + 1 })).toEqual({ gone: true });
+    expect(isAlive(g.pid)).toBe(true);
   });
 });

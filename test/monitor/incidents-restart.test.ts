@@ -25,19 +25,19 @@ describe('incidents across a restart of the monitor', () => {
 
     const second = startHarness({}, first.dataDir);
     harnesses.push(second);
-    const restored = second.running.service.incidents().find((i) => i.id === incidentId);
+    const restored = (await second.running.service.incidents()).find((i) => i.id === incidentId);
     expect(restored?.end).toBe('open');
     expect(restored?.agent).toBe('claude-code');
     expect(restored?.processes.map((p) => p.command)).toEqual(['sleep 600']);
     // Still open after the restarted monitor has looked at the table.
     await second.next('group-started', (e) => e.pgid === call.pid);
-    expect(second.running.service.incidents().find((i) => i.id === incidentId)?.end).toBe('open');
+    expect((await second.running.service.incidents()).find((i) => i.id === incidentId)?.end).toBe('open');
 
     process.kill(-call.pid, 'SIGKILL');
     const closed = await second.next('incident-closed', (e) => e.detail?.incidentId === incidentId);
     expect(closed.detail?.end).toBe('exited');
-    const stored = await waitFor('closed incident saved', () =>
-      second.running.service.incidents().find((i) => i.id === incidentId && i.end === 'exited'),
+    const stored = await waitFor('closed incident saved', async () =>
+      (await second.running.service.incidents()).find((i) => i.id === incidentId && i.end === 'exited'),
     );
     expect(stored.closedAt).toBeGreaterThanOrEqual(stored.openedAt);
   });

@@ -39,10 +39,8 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     const runaway = await harness.next('runaway', (e) => e.pgid === call.pid);
     expect(runaway.agent?.name).toBe('claude-code');
     expect(Number(runaway.detail?.cpuPercent)).toBeGreaterThanOrEqual(50);
-    const incident = await waitFor('runaway incident with CPU-seconds', () =>
-      harness!.running.service
-        .incidents()
-        .find((i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5),
+    const incident = await waitFor('runaway incident with CPU-seconds', async () =>
+      (await harness!.running.service.incidents()).find((i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5),
     );
     expect(incident.agent).toBe('claude-code');
     expect(incident.end).toBe('open');
@@ -96,7 +94,7 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     const leader = escaped.processes.find((p) => p.pid === escapedPgid)!;
     expect(leader.flags).toContain('escaped');
     expect(leader.originGroup).toEqual({ pgid: call.pid, sid: call.pid });
-    const timeline = harness.running.service.timeline(tool.id);
+    const timeline = await harness.running.service.timeline(tool.id);
     expect(timeline?.lanes.some((l) => l.pid === escapedPgid && l.leftGroup)).toBe(true);
   });
 

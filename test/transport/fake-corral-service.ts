@@ -52,7 +52,7 @@ export class FakeCorralService implements CorralService {
     return this.current;
   }
 
-  timeline(groupId: string, sinceMs?: number) {
+  async timeline(groupId: string, sinceMs?: number) {
     this.calls.push({ method: 'timeline', args: [groupId, sinceMs] });
     return null;
   }
@@ -77,7 +77,7 @@ export class FakeCorralService implements CorralService {
     return result;
   }
 
-  incidents(limit?: number): Incident[] {
+  async incidents(limit?: number): Promise<Incident[]> {
     this.calls.push({ method: 'incidents', args: [limit] });
     return [];
   }
@@ -87,7 +87,7 @@ export class FakeCorralService implements CorralService {
     return this.current_settings;
   }
 
-  updateSettings(patch: Partial<Settings>): SettingsUpdate {
+  async updateSettings(patch: Partial<Settings>): Promise<SettingsUpdate> {
     this.calls.push({ method: 'updateSettings', args: [patch] });
     this.current_settings = { ...this.current_settings, ...patch };
     return { ok: true, settings: this.current_settings };

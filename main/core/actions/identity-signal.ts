@@ -1,5 +1,5 @@
 import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
-import { pidfdClose, pidfdOpen, pidfdSendSignal } from './pidfd';
+import { pidfdClose, pidfdOpen, pidfdSendSignal, type PidfdOpen } from './pidfd';
 import type { ProcessIdentity, SignalName, SignalResult } from './teardown-types';
 
 /** A way to signal exactly one process (pid + start key), never whatever later reuses its PID. */
@@ -23,8 +23,12 @@ function readSame(sampler: ProcessSampler, identity: ProcessIdentity): ProcessRe
  * pidfd is that process and stays so. Without pidfds (macOS, kernels before 5.3) each signal is
  * preceded by a fresh identity check, which leaves only the instant between check and kill.
  */
-export function openIdentity(sampler: ProcessSampler, identity: ProcessIdentity): OpenedIdentity {
-  const opened = pidfdOpen(identity.pid);
+export function openIdentity(
+  sampler: ProcessSampler,
+  identity: ProcessIdentity,
+  openPidfd: (pid: number) => PidfdOpen = pidfdOpen,
+): OpenedIdentity {
+  const opened = openPidfd(identity.pid);
   if ('fd' in opened) {
     const record = readSame(sampler, identity);
     if (!record) {

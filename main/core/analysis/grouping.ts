@@ -73,7 +73,8 @@ export function buildGroups(
     const flagSet = new Set<GroupFlag>();
     for (const p of processes) for (const f of p.flags) if (f !== 'escaped') flagSet.add(f);
     const liveMembers = members.filter((m) => m.state !== 'Z');
-    if (!leader && liveMembers.length > 0) flagSet.add('leaderless');
+    // Corral's flags are about agents' processes: a system group without its leader is not news.
+    if (!leader && liveMembers.length > 0 && owner) flagSet.add('leaderless');
     let cpu: number | null = null;
     for (const p of processes) if (p.cpuPercent !== null) cpu = (cpu ?? 0) + p.cpuPercent;
     groups.push({

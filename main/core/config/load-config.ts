@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Settings } from '../../../shared/model';
@@ -25,15 +25,40 @@ export interface LoadedConfig {
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
+/**
+ * The file's first MAX_CONFIG_BYTES + 1 bytes, or 'not-a-file'. Opened non-blocking and checked with
+ * fstat first: a FIFO would block the open forever, and a device like /dev/zero never ends.
+ */
+function readConfigBytes(path: string): Buffer | 'not-a-file' {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) return 'not-a-file';
+    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    while (length < buf.length) {
+      const n = readSync(fd, buf, length, buf.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buf.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads and validates the config file. A missing file is not an error; a bad one never stops Corral. */
 export function loadConfig(path: string = configPath()): LoadedConfig {
   let text: string;
   try {
-    const bytes = readFileSync(path);
+    const bytes = readConfigBytes(path);
+    if (bytes === 'not-a-file') {
+      return { path, settings: DEFAULT_SETTINGS, errors: [`${path}: not a regular file; using defaults`] };
+    }
     if (bytes.length > MAX_CONFIG_BYTES) {
       return { path, settings: DEFAULT_SETTINGS, errors: [`${path}: larger than 1 MiB; using defaults`] };
     }
-    text = bytes.toString('utf8');
+    // Some editors start UTF-8 files with a byte order mark, which JSON.parse rejects.
+    text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { path, settings: DEFAULT_SETTINGS, errors: [] };

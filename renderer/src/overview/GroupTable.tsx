@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { GroupView } from '../../../shared/model';
 import { useCorral } from '../store/store-context';
 import { groupTree, visibleGroups } from '../store/selectors';
@@ -10,8 +11,7 @@ const NO_GROUPS: GroupView[] = [];
 export function GroupTable({ onStop }: { onStop: (group: GroupView) => void }) {
   const groups = useCorral((s) => s.snapshot?.groups ?? NO_GROUPS);
   const now = useCorral((s) => s.snapshot?.sampledAt ?? 0);
-  const filter = useCorral((s) => s.filter);
-  const search = useCorral((s) => s.search);
+  const { filter, search } = useCorral(useShallow((s) => ({ filter: s.filter, search: s.search })));
   const selectedGroupId = useCorral((s) => s.selectedGroupId);
   const selectGroup = useCorral((s) => s.selectGroup);
   const tree = useMemo(() => groupTree(visibleGroups(groups, filter, search)), [groups, filter, search]);

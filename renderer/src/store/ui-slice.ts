@@ -25,7 +25,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   filter: 'flagged',
   search: '',
   selectedGroupId: null,
-  range: '1h',
+  range: 'all',
   connection: 'open',
   setPage: (page) => set({ page }),
   setFilter: (filter) => set({ filter }),

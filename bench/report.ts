@@ -1,0 +1,144 @@
+import type { LatencyResult } from './phases/detection-latency';
+import type { MemoryResult } from './phases/memory';
+import type { MonitorCost } from './phases/monitor-cost';
+import { METHOD_LABELS, type Method, type MethodResult } from './phases/snapshots';
+import type { TeardownRun } from './phases/teardown-time';
+import { percentile, ratioSummary, summarize, type Summary } from './lib/stats';
+import type { Row } from './lib/table';
+
+const one = (value: number): Summary => ({ median: value, min: value, max: value, n: 1 });
+const MB = 1024 * 1024;
+
+/** Rows for one population: CPU per snapshot of each method, then the ratios the targets speak of. */
+export function snapshotRows(extra: number, tableSize: number, results: readonly MethodResult[], withTargets: boolean): Row[] {
+  const section = `snapshot, ${extra.toLocaleString('en-US')} extra (${tableSize} in table)`;
+  const by = new Map(results.map((r) => [r.method, r]));
+  const rows: Row[] = [];
+  const order: Method[] = ['corral-warm', 'corral-cold', 'c-floor', 'ps', 'ps-list', 'systeminformation'];
+  for (const method of order) {
+    const r = by.get(method);
+    if (!r) continue;
+    rows.push({
+      section,
+      name: `${METHOD_LABELS[method]} CPU`,
+      unit: 'ms',
+      summary: r.missing ? null : summarize(r.cpuMs),
+      note: r.missing ?? `wall ${summarize(r.wallMs).median.toFixed(1)} ms`,
+    });
+  }
+  const warm = by.get('corral-warm');
+  if (!warm) return rows;
+  const ratio = (name: string, other: Method, invert: boolean, target: Row['target']): void => {
+    const o = by.get(other);
+    const usable = o && !o.missing && o.cpuMs.length > 0;
+    const summary = !usable ? null : invert ? ratioSummary(o.cpuMs, warm.cpuMs) : ratioSummary(warm.cpuMs, o.cpuMs);
+    const row: Row = { section, name, unit: '×', summary, note: usable ? undefined : (o?.missing ?? 'not measured') };
+    if (withTargets && target) row.target = target;
+    rows.push(row);
+  };
+  ratio('warm Corral ÷ C floor', 'c-floor', false, { kind: 'at-most', value: 1.3 });
+  ratio('ps ÷ warm Corral', 'ps', true, { kind: 'at-least', value: 4 });
+  ratio('ps-list ÷ warm Corral', 'ps-list', true, undefined);
+  ratio('systeminformation ÷ warm Corral', 'systeminformation', true, { kind: 'at-least', value: 15 });
+  return rows;
+}
+
+export function monitorRows(extra: number, agentProcesses: number, cost: MonitorCost): Row[] {
+  const section = `monitor, ${extra.toLocaleString('en-US')} extra (${agentProcesses} agent's)`;
+  const b = cost.breakdown;
+  const tick = (name: string, key: keyof MonitorCost['breakdown']['ticks']): Row => ({
+    section,
+    name: `main-thread time per ${name}`,
+    unit: 'ms',
+    summary: b.ticks[key].calls > 0 ? b.ticks[key].wallMsPerTick : null,
+    note: `${b.ticks[key].calls} ticks, ${b.ticks[key].percentOfCore.toFixed(3)} % of a core`,
+  });
+  return [
+    {
+      section,
+      name: `steady-state CPU (${cost.windowSeconds} s windows)`,
+      unit: '% core',
+      summary: summarize(cost.percentPerWindow),
+      target: { kind: 'at-most', value: 0.5 },
+      note: 'sampling runs on the main thread',
+    },
+    tick('full-sweep poll', 'poll-full'),
+    tick('partial poll', 'poll-partial'),
+    tick('watch', 'watch'),
+    {
+      section,
+      name: 'outside poll/watch (timers, GC)',
+      unit: '% core',
+      summary: one(b.outsideTicksPercent),
+      note: `instrumented window total ${b.totalPercent.toFixed(3)} %`,
+    },
+  ];
+}
+
+export function latencyRows(results: readonly LatencyResult[]): Row[] {
+  return results.map((r) => ({
+    section: 'orphan detection',
+    name: `wrapper exit → orphaned, ${r.variant.name}`,
+    unit: 'ms',
+    summary: summarize(r.latenciesMs),
+    p95: percentile(r.latenciesMs, 95),
+    target: { kind: 'at-most', value: 250 },
+    targetOn: 'p95',
+    note: `${r.latenciesMs.length} trials${r.missed > 0 ? `, ${r.missed} missed (counted as 5000 ms)` : ''}`,
+  }));
+}
+
+export function teardownRows(size: number, respecting: readonly TeardownRun[], ignoring: readonly TeardownRun[], ignoringSize: number, graceMs: number): Row[] {
+  const note = (runs: readonly TeardownRun[]): string => {
+    const dirty = runs.filter((r) => !r.clean || r.leftAlive > 0).length;
+    return `${runs.length} runs${dirty > 0 ? `, ${dirty} NOT clean` : ', all clean'}; total call ${summarize(runs.map((r) => r.totalMs)).median} ms`;
+  };
+  return [
+    {
+      section: 'teardown',
+      name: `${size.toLocaleString('en-US')}-process group, respects TERM: TERM → gone`,
+      unit: 'ms',
+      summary: summarize(respecting.map((r) => r.termToGoneMs)),
+      target: { kind: 'at-most', value: 200 },
+      note: note(respecting),
+    },
+    {
+      section: 'teardown',
+      name: `${ignoringSize.toLocaleString('en-US')}-process group, ignores TERM (grace ${graceMs} ms): TERM → gone`,
+      unit: 'ms',
+      summary: summarize(ignoring.map((r) => r.termToGoneMs)),
+      target: { kind: 'at-most', value: graceMs + 100 },
+      note: note(ignoring),
+    },
+  ];
+}
+
+export function memoryRows(m: MemoryResult): Row[] {
+  const section = `memory, ${m.samples / 3600} h of 1 Hz history, ${m.processes} processes`;
+  const heap = m.after.heapUsed + m.after.external - (m.before.heapUsed + m.before.external);
+  return [
+    {
+      section,
+      name: 'resident set growth',
+      unit: 'MB',
+      summary: one((m.after.rss - m.before.rss) / MB),
+      target: { kind: 'at-most', value: 50 },
+      note: `RSS ${(m.after.rss / MB).toFixed(0)} MB after${m.gcExposed ? ', after gc()' : ', gc not exposed'}`,
+    },
+    {
+      section,
+      name: 'heap + external (typed arrays) growth',
+      unit: 'MB',
+      summary: one(heap / MB),
+      target: { kind: 'at-most', value: 50 },
+      note: `heap used ${(m.after.heapUsed / MB).toFixed(1)} MB, external ${(m.after.external / MB).toFixed(1)} MB`,
+    },
+    {
+      section,
+      name: 'CpuHistory arrays',
+      unit: 'MB',
+      summary: one(m.historyBytes / MB),
+      note: `${m.withHistory} histories, ${m.historyPoints} points; simulated in ${m.simulateSeconds.toFixed(1)} s`,
+    },
+  ];
+}

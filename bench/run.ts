@@ -1,0 +1,163 @@
+// The performance benchmark (`npm run bench`, `npm run bench -- --quick`). It spawns its own process
+// populations in process groups it removes by PGID, measures Corral against ps, ps-list,
+// systeminformation and a C floor, and writes bench/results.json and bench/RESULTS.md.
+// Run it in a PID namespace of its own, as the tests are: see bench/README.md.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
+import { matcherFor } from '../main/core/snapshot/one-shot-snapshot';
+import { compileFloor } from './lib/c-floor';
+import { machineInfo } from './lib/machine';
+import { startMonitor } from './lib/monitor-harness';
+import { createdGroups, killAllCreatedSync, liveCount, procCount, removeGroups, spawnPopulation } from './lib/populations';
+import { markdownTable, textTable, verdict, type Row } from './lib/table';
+import { sleep } from './lib/wait';
+import { startAgentPopulation } from './phases/agent-population';
+import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
+import { measureMemory } from './phases/memory';
+import { measureMonitorCost } from './phases/monitor-cost';
+import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
+import { timeTeardown, type TeardownRun } from './phases/teardown-time';
+import { latencyRows, memoryRows, monitorRows, snapshotRows, teardownRows } from './report';
+
+const quick = process.argv.includes('--quick');
+const PLAN = quick
+  ? { rounds: 5, perRound: 5, monitorSeconds: 15, windowSeconds: 5, breakdownSeconds: 6, warmupSeconds: 3, trials: 20, teardownRuns: 3, ignoringRuns: 2 }
+  : { rounds: 12, perRound: 10, monitorSeconds: 60, windowSeconds: 10, breakdownSeconds: 30, warmupSeconds: 5, trials: 30, teardownRuns: 5, ignoringRuns: 5 };
+const POPULATIONS = [100, 1000, 4000];
+const TARGET_POPULATION = 1000;
+const TEARDOWN_SIZE = 1000;
+const IGNORING_SIZE = 1000;
+const GRACE_MS = 500;
+const OUT_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+const log = (msg: string): void => {
+  process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1)} s] ${msg}\n`);
+};
+const t0 = performance.now();
+
+/** Processes the bench created that are alive now; the populations are checked against it. */
+const extraAlive = (): number => liveCount(createdGroups());
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  if (machine.pid1 !== 'tini') log(`warning: PID 1 is ${machine.pid1}; run inside a PID namespace as bench/README.md says`);
+  const markerKeys = matcherFor(DEFAULT_SETTINGS).markerKeys;
+  const floor = compileFloor();
+  const psList = await loadPsList();
+  const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
+  const rows: Row[] = [];
+  const snapshots: Record<string, { tableSize: number; results: MethodResult[] }> = {};
+
+  try {
+    // 1. Snapshots at each population size; the 4,000 one includes the agent the monitor phases use.
+    let spawned = 0;
+    let agentPopulation: Awaited<ReturnType<typeof startAgentPopulation>> | null = null;
+    for (const extra of POPULATIONS) {
+      if (extra === POPULATIONS[POPULATIONS.length - 1]) {
+        agentPopulation = await startAgentPopulation(dir);
+        spawned += agentPopulation.descendants + 1;
+      }
+      await spawnPopulation(extra - spawned);
+      spawned = extra;
+      const alive = extraAlive();
+      if (alive !== extra) throw new Error(`population should be ${extra} extra processes, found ${alive}`);
+      const tableSize = procCount();
+      log(`snapshots with ${extra} extra processes (${tableSize} in the table)`);
+      const results = await measureSnapshots({ rounds: PLAN.rounds, perRound: PLAN.perRound, floor, markerKeys }, psList);
+      snapshots[extra] = { tableSize, results };
+      rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
+    }
+
+    // 2. Steady-state monitor cost over the 4,000, then 3. detection latency with the same monitor.
+    const harness = startMonitor();
+    let monitorCost;
+    const latency: LatencyResult[] = [];
+    try {
+      await sleep(PLAN.warmupSeconds * 1000);
+      log(`monitor cost: ${PLAN.monitorSeconds} s of watching, then ${PLAN.breakdownSeconds} s instrumented`);
+      monitorCost = await measureMonitorCost(harness, { ...PLAN, seconds: PLAN.monitorSeconds });
+      rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
+      for (const variant of [
+        { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
+        { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
+      ]) {
+        log(`detection latency: ${PLAN.trials} trials, ${variant.name}`);
+        latency.push(await measureDetectionLatency(harness.monitor, agentPopulation!.agent, dir, variant, PLAN.trials));
+      }
+      rows.push(...latencyRows(latency));
+    } finally {
+      harness.stop();
+      agentPopulation?.agent.close();
+    }
+    await removeGroups();
+
+    // 4. Teardown of whole groups, one at a time on an otherwise quiet table.
+    log(`teardown: ${PLAN.teardownRuns} × ${TEARDOWN_SIZE} respecting TERM, ${PLAN.ignoringRuns} × ${IGNORING_SIZE} ignoring it`);
+    const respecting: TeardownRun[] = [];
+    for (let i = 0; i < PLAN.teardownRuns; i++) respecting.push(await timeTeardown(TEARDOWN_SIZE, { ignoreTerm: false, graceMs: DEFAULT_SETTINGS.teardown.graceMs }));
+    const ignoring: TeardownRun[] = [];
+    for (let i = 0; i < PLAN.ignoringRuns; i++) ignoring.push(await timeTeardown(IGNORING_SIZE, { ignoreTerm: true, graceMs: GRACE_MS }));
+    rows.push(...teardownRows(TEARDOWN_SIZE, respecting, ignoring, IGNORING_SIZE, GRACE_MS));
+
+    // 5. Memory after an hour of simulated history, in a fresh process.
+    log('memory: 1 h of 1 Hz samples for 1,000 processes, simulated');
+    const memory = measureMemory(1, 1000);
+    rows.push(...memoryRows(memory));
+
+    const table = textTable(rows);
+    process.stdout.write(`\n${table}\n\n`);
+    const failed = rows.filter((r) => verdict(r) === 'FAIL').length;
+    const date = new Date().toISOString();
+    const results = {
+      date,
+      mode: quick ? 'quick' : 'full',
+      machine,
+      plan: PLAN,
+      durationSeconds: (performance.now() - t0) / 1000,
+      snapshots,
+      monitorCost,
+      latency,
+      teardown: { respecting, ignoring, graceMs: GRACE_MS, size: TEARDOWN_SIZE, ignoringSize: IGNORING_SIZE },
+      memory,
+      rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
+    };
+    writeFileSync(join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(OUT_DIR, 'RESULTS.md'), resultsMarkdown(rows, results.mode, date, machine));
+    log(`done: ${rows.length} rows, ${failed} target(s) missed; wrote bench/results.json and bench/RESULTS.md`);
+  } finally {
+    await removeGroups().catch((err: unknown) => log(`cleanup: ${String(err)}`));
+    rmSync(dir, { recursive: true, force: true });
+    if ('path' in floor) rmSync(join(floor.path, '..'), { recursive: true, force: true });
+  }
+}
+
+function resultsMarkdown(rows: readonly Row[], mode: string, date: string, machine: ReturnType<typeof machineInfo>): string {
+  return [
+    '# Corral benchmark results',
+    '',
+    `${mode} run, ${date}, on ${machine.cpuModel} (${machine.cores} cores), Linux ${machine.kernel}, Node ${machine.node}.`,
+    'CPU figures are user + system time per snapshot, children included; medians with min and max over rounds.',
+    'Produced by `npm run bench` (see bench/README.md); the raw figures are in bench/results.json.',
+    '',
+    markdownTable(rows),
+    '',
+  ].join('\n');
+}
+
+// Whatever happens, the populations go: by PGID, synchronously, on every way out.
+process.on('exit', killAllCreatedSync);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    killAllCreatedSync();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  killAllCreatedSync();
+  process.exitCode = 1;
+});

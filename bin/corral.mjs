@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// The `corral` command: the built CLI (npm run build), or the TypeScript source through tsx in a checkout.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const built = join(root, 'out', 'main', 'corral.js');
+if (existsSync(built)) {
+  await import(built);
+} else {
+  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const result = spawnSync(process.execPath, [tsx, join(root, 'main', 'cli', 'corral.ts'), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  process.exitCode = result.status ?? 1;
+}

@@ -1,0 +1,59 @@
+// Worker-thread entry: the whole core (sampling, analysis, teardown, storage) runs here, so the
+// Electron main thread only receives small messages and never does a table scan itself.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Snapshot } from '../../../shared/model';
+import { createCorralService } from '../create-service';
+import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage } from './worker-protocol';
+
+if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
+const port = parentPort;
+const post = (message: WorkerMessage): void => port.postMessage(message);
+const data = (workerData ?? {}) as WorkerData;
+
+const running = createCorralService({
+  dataDir: data.dataDir,
+  onError: (step, err) => console.error(`corral worker: ${step}:`, err),
+});
+const { service } = running;
+let detail: SnapshotDetail = 'agents';
+
+const trim = (snapshot: Snapshot): Snapshot =>
+  detail === 'all' ? snapshot : { ...snapshot, groups: snapshot.groups.filter((g) => g.agent !== null) };
+
+service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot: trim(snapshot) }));
+service.onEvent((event) => post({ kind: 'event', event }));
+post({ kind: 'ready', snapshot: trim(service.snapshot()), settings: service.settings() });
+
+async function answer(call: Extract<WorkerCall, { kind: 'call' }>): Promise<unknown> {
+  switch (call.method) {
+    case 'timeline':
+      return service.timeline(...call.args);
+    case 'incidents':
+      return service.incidents(...call.args);
+    case 'stopGroup':
+      return service.stopGroup(call.args[0], (partial) => post({ kind: 'progress', id: call.id, partial }));
+    case 'updateSettings': {
+      const result = await service.updateSettings(call.args[0]);
+      if (result.ok) post({ kind: 'settings', settings: result.settings });
+      return result;
+    }
+  }
+}
+
+port.on('message', (message: WorkerCall) => {
+  if (message.kind === 'detail') {
+    detail = message.detail;
+    return;
+  }
+  if (message.kind === 'stop') {
+    void running.stop().then(() => {
+      post({ kind: 'stopped' });
+      port.close();
+    });
+    return;
+  }
+  answer(message).then(
+    (value) => post({ kind: 'result', id: message.id, ok: true, value }),
+    (err: unknown) => post({ kind: 'result', id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+  );
+});

@@ -1,0 +1,101 @@
+import { Worker } from 'node:worker_threads';
+import type { StopGroupRequest } from '../../../shared/contract';
+import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../../shared/model';
+import type { CorralService, SettingsUpdate } from '../service';
+import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage } from './worker-protocol';
+
+export interface WorkerBackedService {
+  service: CorralService;
+  /** 'all' while a window shows every group; 'agents' otherwise, to keep each tick's message small. */
+  setSnapshotDetail(detail: SnapshotDetail): void;
+  stop(): Promise<void>;
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: TeardownResult) => void };
+
+/** Runs the core in a worker thread (service-worker.ts) and presents it as a CorralService here. */
+export function startWorkerService(entry: string | URL, data: WorkerData = {}): Promise<WorkerBackedService> {
+  const worker = new Worker(entry, { workerData: data });
+  const pending = new Map<number, Pending>();
+  const snapshotListeners = new Set<(s: Snapshot) => void>();
+  const eventListeners = new Set<(e: MonitorEvent) => void>();
+  let nextId = 1;
+  let latest: Snapshot | null = null;
+  let settings: Settings | null = null;
+  let stopped: (() => void) | null = null;
+
+  const call = <T>(message: Omit<Extract<WorkerCall, { kind: 'call' }>, 'id'>, onProgress?: Pending['onProgress']): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+      worker.postMessage({ ...message, id } as WorkerCall);
+    });
+
+  const service: CorralService = {
+    snapshot: () => latest!,
+    settings: () => settings!,
+    timeline: (groupId, sinceMs) => call({ kind: 'call', method: 'timeline', args: [groupId, sinceMs] }),
+    incidents: (limit) => call({ kind: 'call', method: 'incidents', args: [limit] }),
+    stopGroup: (request: StopGroupRequest, onProgress) =>
+      call<TeardownResult>({ kind: 'call', method: 'stopGroup', args: [request] }, onProgress),
+    updateSettings: (patch) => call<SettingsUpdate>({ kind: 'call', method: 'updateSettings', args: [patch] }),
+    onSnapshot: (listener) => {
+      snapshotListeners.add(listener);
+      return () => snapshotListeners.delete(listener);
+    },
+    onEvent: (listener) => {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+  };
+
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.on('exit', (code) => {
+      for (const p of pending.values()) p.reject(new Error(`the Corral worker exited (code ${code})`));
+      pending.clear();
+      stopped?.();
+    });
+    worker.on('message', (message: WorkerMessage) => {
+      switch (message.kind) {
+        case 'ready':
+          latest = message.snapshot;
+          settings = message.settings;
+          resolve({
+            service,
+            setSnapshotDetail: (detail) => worker.postMessage({ kind: 'detail', detail } satisfies WorkerCall),
+            stop: () =>
+              new Promise<void>((done) => {
+                stopped = done;
+                worker.postMessage({ kind: 'stop' } satisfies WorkerCall);
+              }),
+          });
+          break;
+        case 'snapshot':
+          latest = message.snapshot;
+          for (const l of snapshotListeners) l(message.snapshot);
+          break;
+        case 'event':
+          for (const l of eventListeners) l(message.event);
+          break;
+        case 'settings':
+          settings = message.settings;
+          break;
+        case 'progress':
+          pending.get(message.id)?.onProgress?.(message.partial);
+          break;
+        case 'result': {
+          const p = pending.get(message.id);
+          pending.delete(message.id);
+          if (!p) break;
+          if (message.ok) p.resolve(message.value);
+          else p.reject(new Error(message.error));
+          break;
+        }
+        case 'stopped':
+          void worker.terminate();
+          break;
+      }
+    });
+  });
+}

@@ -1,0 +1,36 @@
+// fan-out <n> <ready-file> [own-groups]: forks n children that wait in pause() until killed, then
+// writes their pids (one per line) to the ready file and waits too. With own-groups every child
+// leads a process group of its own (setpgid by both sides, so the group exists before the parent
+// reports it). On a failed fork it writes "fork failed after <k>: <error>" instead.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ready-file.h"
+
+int main(int argc, char **argv) {
+  if (argc < 3) return 2;
+  int n = atoi(argv[1]);
+  int own = argc > 3 && strcmp(argv[3], "own-groups") == 0;
+  char *out = malloc((size_t)n * 12 + 64);
+  size_t used = 0;
+  out[0] = 0;
+  for (int i = 0; i < n; i++) {
+    pid_t pid = fork();
+    if (pid < 0) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "fork failed after %d: %s\n", i, strerror(errno));
+      write_ready(argv[2], msg);
+      for (;;) pause();
+    }
+    if (pid == 0) {
+      if (own) setpgid(0, 0);
+      for (;;) pause();
+    }
+    if (own) setpgid(pid, pid);
+    used += (size_t)sprintf(out + used, "%d\n", (int)pid);
+  }
+  write_ready(argv[2], n > 0 ? out : "\n");
+  for (;;) pause();
+}

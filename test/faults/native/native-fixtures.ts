@@ -1,0 +1,22 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type NativeFixture = 'hold' | 'fan-out' | 'no-argv' | 'vfork-hold';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const built = new Map<NativeFixture, string>();
+let outDir: string | null = null;
+
+/** Path of a small C fixture from this folder, compiled with the system cc on first use. */
+export function nativeFixture(name: NativeFixture): string {
+  const known = built.get(name);
+  if (known) return known;
+  outDir ??= mkdtempSync(join(tmpdir(), 'corral-native-'));
+  const binary = join(outDir, name);
+  execFileSync('cc', ['-O1', '-Wall', '-o', binary, join(here, `${name}.c`)], { stdio: 'pipe' });
+  built.set(name, binary);
+  return binary;
+}

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { trackGroup } from './spawned-groups';
+import { waitFor } from './wait-for';
+
+const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+
+export interface ServeProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<number | null>;
+}
+
+/** Starts the built `corral serve` on a free loopback port, with test-sized settings. */
+export async function startServe(config: Record<string, unknown>): Promise<ServeProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-serve-'));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      CORRAL_CONFIG: join(dir, 'config.json'),
+      CORRAL_DATA_DIR: join(dir, 'data'),
+    },
+  });
+  trackGroup(child.pid!);
+  let url: string | null = null;
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(line);
+    if (m) url = m[1]!;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await waitFor(`corral serve to print its URL (stderr: ${stderr})`, () => url ?? undefined, { timeoutMs: 20_000 });
+  return {
+    url: url!,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
