@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorkerService, type WorkerBackedService } from '../../main/core/worker/worker-service';
+import { FakeAgent } from '../support/fake-agent';
+import { groupMembers } from '../support/proc';
+import { waitFor } from '../support/wait-for';
+
+// The desktop app runs the core in this worker; it is built by `npm run build` (part of `npm test`).
+const ENTRY = fileURLToPath(new URL('../../out/main/service-worker.js', import.meta.url));
+
+let running: WorkerBackedService | null = null;
+afterEach(async () => {
+  await running?.stop();
+  running = null;
+});
+
+describe('the core in a worker thread', () => {
+  it('is built', () => {
+    expect(existsSync(ENTRY), `${ENTRY} is missing: run npm run build`).toBe(true);
+  });
+
+  it('pushes agents-only snapshots and events, answers requests, and stops a group through the worker', async () => {
+    running = await startWorkerService(ENTRY, { dataDir: mkdtempSync(join(tmpdir(), 'corral-worker-')) });
+    const { service } = running;
+    expect(service.settings().pollIntervalMs).toBe(1000);
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall('sleep 600 & echo done');
+    await call.exited();
+    const orphaned = await new Promise((resolve) => {
+      const off = service.onEvent((e) => {
+        if (e.type === 'orphaned' && e.pgid === call.pid) {
+          off();
+          resolve(e);
+        }
+      });
+    });
+    expect(orphaned).toMatchObject({ agent: { name: 'claude-code' }, command: 'sleep 600' });
+    const group = await waitFor('the group in a pushed snapshot', () =>
+      service.snapshot().groups.find((g) => g.pgid === call.pid),
+    );
+    expect(service.snapshot().groups.every((g) => g.agent !== null)).toBe(true);
+    const timeline = await service.timeline(group.id);
+    expect(timeline?.lanes.map((l) => l.command)).toContain('sleep 600');
+
+    const progress: string[] = [];
+    const result = await service.stopGroup({ groupId: group.id }, (p) => progress.push(p.processes.map((x) => x.outcome).join()));
+    expect(result.clean).toBe(true);
+    expect(groupMembers(call.pid)).toEqual([]);
+    expect(progress.length).toBeGreaterThan(0);
+    await expect(service.stopGroup({ groupId: '999999:999999:1' })).rejects.toThrow(/no live group/);
+  });
+});
