@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-artifacts/**'] },
@@ -22,6 +23,10 @@ export default tseslint.config(
         { patterns: ['node:*', '../main/*', '../../main/*', '../../../main/*'] },
       ],
     },
+  },
+  {
+    files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
+    languageOptions: { globals: { ...globals.node } },
   },
   {
     rules: {

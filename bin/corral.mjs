@@ -11,8 +11,12 @@ if (existsSync(built)) {
   await import(built);
 } else {
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  const result = spawnSync(process.execPath, [tsx, join(root, 'main', 'cli', 'corral.ts'), ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [tsx, join(root, 'main', 'cli', 'corral.ts'), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+    },
+  );
   process.exitCode = result.status ?? 1;
 }

@@ -20,9 +20,12 @@ async function start(): Promise<void> {
   hardenApp(paths.devServerUrl);
 
   // The core runs in a worker thread: table scans never block this thread (tray, IPC, notifications).
-  const { service, stop, setSnapshotDetail } = await startWorkerService(join(__dirname, 'service-worker.js'), {
-    dataDir: app.getPath('userData'),
-  });
+  const { service, stop, setSnapshotDetail } = await startWorkerService(
+    join(__dirname, 'service-worker.js'),
+    {
+      dataDir: app.getPath('userData'),
+    },
+  );
   const window = new MainWindow({
     preloadPath: paths.preload,
     rendererFile: paths.rendererFile,

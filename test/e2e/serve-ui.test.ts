@@ -32,12 +32,18 @@ afterAll(async () => {
 
 describe('the Corral UI in real Chromium, served by corral serve', () => {
   it('shows the flagged group, its timeline, and stops it', async () => {
-    serve = await startServe({ pollIntervalMs: 250, runaway: { cpuPercent: 50, windowSeconds: 1 }, teardown: { graceMs: 1500 } });
+    serve = await startServe({
+      pollIntervalMs: 250,
+      runaway: { cpuPercent: 50, windowSeconds: 1 },
+      teardown: { graceMs: 1500 },
+    });
     const agent = await FakeAgent.start();
     const call = await agent.toolCall('sleep 600 & until false; do :; done 2>/dev/null & echo done');
     await call.exited();
     await waitFor('wrapper gone', () => readProcStat(call.pid) === null);
-    const members = groupMembers(call.pid).map((m) => m.pid).sort((a, b) => a - b);
+    const members = groupMembers(call.pid)
+      .map((m) => m.pid)
+      .sort((a, b) => a - b);
     expect(members).toHaveLength(2);
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -46,35 +52,55 @@ describe('the Corral UI in real Chromium, served by corral serve', () => {
     await page.goto(serve.url);
     const row = page.locator(`tr[data-testid=group-row][data-group-id^="${call.pid}:"]`);
     await row.waitFor({ state: 'visible', timeout: 2000 });
-    await expect.poll(async () => row.locator('[data-flag]').evaluateAll((els) => els.map((e) => e.getAttribute('data-flag'))), {
-      timeout: 10_000,
-    }).toEqual(expect.arrayContaining(['orphan', 'runaway']));
+    await expect
+      .poll(
+        async () =>
+          row.locator('[data-flag]').evaluateAll((els) => els.map((e) => e.getAttribute('data-flag'))),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual(expect.arrayContaining(['orphan', 'runaway']));
     await page.screenshot({ path: `${ARTIFACTS}/overview.png`, fullPage: true });
 
     await row.getByRole('button', { name: `Show timeline of group ${call.pid}` }).click();
     const timeline = page.locator('[data-testid=timeline]');
     await timeline.waitFor({ state: 'visible' });
     const lanes = timeline.locator('[data-testid=lane]');
-    await expect.poll(async () => (await lanes.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pid'))))).sort((a, b) => a - b), {
-      timeout: 10_000,
-    }).toEqual(expect.arrayContaining(members));
-    await expect.poll(() => timeline.locator('[data-testid=segment][data-kind=orphaned]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    await expect.poll(() => timeline.locator('[data-testid=segment][data-kind=runaway]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () =>
+          (await lanes.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pid'))))).sort(
+            (a, b) => a - b,
+          ),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual(expect.arrayContaining(members));
+    await expect
+      .poll(() => timeline.locator('[data-testid=segment][data-kind=orphaned]').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => timeline.locator('[data-testid=segment][data-kind=runaway]').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await page.screenshot({ path: `${ARTIFACTS}/timeline.png`, fullPage: true });
 
     await row.getByRole('button', { name: 'Stop group…' }).click();
     const dialog = page.locator('[data-testid=stop-dialog]');
     await dialog.waitFor({ state: 'visible' });
-    const listed = await dialog.locator('[data-testid=stop-targets] li[data-pid]').evaluateAll((els) =>
-      els.map((e) => Number(e.getAttribute('data-pid'))),
-    );
+    const listed = await dialog
+      .locator('[data-testid=stop-targets] li[data-pid]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pid'))));
     expect(listed.sort((a, b) => a - b)).toEqual(members);
     await dialog.getByRole('button', { name: 'Stop', exact: true }).click();
     const outcome = page.locator('[data-testid=stop-outcome]');
     await expect.poll(() => outcome.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
-    const outcomes = await page.locator('[data-testid=outcomes] li[data-pid]').evaluateAll((els) =>
-      els.map((e) => [Number(e.getAttribute('data-pid')), e.getAttribute('data-outcome')]),
-    );
+    const outcomes = await page
+      .locator('[data-testid=outcomes] li[data-pid]')
+      .evaluateAll((els) =>
+        els.map((e) => [Number(e.getAttribute('data-pid')), e.getAttribute('data-outcome')]),
+      );
     expect(outcomes.map(([pid]) => pid).sort()).toEqual(members.sort());
     expect(outcomes.every(([, o]) => o === 'exited-after-term' || o === 'killed')).toBe(true);
     expect(groupMembers(call.pid)).toEqual([]);

@@ -40,7 +40,9 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     expect(runaway.agent?.name).toBe('claude-code');
     expect(Number(runaway.detail?.cpuPercent)).toBeGreaterThanOrEqual(50);
     const incident = await waitFor('runaway incident with CPU-seconds', async () =>
-      (await harness!.running.service.incidents()).find((i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5),
+      (await harness!.running.service.incidents()).find(
+        (i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5,
+      ),
     );
     expect(incident.agent).toBe('claude-code');
     expect(incident.end).toBe('open');

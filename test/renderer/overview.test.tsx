@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../renderer/src/App';
 import { FakeCorralApi, deferred } from './support/fake-corral-api';
-import { T0, makeGroup, makeProcess, makeSnapshot, makeTimeline } from './support/fixtures';
+import { makeGroup, makeProcess, makeSnapshot, makeTimeline } from './support/fixtures';
 import { renderWithCorral } from './support/render-app';
 import type { Snapshot } from '../../shared/model';
 

@@ -38,7 +38,9 @@ export async function startServe(config: Record<string, unknown>): Promise<Serve
     if (m) url = m[1]!;
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await waitFor(`corral serve to print its URL (stderr: ${stderr})`, () => url ?? undefined, { timeoutMs: 20_000 });
+  await waitFor(`corral serve to print its URL (stderr: ${stderr})`, () => url ?? undefined, {
+    timeoutMs: 20_000,
+  });
   return {
     url: url!,
     pid: child.pid!,

@@ -46,7 +46,9 @@ describe('the core in a worker thread', () => {
     expect(timeline?.lanes.map((l) => l.command)).toContain('sleep 600');
 
     const progress: string[] = [];
-    const result = await service.stopGroup({ groupId: group.id }, (p) => progress.push(p.processes.map((x) => x.outcome).join()));
+    const result = await service.stopGroup({ groupId: group.id }, (p) =>
+      progress.push(p.processes.map((x) => x.outcome).join()),
+    );
     expect(result.clean).toBe(true);
     expect(groupMembers(call.pid)).toEqual([]);
     expect(progress.length).toBeGreaterThan(0);

@@ -54,6 +54,12 @@ port.on('message', (message: WorkerCall) => {
   }
   answer(message).then(
     (value) => post({ kind: 'result', id: message.id, ok: true, value }),
-    (err: unknown) => post({ kind: 'result', id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+    (err: unknown) =>
+      post({
+        kind: 'result',
+        id: message.id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+      }),
   );
 });

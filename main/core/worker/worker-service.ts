@@ -11,7 +11,11 @@ export interface WorkerBackedService {
   stop(): Promise<void>;
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (p: TeardownResult) => void };
+type Pending = {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  onProgress?: (p: TeardownResult) => void;
+};
 
 /** Runs the core in a worker thread (service-worker.ts) and presents it as a CorralService here. */
 export function startWorkerService(entry: string | URL, data: WorkerData = {}): Promise<WorkerBackedService> {
@@ -24,7 +28,10 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   let settings: Settings | null = null;
   let stopped: (() => void) | null = null;
 
-  const call = <T>(message: Omit<Extract<WorkerCall, { kind: 'call' }>, 'id'>, onProgress?: Pending['onProgress']): Promise<T> =>
+  const call = <T>(
+    message: Omit<Extract<WorkerCall, { kind: 'call' }>, 'id'>,
+    onProgress?: Pending['onProgress'],
+  ): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
@@ -38,7 +45,8 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     incidents: (limit) => call({ kind: 'call', method: 'incidents', args: [limit] }),
     stopGroup: (request: StopGroupRequest, onProgress) =>
       call<TeardownResult>({ kind: 'call', method: 'stopGroup', args: [request] }, onProgress),
-    updateSettings: (patch) => call<SettingsUpdate>({ kind: 'call', method: 'updateSettings', args: [patch] }),
+    updateSettings: (patch) =>
+      call<SettingsUpdate>({ kind: 'call', method: 'updateSettings', args: [patch] }),
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
       return () => snapshotListeners.delete(listener);
@@ -63,7 +71,8 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
           settings = message.settings;
           resolve({
             service,
-            setSnapshotDetail: (detail) => worker.postMessage({ kind: 'detail', detail } satisfies WorkerCall),
+            setSnapshotDetail: (detail) =>
+              worker.postMessage({ kind: 'detail', detail } satisfies WorkerCall),
             stop: () =>
               new Promise<void>((done) => {
                 stopped = done;
