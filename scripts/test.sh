@@ -7,4 +7,5 @@ npm run --silent lint
 npm run --silent format:check
 npm run --silent typecheck
 npm run --silent build
+bash scripts/electronegativity.sh
 exec unshare --pid --fork --mount-proc --kill-child tini -- npx vitest run "$@"

@@ -75,6 +75,8 @@ export class MainWindow {
         allowRunningInsecureContent: false,
         webviewTag: false,
         spellcheck: false,
+        // Middle-click must not open anything either (Electron security checklist).
+        disableBlinkFeatures: 'Auxclick',
       },
     });
   }
