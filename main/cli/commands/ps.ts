@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { GroupView } from '../../../shared/model';
-import type { Settings } from '../../../shared/model';
+import type { GroupView, Settings } from '../../../shared/model';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { formatBytes, formatDuration, formatTable, printable } from '../terminal-text';
 

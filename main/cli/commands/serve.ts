@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Settings } from '../../../shared/model';
-import { loadConfig } from '../../core/config/load-config';
-import { createCorralService } from '../../core/create-service';
+import { startCliService } from '../cli-service';
 import { startServer } from '../../serve/start-server';
 import { UsageError } from '../usage-error';
 
@@ -37,11 +36,7 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
   const staticDir = rendererDir();
-  const running = createCorralService({
-    config: { ...loadConfig(), settings },
-    onError: (step, err) => process.stderr.write(`corral serve: ${step}: ${String(err)}\n`),
-  });
-  if (running.store.problem) process.stderr.write(`corral serve: storage: ${running.store.problem}\n`);
+  const running = startCliService('serve', settings);
   const server = await startServer(running.service, { port, staticDir });
   out(`Corral is serving on ${server.url}`);
   await new Promise<void>((done) => {

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { MonitorEvent, Settings } from '../../../shared/model';
-import { createCorralService } from '../../core/create-service';
-import { loadConfig } from '../../core/config/load-config';
+import { startCliService } from '../cli-service';
 import { formatDuration, printable } from '../terminal-text';
 import { renderPsTable } from './ps';
 
@@ -43,11 +42,7 @@ export async function runWatch(
     options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
     strict: true,
   });
-  const running = createCorralService({
-    config: { ...loadConfig(), settings },
-    onError: (step, err) => process.stderr.write(`corral watch: ${step}: ${String(err)}\n`),
-  });
-  if (running.store.problem) process.stderr.write(`corral watch: storage: ${running.store.problem}\n`);
+  const running = startCliService('watch', settings);
   const recent: string[] = [];
   const stopEvents = running.service.onEvent((event) => {
     if (values.json) out(JSON.stringify(event));

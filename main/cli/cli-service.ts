@@ -1,0 +1,13 @@
+import type { Settings } from '../../shared/model';
+import { loadConfig } from '../core/config/load-config';
+import { createCorralService, type RunningService } from '../core/create-service';
+
+/** The running core for a long-lived CLI command; problems are reported on stderr, named for it. */
+export function startCliService(command: string, settings: Settings): RunningService {
+  const running = createCorralService({
+    config: { ...loadConfig(), settings },
+    onError: (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
+  });
+  if (running.store.problem) process.stderr.write(`corral ${command}: storage: ${running.store.problem}\n`);
+  return running;
+}
