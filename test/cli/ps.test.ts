@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +73,8 @@ describe('corral ps', () => {
     copyFileSync('/bin/sleep', hostile);
     const group = spawnGroup(`'${hostile}' 600 & echo $! > "$DIR/pid"; wait`);
     const pid = Number(await group.ready('pid'));
-    await waitFor('hostile name exec', () => readProcStat(pid)?.pgid === group.pgid);
+    // Until the exec, the forked child still carries bash's name.
+    await waitFor('hostile name exec', () => readFileSync(`/proc/${pid}/comm`, 'utf8') === 'a) R 1 1 (b\n');
 
     const { groups } = await psJson(true);
     const found = groups.flatMap((g) => g.processes).find((p) => p.pid === pid);
