@@ -172,7 +172,8 @@ export interface TeardownProcessOutcome {
 }
 
 export interface SignalRecord {
-  signal: 'SIGTERM' | 'SIGKILL';
+  /** SIGCONT follows SIGTERM so that stopped members can act on it. */
+  signal: 'SIGTERM' | 'SIGKILL' | 'SIGCONT';
   target: string;
   at: number;
   result: 'sent' | 'ESRCH' | 'EPERM' | 'error';

@@ -35,6 +35,7 @@ describe('teardown, group mode (real processes)', () => {
     expect(result.clean).toBe(true);
     expect(result.signals).toEqual([
       expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'sent' }),
+      expect.objectContaining({ signal: 'SIGCONT', target: `-${g.pgid}`, result: 'sent' }),
     ]);
     expect(outcomeOf(result, sleepPid)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
     expect(outcomeOf(result, sleepPid).goneAfterMs).toBeGreaterThanOrEqual(0);
@@ -54,7 +55,7 @@ describe('teardown, group mode (real processes)', () => {
 
     expect(groupMembers(g.pgid)).toEqual([]);
     expect(result.clean).toBe(true);
-    expect(result.signals.map((s) => s.signal)).toEqual(['SIGTERM']);
+    expect(result.signals.map((s) => s.signal)).toEqual(['SIGTERM', 'SIGCONT']);
     for (const m of target.members) expect(outcomeOf(result, m.pid).outcome).toBe('exited-after-term');
   });
 
@@ -74,9 +75,10 @@ describe('teardown, group mode (real processes)', () => {
     expect(result.clean).toBe(true);
     expect(result.signals.map((s) => [s.signal, s.target, s.result])).toEqual([
       ['SIGTERM', `-${g.pgid}`, 'sent'],
+      ['SIGCONT', `-${g.pgid}`, 'sent'],
       ['SIGKILL', `-${g.pgid}`, 'sent'],
     ]);
-    expect(result.signals[1]!.at - result.signals[0]!.at).toBeGreaterThanOrEqual(graceMs);
+    expect(result.signals[2]!.at - result.signals[0]!.at).toBeGreaterThanOrEqual(graceMs);
     expect(outcomeOf(result, ignoring)).toMatchObject({ outcome: 'killed', endedBy: 'SIGKILL' });
     expect(outcomeOf(result, plain)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
     expect(outcomeOf(result, ignoring).goneAfterMs).toBeGreaterThanOrEqual(graceMs);

@@ -131,7 +131,11 @@ describe('teardown of processes that escaped the group (setsid)', () => {
     expect(groupMembers(g.pgid)).toEqual([]);
     expect(isAlive(escaped.pid)).toBe(false);
     expect(result.clean).toBe(true);
-    expect(result.signals.map((s) => s.target)).toEqual([`-${g.pgid}`, `${escaped.pid}@${escaped.startKey}`]);
+    expect(result.signals.map((s) => [s.signal, s.target])).toEqual([
+      ['SIGTERM', `-${g.pgid}`],
+      ['SIGCONT', `-${g.pgid}`],
+      ['SIGTERM', `${escaped.pid}@${escaped.startKey}`],
+    ]);
     expect(outcomeOf(result, escaped.pid)).toMatchObject({
       outcome: 'exited-after-term',
       endedBy: 'SIGTERM',

@@ -26,7 +26,12 @@ export const HOSTILE_NAMES: HostileName[] = [
   { label: 'close parens, truncated', bytes: b(')'.repeat(18)), comm: ')'.repeat(15) },
   { label: '15-byte truncation', bytes: b('averyveryverylongname-over-15'), comm: 'averyveryverylo' },
   { label: 'exactly 15 bytes of fields', bytes: b('0 (sleep) S 0 0'), comm: '0 (sleep) S 0 0' },
-  { label: 'invalid UTF-8', bytes: raw([0xff, 0xfe], '-sleep'), comm: '\\xff\\xfe-sleep', argv0: '\\xff\\xfe-sleep' },
+  {
+    label: 'invalid UTF-8',
+    bytes: raw([0xff, 0xfe], '-sleep'),
+    comm: '\\xff\\xfe-sleep',
+    argv0: '\\xff\\xfe-sleep',
+  },
   { label: 'UTF-8 cut by truncation', bytes: b('é'.repeat(9)), comm: `${'é'.repeat(7)}\\xc3` },
   { label: 'emoji cut by truncation', bytes: b('🙂'.repeat(4)), comm: '🙂🙂🙂\\xf0\\x9f\\x99' },
   { label: 'looks like an option', bytes: b('-1'), comm: '-1' },
@@ -34,9 +39,19 @@ export const HOSTILE_NAMES: HostileName[] = [
   { label: 'shell metacharacters', bytes: b('$(reboot);`id`'), comm: '$(reboot);`id`' },
   { label: 'terminal escapes', bytes: b('\x1b[2J\x1b[31mred'), comm: '\x1b[2J\x1b[31mred' },
   { label: 'C1 control (CSI)', bytes: b('\u009b2J\u007fdel'), comm: '\u009b2J\u007fdel' },
-  { label: 'lone invalid bytes', bytes: raw([0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80]), comm: '\\x80\\xc0\\xaf\\xed\\xa0\\x80', argv0: '\\x80\\xc0\\xaf\\xed\\xa0\\x80' },
+  {
+    label: 'lone invalid bytes',
+    bytes: raw([0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80]),
+    comm: '\\x80\\xc0\\xaf\\xed\\xa0\\x80',
+    argv0: '\\x80\\xc0\\xaf\\xed\\xa0\\x80',
+  },
   { label: 'slash and fields (prctl)', bytes: b('a/b) R 1 1 ('), comm: 'a/b) R 1 1 (', viaPrctl: true },
-  { label: 'kernel thread look-alike (prctl)', bytes: b('[kworker/0:1]'), comm: '[kworker/0:1]', viaPrctl: true },
+  {
+    label: 'kernel thread look-alike (prctl)',
+    bytes: b('[kworker/0:1]'),
+    comm: '[kworker/0:1]',
+    viaPrctl: true,
+  },
   { label: 'newlines only (prctl)', bytes: b('\n\n\n)\n'), comm: '\n\n\n)\n', viaPrctl: true },
 ];
 

@@ -61,7 +61,9 @@ async function startHostileGroup(): Promise<{ group: SpawnedGroup; expected: Exp
     copyFileSync(hold, file);
     const prctl = h.viaPrctl ? `export HOLD_COMM_HEX=${h.bytes.toString('hex')}; ` : '';
     const args = HOSTILE_ARGS.map((a) => bashBytes(a.bytes)).join(' ');
-    lines.push(`(export HOLD_READY="$DIR/p${i}"; ${prctl}exec -a ${bashBytes(h.bytes)} ${bashBytes(file)} ${args}) &`);
+    lines.push(
+      `(export HOLD_READY="$DIR/p${i}"; ${prctl}exec -a ${bashBytes(h.bytes)} ${bashBytes(file)} ${args}) &`,
+    );
   });
   lines.push(`(export HOLD_READY="$DIR/empty-argv"; exec '${noArgv}' '${hold}') &`);
   lines.push(
@@ -82,8 +84,18 @@ async function startHostileGroup(): Promise<{ group: SpawnedGroup; expected: Exp
       argv: [h.argv0 ?? h.bytes.toString('utf8'), ...HOSTILE_ARGS.map((a) => a.shown)],
     });
   }
-  expected.push({ pid: Number(await group.ready('empty-argv')), label: 'empty argv', name: 'hold', argv: [''] });
-  expected.push({ pid: Number(await group.ready('long-argv')), label: '160 KB of arguments', name: 'hold', argv: longArgv() });
+  expected.push({
+    pid: Number(await group.ready('empty-argv')),
+    label: 'empty argv',
+    name: 'hold',
+    argv: [''],
+  });
+  expected.push({
+    pid: Number(await group.ready('long-argv')),
+    label: '160 KB of arguments',
+    name: 'hold',
+    argv: longArgv(),
+  });
   return { group, expected };
 }
 
@@ -152,7 +164,9 @@ describe('hostile process names and command lines (real processes)', () => {
 
   it('corral ps (table) neutralises bidirectional overrides that make a name read backwards', async () => {
     const hold = nativeFixture('hold');
-    const group = spawnGroup(`HOLD_READY="$DIR/pid" exec -a ${bashBytes(Buffer.from('\u202egnp.ecilA'))} '${hold}'`);
+    const group = spawnGroup(
+      `HOLD_READY="$DIR/pid" exec -a ${bashBytes(Buffer.from('\u202egnp.ecilA'))} '${hold}'`,
+    );
     await group.ready('pid');
     const result = await runCli(['ps', '--all'], { env: NO_CONFIG });
     expect(result.code).toBe(0);
@@ -182,12 +196,14 @@ describe('hostile process names and command lines (real processes)', () => {
     expect(readProcStat(bystanderPid)?.pgid).toBe(bystander.pgid);
 
     const leader = mine.processes.find((p) => p.pid === group.pid)!;
-    const pgidOne = await runCli(['kill', `1:${leader.pid}:${leader.startKey}`, '--json'], { env: NO_CONFIG });
+    const pgidOne = await runCli(['kill', `1:${leader.pid}:${leader.startKey}`, '--json'], {
+      env: NO_CONFIG,
+    });
     expect(pgidOne.code).toBe(2);
     expect(pgidOne.stdout).toBe('');
   });
 
-  it('a plain process that calls itself `claude` is taken for an agent, so its group is protected, not killed', async () => {
+  it('a plain process that calls itself `claude` is taken for an agent (its group protected); forged markers never reach PID 1', async () => {
     const hold = nativeFixture('hold');
     const dir = mkdtempSync(join(tmpdir(), 'corral-claude-'));
     copyFileSync(hold, join(dir, 'claude'));
@@ -200,6 +216,11 @@ describe('hostile process names and command lines (real processes)', () => {
     const siblingPid = Number(await fake.ready('sibling'));
     const other = spawnGroup(`(HOLD_READY="$DIR/pid" exec -a innocent '${hold}') & wait`);
     const otherPid = Number(await other.ready('pid'));
+    // Forged markers that name PID 1 as the agent.
+    const forged = spawnGroup(`(HOLD_READY="$DIR/pid" exec -a forged '${hold}') & wait`, {
+      env: cleanEnv({ CLAUDECODE: '1', CLAUDE_PID: '1' }),
+    });
+    await forged.ready('pid');
 
     const ps = await psJson();
     const group = ps.groups.find((g) => g.pgid === fake.pgid)!;
@@ -215,7 +236,25 @@ describe('hostile process names and command lines (real processes)', () => {
     const result = JSON.parse(kill.stdout) as TeardownResult;
     expect(result.refused).toMatch(/agent/);
     expect(result.signals).toEqual([]);
-    expect(groupMembers(fake.pgid).map((m) => m.pid).sort()).toEqual([fake.pid, claudePid, siblingPid].sort());
+    expect(
+      groupMembers(fake.pgid)
+        .map((m) => m.pid)
+        .sort(),
+    ).toEqual([fake.pid, claudePid, siblingPid].sort());
     expect(readProcStat(otherPid)?.state).not.toBe('Z');
+
+    // The forged group is attributed as its markers say, but stopping it signals its own PGID only.
+    const forgedGroup = ps.groups.find((g) => g.pgid === forged.pgid)!;
+    expect(forgedGroup.agent).toEqual({ name: 'claude-code', pid: 1 });
+    expect(forgedGroup.containsAgent).toBe(false);
+    const forgedKill = await runCli(['kill', forgedGroup.id, '--json'], { env: NO_CONFIG });
+    expect(forgedKill.code, forgedKill.stderr).toBe(0);
+    const forgedResult = JSON.parse(forgedKill.stdout) as TeardownResult;
+    expect(forgedResult.clean).toBe(true);
+    expect(forgedResult.signals.map((s) => [s.signal, s.target])).toEqual([
+      ['SIGTERM', `-${forged.pgid}`],
+      ['SIGCONT', `-${forged.pgid}`],
+    ]);
+    expect(readProcStat(1)).not.toBeNull();
   });
 });

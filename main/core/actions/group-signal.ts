@@ -49,7 +49,7 @@ export function verifyGroup(group: GroupIdentities, records: Iterable<MemberStat
 }
 
 /** The single place that signals a negative PGID. */
-export function signalGroup(group: VerifiedGroup, signal: SignalName): SignalResult {
+export function signalGroup(group: VerifiedGroup, signal: SignalName | 'SIGCONT'): SignalResult {
   if (!Number.isSafeInteger(group.pgid) || group.pgid <= 1) return 'error';
   return killResult(() => process.kill(-group.pgid, signal));
 }

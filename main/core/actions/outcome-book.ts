@@ -124,7 +124,7 @@ export class OutcomeBook {
     this.settle(entry, { outcome: 'still-alive', state: entry.state ?? undefined, reason: why });
   }
 
-  recordSignal(signal: SignalName, target: string, result: SignalResult): void {
+  recordSignal(signal: SignalName | 'SIGCONT', target: string, result: SignalResult): void {
     this.signals.push({ signal, target, at: Date.now(), result });
   }
 

@@ -37,6 +37,10 @@ function signalPhase(ctx: RunContext, signal: SignalName): void {
     if (verified) {
       const result = signalGroup(verified, signal);
       ctx.book.recordSignal(signal, `-${group.pgid}`, result);
+      // As systemd does: a stopped member cannot act on SIGTERM until it is continued.
+      if (signal === 'SIGTERM' && result === 'sent') {
+        ctx.book.recordSignal('SIGCONT', `-${group.pgid}`, signalGroup(verified, 'SIGCONT'));
+      }
       const stillPending = ctx.book.pending().filter((t) => t.via === 'group');
       if (result === 'EPERM') for (const t of stillPending) ctx.book.notPermitted(t);
       else if (result === 'ESRCH') for (const t of stillPending) ctx.book.markDead(t, previousPhase(signal));

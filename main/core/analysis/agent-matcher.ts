@@ -1,6 +1,15 @@
 import type { AgentSignatureConfig } from '../../../shared/model';
 import type { ProcessRecord } from '../sampling/process-record';
 
+/** Command lines are matched on their first and last 4 KB: a regex over 2 MB of hostile argv could stall. */
+const EDGE = 4096;
+
+function boundedCommand(argv: readonly string[]): string {
+  const command = argv.join(' ');
+  // The tail is kept because Claude's tool-call marker (`-cwd` file) ends the command line.
+  return command.length <= 2 * EDGE ? command : `${command.slice(0, EDGE)} ${command.slice(-EDGE)}`;
+}
+
 const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3', 'tsx']);
 
 interface CompiledSignature {
@@ -44,7 +53,7 @@ export class AgentMatcher {
   /** The agent this process IS (its main process, a relaunch, a daemon), or null. */
   agentOf(record: Pick<ProcessRecord, 'name' | 'argv'>): string | null {
     const names = executableNames(record);
-    const command = record.argv.join(' ');
+    const command = boundedCommand(record.argv);
     for (const s of this.signatures) {
       if (names.some((n) => s.comm.has(n))) return s.name;
       if (command && s.commandPatterns.some((p) => p.test(command))) return s.name;
@@ -67,7 +76,7 @@ export class AgentMatcher {
   /** The agent whose tool-call shell this command line is (e.g. Claude's shell-snapshot wrapper). */
   toolCallOf(argv: readonly string[]): string | null {
     if (argv.length === 0) return null;
-    const command = argv.join(' ');
+    const command = boundedCommand(argv);
     for (const s of this.signatures) if (s.toolCallPatterns.some((p) => p.test(command))) return s.name;
     return null;
   }

@@ -58,6 +58,7 @@ export class Monitor {
   private polls = 0;
   private timers: NodeJS.Timeout[] = [];
   private running = false;
+  private restoredChecked = false;
   private pendingEvents: MonitorEvent[] = [];
   private pendingIncidentSaves = new Map<string, Incident>();
   readonly errors = { count: 0, last: null as string | null };
@@ -96,9 +97,7 @@ export class Monitor {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.poll();
-    this.closeRestoredIncidents();
-    this.flush();
+    this.guard('poll', () => this.pollOnce());
     const loop = (run: () => void, interval: () => number): void => {
       const timer = setTimeout(() => {
         if (!this.running) return;
@@ -109,7 +108,7 @@ export class Monitor {
       if (this.timers.length > 4) this.timers.splice(0, this.timers.length - 4);
     };
     loop(
-      () => this.guard('poll', () => this.poll()),
+      () => this.guard('poll', () => this.pollOnce()),
       () => this.settings.pollIntervalMs,
     );
     if (this.options.sampler.childrenOf) {
@@ -124,6 +123,15 @@ export class Monitor {
     this.running = false;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
+  }
+
+  /** Restored incidents are checked against the first table that was actually read, never an empty one. */
+  private pollOnce(): void {
+    this.poll();
+    if (this.restoredChecked) return;
+    this.restoredChecked = true;
+    this.closeRestoredIncidents();
+    this.flush();
   }
 
   /** One poll: new pids classified, agents' processes re-read, and every Nth time the whole table. */

@@ -1,7 +1,7 @@
 // fan-out <n> <ready-file> [own-groups]: forks n children that wait in pause() until killed, then
 // writes their pids (one per line) to the ready file and waits too. With own-groups every child
 // leads a process group of its own (setpgid by both sides, so the group exists before the parent
-// reports it). On a failed fork it writes "fork failed after <k>: <error>" instead.
+// reports it). On a failed fork the first line is "error: fork failed after <k>: <reason>".
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +19,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < n; i++) {
     pid_t pid = fork();
     if (pid < 0) {
+      // The children made so far are listed too: the test must remove their groups.
       char msg[128];
-      snprintf(msg, sizeof msg, "fork failed after %d: %s\n", i, strerror(errno));
-      write_ready(argv[2], msg);
+      snprintf(msg, sizeof msg, "error: fork failed after %d: %s\n", i, strerror(errno));
+      char *all = malloc(strlen(msg) + used + 1);
+      sprintf(all, "%s%s", msg, out);
+      write_ready(argv[2], all);
       for (;;) pause();
     }
     if (pid == 0) {

@@ -20,3 +20,10 @@ export function nativeFixture(name: NativeFixture): string {
   built.set(name, binary);
   return binary;
 }
+
+/** The children fan-out reported (one pid a line), and its error line when a fork failed. */
+export function fanOutResult(text: string): { pids: number[]; error: string | null } {
+  const lines = text.split('\n').filter((l) => l !== '');
+  const error = lines[0]?.startsWith('error:') ? lines.shift()! : null;
+  return { pids: lines.map(Number), error };
+}
