@@ -8,11 +8,23 @@ import { SyntheticSampler } from './lib/synthetic-sampler';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-function measure(): { rss: number; heapUsed: number; external: number; arrayBuffers: number } {
+function measure(): {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+} {
   gc?.();
   gc?.();
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+  return {
+    rss: m.rss,
+    heapTotal: m.heapTotal,
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+  };
 }
 
 const hours = Number(process.argv[2] ?? 1);

@@ -10,7 +10,12 @@ const one = (value: number): Summary => ({ median: value, min: value, max: value
 const MB = 1024 * 1024;
 
 /** Rows for one population: CPU per snapshot of each method, then the ratios the targets speak of. */
-export function snapshotRows(extra: number, tableSize: number, results: readonly MethodResult[], withTargets: boolean): Row[] {
+export function snapshotRows(
+  extra: number,
+  tableSize: number,
+  results: readonly MethodResult[],
+  withTargets: boolean,
+): Row[] {
   const section = `snapshot, ${extra.toLocaleString('en-US')} extra (${tableSize} in table)`;
   const by = new Map(results.map((r) => [r.method, r]));
   const rows: Row[] = [];
@@ -31,8 +36,18 @@ export function snapshotRows(extra: number, tableSize: number, results: readonly
   const ratio = (name: string, other: Method, invert: boolean, target: Row['target']): void => {
     const o = by.get(other);
     const usable = o && !o.missing && o.cpuMs.length > 0;
-    const summary = !usable ? null : invert ? ratioSummary(o.cpuMs, warm.cpuMs) : ratioSummary(warm.cpuMs, o.cpuMs);
-    const row: Row = { section, name, unit: '×', summary, note: usable ? undefined : (o?.missing ?? 'not measured') };
+    const summary = !usable
+      ? null
+      : invert
+        ? ratioSummary(o.cpuMs, warm.cpuMs)
+        : ratioSummary(warm.cpuMs, o.cpuMs);
+    const row: Row = {
+      section,
+      name,
+      unit: '×',
+      summary,
+      note: usable ? undefined : (o?.missing ?? 'not measured'),
+    };
     if (withTargets && target) row.target = target;
     rows.push(row);
   };
@@ -88,7 +103,13 @@ export function latencyRows(results: readonly LatencyResult[]): Row[] {
   }));
 }
 
-export function teardownRows(size: number, respecting: readonly TeardownRun[], ignoring: readonly TeardownRun[], ignoringSize: number, graceMs: number): Row[] {
+export function teardownRows(
+  size: number,
+  respecting: readonly TeardownRun[],
+  ignoring: readonly TeardownRun[],
+  ignoringSize: number,
+  graceMs: number,
+): Row[] {
   const note = (runs: readonly TeardownRun[]): string => {
     const dirty = runs.filter((r) => !r.clean || r.leftAlive > 0).length;
     return `${runs.length} runs${dirty > 0 ? `, ${dirty} NOT clean` : ', all clean'}; total call ${summarize(runs.map((r) => r.totalMs)).median} ms`;
@@ -123,7 +144,7 @@ export function memoryRows(m: MemoryResult): Row[] {
       unit: 'MB',
       summary: one((m.after.rss - m.before.rss) / MB),
       target: { kind: 'at-most', value: 50 },
-      note: `RSS ${(m.after.rss / MB).toFixed(0)} MB after${m.gcExposed ? ', after gc()' : ', gc not exposed'}`,
+      note: `RSS ${(m.after.rss / MB).toFixed(0)} MB after, V8 heap total ${(m.after.heapTotal / MB).toFixed(0)} MB${m.gcExposed ? ', after gc()' : ', gc not exposed'}`,
     },
     {
       section,

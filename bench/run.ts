@@ -11,7 +11,14 @@ import { matcherFor } from '../main/core/snapshot/one-shot-snapshot';
 import { compileFloor } from './lib/c-floor';
 import { machineInfo } from './lib/machine';
 import { startMonitor } from './lib/monitor-harness';
-import { createdGroups, killAllCreatedSync, liveCount, procCount, removeGroups, spawnPopulation } from './lib/populations';
+import {
+  createdGroups,
+  killAllCreatedSync,
+  liveCount,
+  procCount,
+  removeGroups,
+  spawnPopulation,
+} from './lib/populations';
 import { markdownTable, textTable, verdict, type Row } from './lib/table';
 import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
@@ -24,8 +31,28 @@ import { latencyRows, memoryRows, monitorRows, snapshotRows, teardownRows } from
 
 const quick = process.argv.includes('--quick');
 const PLAN = quick
-  ? { rounds: 5, perRound: 5, monitorSeconds: 15, windowSeconds: 5, breakdownSeconds: 6, warmupSeconds: 3, trials: 20, teardownRuns: 3, ignoringRuns: 2 }
-  : { rounds: 12, perRound: 10, monitorSeconds: 60, windowSeconds: 10, breakdownSeconds: 30, warmupSeconds: 5, trials: 30, teardownRuns: 5, ignoringRuns: 5 };
+  ? {
+      rounds: 5,
+      perRound: 5,
+      monitorSeconds: 15,
+      windowSeconds: 5,
+      breakdownSeconds: 5,
+      warmupSeconds: 2,
+      trials: 20,
+      teardownRuns: 3,
+      ignoringRuns: 2,
+    }
+  : {
+      rounds: 12,
+      perRound: 10,
+      monitorSeconds: 60,
+      windowSeconds: 10,
+      breakdownSeconds: 30,
+      warmupSeconds: 5,
+      trials: 30,
+      teardownRuns: 5,
+      ignoringRuns: 5,
+    };
 const POPULATIONS = [100, 1000, 4000];
 const TARGET_POPULATION = 1000;
 const TEARDOWN_SIZE = 1000;
@@ -43,7 +70,8 @@ const extraAlive = (): number => liveCount(createdGroups());
 
 async function main(): Promise<void> {
   const machine = machineInfo();
-  if (machine.pid1 !== 'tini') log(`warning: PID 1 is ${machine.pid1}; run inside a PID namespace as bench/README.md says`);
+  if (machine.pid1 !== 'tini')
+    log(`warning: PID 1 is ${machine.pid1}; run inside a PID namespace as bench/README.md says`);
   const markerKeys = matcherFor(DEFAULT_SETTINGS).markerKeys;
   const floor = compileFloor();
   const psList = await loadPsList();
@@ -66,7 +94,9 @@ async function main(): Promise<void> {
       if (alive !== extra) throw new Error(`population should be ${extra} extra processes, found ${alive}`);
       const tableSize = procCount();
       log(`snapshots with ${extra} extra processes (${tableSize} in the table)`);
-      const results = await measureSnapshots({ rounds: PLAN.rounds, perRound: PLAN.perRound, floor, markerKeys }, psList);
+      // More snapshots per round where each is cheap, fewer where each costs a second (systeminformation).
+      const perRound = Math.max(2, Math.round(PLAN.perRound * Math.min(2, Math.max(0.4, 1000 / extra))));
+      const results = await measureSnapshots({ rounds: PLAN.rounds, perRound, floor, markerKeys }, psList);
       snapshots[extra] = { tableSize, results };
       rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
     }
@@ -75,31 +105,46 @@ async function main(): Promise<void> {
     const harness = startMonitor();
     let monitorCost;
     const latency: LatencyResult[] = [];
+    let monitorErrors: { count: number; last: string | null } = { count: 0, last: null };
     try {
       await sleep(PLAN.warmupSeconds * 1000);
       log(`monitor cost: ${PLAN.monitorSeconds} s of watching, then ${PLAN.breakdownSeconds} s instrumented`);
       monitorCost = await measureMonitorCost(harness, { ...PLAN, seconds: PLAN.monitorSeconds });
       rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
-      for (const variant of [
+      // The two variants run side by side (each its own sequence of trials): orphans are told apart by pid.
+      log(`detection latency: ${PLAN.trials} trials of each variant`);
+      const variants = [
         { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
         { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
-      ]) {
-        log(`detection latency: ${PLAN.trials} trials, ${variant.name}`);
-        latency.push(await measureDetectionLatency(harness.monitor, agentPopulation!.agent, dir, variant, PLAN.trials));
-      }
+      ];
+      latency.push(
+        ...(await Promise.all(
+          variants.map((v) =>
+            measureDetectionLatency(harness.monitor, agentPopulation!.agent, dir, v, PLAN.trials),
+          ),
+        )),
+      );
+      await removeGroups(latency.flatMap((l) => l.groups));
       rows.push(...latencyRows(latency));
     } finally {
+      monitorErrors = { ...harness.monitor.errors };
       harness.stop();
       agentPopulation?.agent.close();
     }
     await removeGroups();
 
     // 4. Teardown of whole groups, one at a time on an otherwise quiet table.
-    log(`teardown: ${PLAN.teardownRuns} × ${TEARDOWN_SIZE} respecting TERM, ${PLAN.ignoringRuns} × ${IGNORING_SIZE} ignoring it`);
+    log(
+      `teardown: ${PLAN.teardownRuns} × ${TEARDOWN_SIZE} respecting TERM, ${PLAN.ignoringRuns} × ${IGNORING_SIZE} ignoring it`,
+    );
     const respecting: TeardownRun[] = [];
-    for (let i = 0; i < PLAN.teardownRuns; i++) respecting.push(await timeTeardown(TEARDOWN_SIZE, { ignoreTerm: false, graceMs: DEFAULT_SETTINGS.teardown.graceMs }));
+    for (let i = 0; i < PLAN.teardownRuns; i++)
+      respecting.push(
+        await timeTeardown(TEARDOWN_SIZE, { ignoreTerm: false, graceMs: DEFAULT_SETTINGS.teardown.graceMs }),
+      );
     const ignoring: TeardownRun[] = [];
-    for (let i = 0; i < PLAN.ignoringRuns; i++) ignoring.push(await timeTeardown(IGNORING_SIZE, { ignoreTerm: true, graceMs: GRACE_MS }));
+    for (let i = 0; i < PLAN.ignoringRuns; i++)
+      ignoring.push(await timeTeardown(IGNORING_SIZE, { ignoreTerm: true, graceMs: GRACE_MS }));
     rows.push(...teardownRows(TEARDOWN_SIZE, respecting, ignoring, IGNORING_SIZE, GRACE_MS));
 
     // 5. Memory after an hour of simulated history, in a fresh process.
@@ -119,14 +164,20 @@ async function main(): Promise<void> {
       durationSeconds: (performance.now() - t0) / 1000,
       snapshots,
       monitorCost,
+      monitorErrors,
       latency,
       teardown: { respecting, ignoring, graceMs: GRACE_MS, size: TEARDOWN_SIZE, ignoringSize: IGNORING_SIZE },
       memory,
       rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
     };
     writeFileSync(join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-    writeFileSync(join(OUT_DIR, 'RESULTS.md'), resultsMarkdown(rows, results.mode, date, machine));
-    log(`done: ${rows.length} rows, ${failed} target(s) missed; wrote bench/results.json and bench/RESULTS.md`);
+    writeFileSync(
+      join(OUT_DIR, 'RESULTS.md'),
+      await formatted(resultsMarkdown(rows, results.mode, date, machine)),
+    );
+    log(
+      `done: ${rows.length} rows, ${failed} target(s) missed; wrote bench/results.json and bench/RESULTS.md`,
+    );
   } finally {
     await removeGroups().catch((err: unknown) => log(`cleanup: ${String(err)}`));
     rmSync(dir, { recursive: true, force: true });
@@ -134,7 +185,24 @@ async function main(): Promise<void> {
   }
 }
 
-function resultsMarkdown(rows: readonly Row[], mode: string, date: string, machine: ReturnType<typeof machineInfo>): string {
+/** The Markdown as the repository's Prettier would write it, so `format:check` stays clean. */
+async function formatted(markdown: string): Promise<string> {
+  try {
+    const prettier = await import('prettier');
+    const file = join(OUT_DIR, 'RESULTS.md');
+    const config = (await prettier.resolveConfig(file)) ?? {};
+    return await prettier.format(markdown, { ...config, filepath: file });
+  } catch {
+    return markdown;
+  }
+}
+
+function resultsMarkdown(
+  rows: readonly Row[],
+  mode: string,
+  date: string,
+  machine: ReturnType<typeof machineInfo>,
+): string {
   return [
     '# Corral benchmark results',
     '',

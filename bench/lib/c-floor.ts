@@ -12,7 +12,8 @@ export type FloorBinary = { path: string } | { missing: string };
 export function compileFloor(): FloorBinary {
   const out = join(mkdtempSync(join(tmpdir(), 'corral-bench-')), 'fullscan');
   const result = spawnSync('cc', ['-O2', '-o', out, SOURCE], { encoding: 'utf8' });
-  if (result.error) return { missing: `no cc (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})` };
+  if (result.error)
+    return { missing: `no cc (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})` };
   if (result.status !== 0) return { missing: `cc failed: ${result.stderr.trim().split('\n')[0] ?? ''}` };
   return { path: out };
 }

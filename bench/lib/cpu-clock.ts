@@ -11,7 +11,7 @@ let getrusage: GetRusage | null | undefined;
 function loadGetrusage(): GetRusage | null {
   if (getrusage !== undefined) return getrusage;
   getrusage = null;
-  if (process.platform !== 'linux' || process.arch !== 'x64' && process.arch !== 'arm64') return null;
+  if (process.platform !== 'linux' || (process.arch !== 'x64' && process.arch !== 'arm64')) return null;
   try {
     const libc = koffi.load('libc.so.6');
     getrusage = libc.func('int getrusage(int who, _Out_ int64_t *usage)') as GetRusage;

@@ -58,7 +58,12 @@ export class BenchAgent {
   async toolCall(cmd: string): Promise<{ id: number; pid: number }> {
     const id = this.nextId++;
     this.child.stdin.write(`${JSON.stringify({ id, cmd, detached: true })}\n`);
-    const spawned = await waitUntil(`tool call ${id} spawned`, () => this.messages.get(`${id}:spawned`), 10_000, 5);
+    const spawned = await waitUntil(
+      `tool call ${id} spawned`,
+      () => this.messages.get(`${id}:spawned`),
+      10_000,
+      5,
+    );
     return { id, pid: spawned.pid! };
   }
 

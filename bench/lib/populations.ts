@@ -18,7 +18,7 @@ export function createdGroups(): number[] {
   return [...created];
 }
 
-function killGroup(pgid: number): void {
+export function killGroup(pgid: number): void {
   try {
     process.kill(-pgid, 'SIGKILL');
   } catch {
@@ -93,9 +93,15 @@ export async function spawnPopulation(
   { perGroup = 500, ignoreTerm = false, timeoutMs = 60_000 } = {},
 ): Promise<Group[]> {
   const groups: Group[] = [];
-  for (let left = total; left > 0; left -= perGroup) groups.push(spawnGroup(Math.min(perGroup, left), { ignoreTerm }));
+  for (let left = total; left > 0; left -= perGroup)
+    groups.push(spawnGroup(Math.min(perGroup, left), { ignoreTerm }));
   const pgids = groups.map((g) => g.pgid);
-  await waitUntil(`${total} processes in ${groups.length} groups`, () => liveCount(pgids) === total, timeoutMs, 50);
+  await waitUntil(
+    `${total} processes in ${groups.length} groups`,
+    () => liveCount(pgids) === total,
+    timeoutMs,
+    50,
+  );
   return groups;
 }
 

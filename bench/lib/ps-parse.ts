@@ -1,5 +1,10 @@
 /** The columns the ps baseline asks for: what Corral's sampler returns, as near as ps can say it. */
-export const PS_ARGS = ['-e', '-ww', '-o', 'pid=,ppid=,pgid=,sid=,uid=,stat=,etimes=,cputimes=,rss=,tty=,comm=,args='];
+export const PS_ARGS = [
+  '-e',
+  '-ww',
+  '-o',
+  'pid=,ppid=,pgid=,sid=,uid=,stat=,etimes=,cputimes=,rss=,tty=,comm=,args=',
+];
 
 export interface PsRow {
   pid: number;

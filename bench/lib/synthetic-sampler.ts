@@ -13,7 +13,14 @@ export class SyntheticSampler implements ProcessSampler {
 
   constructor(toolCalls: number, perGroup: number, startedAt: number) {
     const markers = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'bench' };
-    const record = (pid: number, ppid: number, pgid: number, name: string, argv: string[], m: Record<string, string>): ProcessRecord => ({
+    const record = (
+      pid: number,
+      ppid: number,
+      pgid: number,
+      name: string,
+      argv: string[],
+      m: Record<string, string>,
+    ): ProcessRecord => ({
       pid,
       ppid,
       pgid,

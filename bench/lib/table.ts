@@ -55,7 +55,9 @@ const HEADERS = ['measurement', 'median', 'min', 'max', 'unit', 'target', 'resul
 
 function cells(row: Row): string[] {
   const s = row.summary;
-  const medianText = s ? formatNumber(s.median) + (row.p95 !== undefined ? ` (p95 ${formatNumber(row.p95)})` : '') : '–';
+  const medianText = s
+    ? formatNumber(s.median) + (row.p95 !== undefined ? ` (p95 ${formatNumber(row.p95)})` : '')
+    : '–';
   return [
     `${row.section}: ${row.name}`,
     medianText,
@@ -83,7 +85,10 @@ export function textTable(rows: readonly Row[]): string {
 /** The same rows as a Markdown table (pipes in cells escaped). */
 export function markdownTable(rows: readonly Row[]): string {
   const esc = (c: string): string => c.replaceAll('|', '\\|');
-  const out = [`| ${HEADERS.join(' | ')} |`, `|${HEADERS.map((_, i) => (i >= 1 && i <= 3 ? ' ---: ' : ' --- ')).join('|')}|`];
+  const out = [
+    `| ${HEADERS.join(' | ')} |`,
+    `|${HEADERS.map((_, i) => (i >= 1 && i <= 3 ? ' ---: ' : ' --- ')).join('|')}|`,
+  ];
   for (const r of rows) out.push(`| ${cells(r).map(esc).join(' | ')} |`);
   return out.join('\n');
 }

@@ -26,6 +26,10 @@ export async function startAgentPopulation(dir: string): Promise<AgentPopulation
     toolCallGroups.push(call.pid);
   }
   const descendants = 50;
-  await waitUntil(`${descendants} agent descendants`, () => liveCount(toolCallGroups) === descendants, 15_000);
+  await waitUntil(
+    `${descendants} agent descendants`,
+    () => liveCount(toolCallGroups) === descendants,
+    15_000,
+  );
   return { agent, toolCallGroups, descendants };
 }

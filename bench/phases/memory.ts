@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 export interface MemoryUsage {
   rss: number;
+  heapTotal: number;
   heapUsed: number;
   external: number;
   arrayBuffers: number;
@@ -28,11 +29,15 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * the monitor's and not what the rest of the bench left on the heap.
  */
 export function measureMemory(hours: number, processes: number): MemoryResult {
-  const out = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, String(hours), String(processes)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const out = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', CHILD, String(hours), String(processes)],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   if (out.status !== 0) throw new Error(`memory simulation failed (${out.status}): ${out.stderr}`);
   return JSON.parse(out.stdout.trim().split('\n').pop()!) as MemoryResult;
 }

@@ -43,7 +43,11 @@ function cpuPercentSince(): () => number {
  */
 export async function measureMonitorCost(
   harness: MonitorHarness,
-  { seconds, windowSeconds, breakdownSeconds }: { seconds: number; windowSeconds: number; breakdownSeconds: number },
+  {
+    seconds,
+    windowSeconds,
+    breakdownSeconds,
+  }: { seconds: number; windowSeconds: number; breakdownSeconds: number },
 ): Promise<MonitorCost> {
   const percentPerWindow: number[] = [];
   for (let left = seconds; left > 0; left -= windowSeconds) {
@@ -76,7 +80,8 @@ export async function measureMonitorCost(
     };
   }
   const sampler: MonitorCost['breakdown']['sampler'] = {};
-  for (const [step, cost] of Object.entries(harness.sampler.costs)) sampler[step] = { ...cost, percentOfCore: pct(cost.cpuMs) };
+  for (const [step, cost] of Object.entries(harness.sampler.costs))
+    sampler[step] = { ...cost, percentOfCore: pct(cost.cpuMs) };
   const total = (c.user + c.system) / 1000;
   return {
     percentPerWindow,

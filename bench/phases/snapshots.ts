@@ -56,7 +56,11 @@ interface Timed {
 }
 
 /** CPU (self + reaped children) and wall time around `count` runs of a synchronous or async snapshot. */
-async function timed(count: number, run: () => number | Promise<number>, withChildren: boolean): Promise<Timed> {
+async function timed(
+  count: number,
+  run: () => number | Promise<number>,
+  withChildren: boolean,
+): Promise<Timed> {
   const clock = withChildren ? totalCpuMicros : selfCpuMicros;
   const c0 = clock();
   const w0 = performance.now();
@@ -66,7 +70,11 @@ async function timed(count: number, run: () => number | Promise<number>, withChi
 }
 
 function psSnapshot(): number {
-  const out = spawnSync('ps', PS_ARGS, { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH ?? '/usr/bin:/bin' }, maxBuffer: 64 << 20 });
+  const out = spawnSync('ps', PS_ARGS, {
+    encoding: 'utf8',
+    env: { LC_ALL: 'C', PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    maxBuffer: 64 << 20,
+  });
   if (out.status !== 0) throw new Error(`ps failed: ${out.stderr}`);
   return parsePs(out.stdout).length;
 }
@@ -76,7 +84,10 @@ function psSnapshot(): number {
  * sampler is a new LinuxSampler per snapshot (its constructor's getconf calls not counted): it reads
  * stat, cmdline and environ of every process; the warm one re-reads only stat for processes it knows.
  */
-export async function measureSnapshots(options: SnapshotOptions, psList: PsList | string): Promise<MethodResult[]> {
+export async function measureSnapshots(
+  options: SnapshotOptions,
+  psList: PsList | string,
+): Promise<MethodResult[]> {
   const results = new Map<Method, MethodResult>();
   const add = (method: Method, t: Timed): void => {
     const r = results.get(method) ?? { method, cpuMs: [], wallMs: [], records: [] };
@@ -97,11 +108,17 @@ export async function measureSnapshots(options: SnapshotOptions, psList: PsList 
     add('corral-cold', await timed(1, () => cold.sampleAll().length, false));
     add('corral-warm', await timed(options.perRound, () => warm.sampleAll().length, false));
     add('ps', await timed(options.perRound, psSnapshot, true));
-    if (typeof psList !== 'string') add('ps-list', await timed(options.perRound, async () => (await psList()).length, true));
+    if (typeof psList !== 'string')
+      add('ps-list', await timed(options.perRound, async () => (await psList()).length, true));
     if ('path' in options.floor) {
       const its = runFloor(options.floor.path, options.perRound);
-      const mean = (f: (i: (typeof its)[number]) => number): number => its.reduce((s, i) => s + f(i), 0) / its.length;
-      add('c-floor', { cpuMicros: mean((i) => i.cpuMicros), wallMs: mean((i) => i.wallMicros) / 1000, records: its[0]!.processes });
+      const mean = (f: (i: (typeof its)[number]) => number): number =>
+        its.reduce((s, i) => s + f(i), 0) / its.length;
+      add('c-floor', {
+        cpuMicros: mean((i) => i.cpuMicros),
+        wallMs: mean((i) => i.wallMicros) / 1000,
+        records: its[0]!.processes,
+      });
     }
     // systeminformation returns its previous result when called again within 500 ms.
     const wait = 550 - (performance.now() - lastSiAt);
@@ -111,7 +128,9 @@ export async function measureSnapshots(options: SnapshotOptions, psList: PsList 
   }
 
   const out = [...results.values()];
-  if (typeof psList === 'string') out.push({ method: 'ps-list', cpuMs: [], wallMs: [], records: [], missing: psList });
-  if ('missing' in options.floor) out.push({ method: 'c-floor', cpuMs: [], wallMs: [], records: [], missing: options.floor.missing });
+  if (typeof psList === 'string')
+    out.push({ method: 'ps-list', cpuMs: [], wallMs: [], records: [], missing: psList });
+  if ('missing' in options.floor)
+    out.push({ method: 'c-floor', cpuMs: [], wallMs: [], records: [], missing: options.floor.missing });
   return out;
 }

@@ -34,14 +34,23 @@ function targetFor(sampler: ProcessSampler, pgid: number): Parameters<typeof tea
 }
 
 /** Spawns one group of `size` processes and tears it down with Corral's teardown, timing it. */
-export async function timeTeardown(size: number, { ignoreTerm, graceMs }: { ignoreTerm: boolean; graceMs: number }): Promise<TeardownRun> {
+export async function timeTeardown(
+  size: number,
+  { ignoreTerm, graceMs }: { ignoreTerm: boolean; graceMs: number },
+): Promise<TeardownRun> {
   const [group] = await spawnPopulation(size, { perGroup: size, ignoreTerm });
   const pgid = group!.pgid;
   try {
     const sampler = createSampler({ markerKeys: new Set() });
     const target = targetFor(sampler, pgid);
     const t0 = Date.now();
-    const result = await teardown(target, { graceMs, mode: 'group', withEscaped: false, dryRun: false, sampler });
+    const result = await teardown(target, {
+      graceMs,
+      mode: 'group',
+      withEscaped: false,
+      dryRun: false,
+      sampler,
+    });
     const totalMs = Date.now() - t0;
     const term = result.signals.find((s) => s.signal === 'SIGTERM');
     if (result.refused) throw new Error(`teardown refused: ${result.refused}`);

@@ -102,6 +102,7 @@ describe('load: thousands of processes and groups', () => {
     expect(result.clean).toBe(true);
     expect(result.signals.map((s) => `${s.signal} ${s.target} ${s.result}`)).toEqual([
       `SIGTERM -${call.pid} sent`,
+      `SIGCONT -${call.pid} sent`,
     ]);
     expect(result.processes.filter((p) => p.outcome === 'exited-after-term')).toHaveLength(BIG_GROUP + 1);
     await waitFor(

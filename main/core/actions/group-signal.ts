@@ -53,3 +53,17 @@ export function signalGroup(group: VerifiedGroup, signal: SignalName | 'SIGCONT'
   if (!Number.isSafeInteger(group.pgid) || group.pgid <= 1) return 'error';
   return killResult(() => process.kill(-group.pgid, signal));
 }
+
+/**
+ * Whether any process is still in the PGID, with signal 0 (which sends nothing, so needs no proof).
+ * One system call instead of a read per member: the cheap way to watch a large group empty.
+ */
+export function groupHasMembers(pgid: number): boolean {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}

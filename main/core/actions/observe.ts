@@ -1,11 +1,14 @@
 import type { ProcessRecord } from '../sampling/process-record';
 import type { MemberStat } from './member-stats';
 import { commandOf, type Tracked } from './outcome-book';
+import { groupHasMembers } from './group-signal';
 import { sleep, type RunContext } from './run-context';
 import type { SignalName } from './teardown-types';
 
 /** A full scan for the PGID only this often while waiting: it enrols members forked since the last one. */
-const SCAN_EVERY_MS = 100;
+const SCAN_EVERY_MS = 500;
+/** Between probes, the members themselves are read at most this often (a large group costs a read each). */
+const READ_EVERY_MS = 100;
 
 /** Applies what the table shows now to the processes still pending. Returns whether anything changed. */
 export function observe(
@@ -87,12 +90,26 @@ export function identityOf(record: ProcessRecord): { pid: number; startKey: numb
  */
 export async function watchUntil(ctx: RunContext, phase: SignalName, deadline: number): Promise<void> {
   let lastScan = Date.now();
+  let lastRead = 0;
   let pollCost = 0;
   for (;;) {
     if (ctx.book.pending().length === 0) return;
     const started = Date.now();
     // A poll that would end past the deadline only delays the next signal: the caller looks at it.
     if (started + pollCost >= deadline) return sleep(Math.max(0, deadline - started));
+    // In group mode a signal-0 probe says whether anyone is left; members are read when it says no,
+    // at the last moment before the deadline, and otherwise every READ_EVERY_MS.
+    const probeOnly =
+      ctx.group !== null &&
+      ctx.book.pending().every((t) => t.via === 'group') &&
+      groupHasMembers(ctx.group.pgid) &&
+      started - lastRead < Math.max(READ_EVERY_MS, 2 * pollCost) &&
+      started + 2 * pollCost + ctx.pollMs < deadline;
+    if (probeOnly) {
+      await sleep(Math.min(ctx.pollMs, Math.max(0, deadline - Date.now())));
+      continue;
+    }
+    lastRead = started;
     if (pollPending(ctx, phase)) ctx.book.progress();
     if (ctx.book.pending().length === 0) return;
     const now = Date.now();

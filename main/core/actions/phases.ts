@@ -19,8 +19,13 @@ export async function runPhases(ctx: RunContext): Promise<void> {
   ctx.book.progress();
   if (ctx.refused) return;
   await watchUntil(ctx, 'SIGTERM', termAt + ctx.graceMs);
-  confirm(ctx, 'SIGTERM');
-  if (ctx.refused || ctx.book.pending().length === 0) return;
+  // With processes left at the deadline, SIGKILL goes first: watchUntil's last look ended at the
+  // deadline, and another full read of a large group would only delay the KILL past it.
+  if (ctx.book.pending().length === 0) {
+    confirm(ctx, 'SIGTERM');
+    if (ctx.refused || ctx.book.pending().length === 0) return;
+  }
+  if (ctx.refused) return;
 
   signalPhase(ctx, 'SIGKILL');
   const killAt = Date.now();

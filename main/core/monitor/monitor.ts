@@ -55,6 +55,11 @@ export class Monitor {
   private readonly baseMs: number;
   private settings: Settings;
   private watchedParents = new Set<number>();
+  /** pids of live agent-attributed processes: the few the monitor looks at every poll. */
+  private readonly agentPids = new Set<number>();
+  /** The kernel's last-pid counter when last read: new pids are the ones after it. */
+  private pidCursor: number | null = null;
+  private listOnNextPoll = false;
   private polls = 0;
   private timers: NodeJS.Timeout[] = [];
   private running = false;
@@ -111,7 +116,7 @@ export class Monitor {
       () => this.guard('poll', () => this.pollOnce()),
       () => this.settings.pollIntervalMs,
     );
-    if (this.options.sampler.childrenOf) {
+    if (this.options.sampler.childrenOf || this.options.sampler.newPidsSince) {
       loop(
         () => this.guard('watch', () => this.watch()),
         () => this.options.watchIntervalMs ?? 100,
@@ -134,54 +139,86 @@ export class Monitor {
     this.flush();
   }
 
-  /** One poll: new pids classified, agents' processes re-read, and every Nth time the whole table. */
+  /**
+   * One poll: pids allocated since the last look are classified, agents' processes re-read, and every
+   * Nth time the whole table is swept (exits of processes no agent owns are noticed there).
+   */
   poll(): void {
     const now = this.now();
     const sampler = this.options.sampler;
-    const full = this.polls % (this.options.fullSweepEvery ?? 10) === 0;
+    const full = this.polls % (this.options.fullSweepEvery ?? 60) === 0;
     this.polls++;
     if (full) {
+      this.pidCursor = sampler.newPidsSince?.(null).cursor ?? null;
       const records = sampler.sampleAll();
       this.ingest(records, new Set(records.map((r) => r.pid)), null, now, true);
     } else {
-      const pids = sampler.listPids();
-      const toRead = pids.filter((pid) => {
-        const known = this.procs.get(pid);
-        return !known || (known.attribution !== null && known.exitedAt === null);
-      });
-      this.ingest(sampler.sampleSome(toRead), new Set(pids), null, now, true);
+      const fresh = this.discoverNewPids();
+      if (fresh === null) {
+        const pids = sampler.listPids();
+        const toRead = pids.filter((pid) => !this.procs.has(pid) || this.agentPids.has(pid));
+        this.ingest(sampler.sampleSome(toRead), new Set(pids), null, now, true);
+      } else {
+        const toRead = new Set<number>(this.agentPids);
+        for (const pid of fresh) toRead.add(pid);
+        this.ingest(sampler.sampleSome(toRead), null, toRead, now, true);
+      }
     }
     this.flush();
   }
 
-  /** The cheap lineage watch: only agents' processes that have (or may get) children. */
-  watch(): void {
-    const childrenOf = this.options.sampler.childrenOf?.bind(this.options.sampler);
-    if (!childrenOf || this.watchedParents.size === 0) return;
-    const toRead = new Set<number>();
-    const knownChildren = new Map<number, number[]>();
-    for (const p of this.procs.values()) {
-      if (p.exitedAt !== null || !p.attribution) continue;
-      const list = knownChildren.get(p.record.ppid);
-      if (list) list.push(p.record.pid);
-      else knownChildren.set(p.record.ppid, [p.record.pid]);
+  /** New pids from the kernel's counter; null when the table must be listed instead. */
+  private discoverNewPids(): number[] | null {
+    const sampler = this.options.sampler;
+    if (!sampler.newPidsSince || this.pidCursor === null || this.listOnNextPoll) {
+      this.listOnNextPoll = false;
+      return null;
     }
-    for (const parent of this.watchedParents) {
-      const kids = childrenOf(parent);
-      const known = knownChildren.get(parent) ?? [];
-      if (kids === null) {
-        toRead.add(parent);
-        for (const k of known) toRead.add(k);
-        continue;
+    const { cursor, pids } = sampler.newPidsSince(this.pidCursor);
+    this.pidCursor = cursor;
+    if (pids === null) this.listOnNextPoll = true;
+    return pids;
+  }
+
+  /**
+   * The cheap watch between polls: pids allocated since the last look (so a tool call's child is seen
+   * even when its shell exits at once), and the child lists of agents' processes that have children.
+   */
+  watch(): void {
+    const toRead = new Set<number>();
+    for (const pid of this.discoverNewPids() ?? []) toRead.add(pid);
+    const childrenOf = this.options.sampler.childrenOf?.bind(this.options.sampler);
+    if (childrenOf && this.watchedParents.size > 0) {
+      const knownChildren = new Map<number, number[]>();
+      for (const p of this.liveAgentProcs()) {
+        const list = knownChildren.get(p.record.ppid);
+        if (list) list.push(p.record.pid);
+        else knownChildren.set(p.record.ppid, [p.record.pid]);
       }
-      const current = new Set(kids);
-      for (const k of known) if (!current.has(k)) toRead.add(k);
-      for (const k of kids) if (!this.procs.has(k)) toRead.add(k);
+      for (const parent of this.watchedParents) {
+        const kids = childrenOf(parent);
+        const known = knownChildren.get(parent) ?? [];
+        if (kids === null) {
+          toRead.add(parent);
+          for (const k of known) toRead.add(k);
+          continue;
+        }
+        const current = new Set(kids);
+        for (const k of known) if (!current.has(k)) toRead.add(k);
+        for (const k of kids) if (!this.procs.has(k)) toRead.add(k);
+      }
     }
     if (toRead.size === 0) return;
     const now = this.now();
     this.ingest(this.options.sampler.sampleSome(toRead), null, toRead, now, false);
     this.flush();
+  }
+
+  private *liveAgentProcs(): IterableIterator<TrackedProcess> {
+    for (const pid of this.agentPids) {
+      const p = this.procs.get(pid);
+      if (p && p.exitedAt === null) yield p;
+    }
   }
 
   private guard(step: string, run: () => void): void {
@@ -219,9 +256,11 @@ export class Monitor {
         newcomers.push(r);
       }
     }
-    for (const [pid, p] of this.procs) {
-      const gone = alive ? !alive.has(pid) : readPids !== null && readPids.has(pid) && !seen.has(pid);
-      if (gone) {
+    const candidates = alive ? [...this.procs.keys()] : readPids ? [...readPids] : [];
+    for (const pid of candidates) {
+      const p = this.procs.get(pid);
+      const gone = alive ? !alive.has(pid) : !seen.has(pid);
+      if (p && gone) {
         this.markExited(p, now);
         this.procs.delete(pid);
       }
@@ -260,7 +299,7 @@ export class Monitor {
     if (newcomers.length === 0) return;
     // Context for attribution: the newcomers plus every live process we already attribute.
     const context: ProcessRecord[] = [...newcomers];
-    for (const p of this.procs.values()) if (p.attribution && p.exitedAt === null) context.push(p.record);
+    for (const p of this.liveAgentProcs()) context.push(p.record);
     const attributions = attribute(context, this.options.matcher, this.memory);
     for (const r of newcomers) {
       const identity = identityKey(r.pid, r.startKey);
@@ -282,6 +321,7 @@ export class Monitor {
       };
       this.procs.set(r.pid, p);
       if (!attribution) continue;
+      if (p.exitedAt === null) this.agentPids.add(r.pid);
       p.lineage = this.lineageFor(r, attribution, now);
       this.memory.remember(identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
       p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
@@ -360,6 +400,7 @@ export class Monitor {
     if (p.exitedAt !== null && p.record.state !== 'Z') return;
     if (p.exitedAt === null) {
       p.exitedAt = now;
+      this.agentPids.delete(p.record.pid);
       if (p.attribution) {
         p.markers.push({ at: now, kind: 'exited', label: 'exited' });
         if (!p.attribution.isAgent) this.emit('process-exited', p, now);
@@ -393,7 +434,7 @@ export class Monitor {
   /** Keeps agent groups' membership current; a PGID reused by a new group is a new group. */
   private updateGroups(now: number): void {
     const byPgid = new Map<number, TrackedProcess[]>();
-    for (const p of this.procs.values()) {
+    for (const p of this.liveAgentProcs()) {
       if (!p.attribution || p.exitedAt !== null || p.record.pgid <= 0) continue;
       const list = byPgid.get(p.record.pgid);
       if (list) list.push(p);
@@ -484,12 +525,14 @@ export class Monitor {
     });
   }
 
-  /** Reading descriptors costs more than a stat: right after a wrapper exits, otherwise every 5th poll. */
+  /**
+   * Reading descriptors costs more than a stat: right after a wrapper exits, otherwise every 5th poll
+   * (which is also when a held pipe that was let go is noticed).
+   */
   private heldPipeCheckDue(now: number): boolean {
     if (this.polls % 5 === 0) return true;
     for (const g of this.liveGroupByPgid.values())
       if (g.leaderExitedAt !== null && now - g.leaderExitedAt <= 10_000) return true;
-    for (const p of this.procs.values()) if (p.heldPipe !== null) return true;
     return false;
   }
 
@@ -499,7 +542,7 @@ export class Monitor {
     // Readers: the agent that started the tool call, or, when only its markers tell us which agent
     // it was, every live process of that agent (the pipe itself proves which one reads it).
     const agentsByName = new Map<string, number[]>();
-    for (const p of this.procs.values()) {
+    for (const p of this.liveAgentProcs()) {
       if (p.exitedAt !== null || !p.attribution?.isAgent) continue;
       const list = agentsByName.get(p.attribution.agent) ?? [];
       list.push(p.record.pid);
@@ -526,7 +569,7 @@ export class Monitor {
       for (const pipe of find({ readerPids: readers, holderPids: holders }))
         if (!held.has(pipe.holderPid)) held.set(pipe.holderPid, pipe);
     }
-    for (const p of this.procs.values()) {
+    for (const p of this.liveAgentProcs()) {
       if (!p.attribution || p.exitedAt !== null) continue;
       const pipe = held.get(p.record.pid);
       if (pipe && p.heldPipe === null) {
@@ -653,7 +696,7 @@ export class Monitor {
 
   private computeWatchedParents(): Set<number> {
     const watched = new Set<number>();
-    for (const p of this.procs.values()) {
+    for (const p of this.liveAgentProcs()) {
       if (!p.attribution || p.exitedAt !== null) continue;
       const r = p.record;
       if (p.attribution.isAgent || r.pid === r.sid || r.pid === r.pgid) watched.add(r.pid);

@@ -51,4 +51,10 @@ export interface ProcessSampler {
    * null when the process is gone or the platform has no such interface.
    */
   childrenOf?(pid: number): number[] | null;
+  /**
+   * Pids allocated since `cursor` (a value this method returned before), from the kernel's last-pid
+   * counter: far cheaper than listing the table. `pids` is null when it cannot tell (first call, or
+   * too many allocations to be worth probing one by one): list the table instead.
+   */
+  newPidsSince?(cursor: number | null): { cursor: number; pids: number[] | null };
 }

@@ -23,6 +23,7 @@ export class LinuxSampler implements ProcessSampler {
   private readonly clockTicks: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
+  private readonly pidMax: number;
 
   constructor(
     private readonly options: SamplerOptions,
@@ -31,6 +32,26 @@ export class LinuxSampler implements ProcessSampler {
     this.clockTicks = getconf('CLK_TCK', 100);
     this.pageSize = getconf('PAGESIZE', 4096);
     this.bootTimeMs = readBootTimeMs(procRoot);
+    this.pidMax = readPidMax(procRoot);
+  }
+
+  newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
+    const file = this.reader.read(`${this.procRoot}/loadavg`);
+    // "0.00 0.01 0.05 1/79 31036": the last field is the last pid allocated in this PID namespace.
+    const text = file ? this.reader.bytes.toString('latin1', 0, file.length) : '';
+    const last = Number(text.slice(text.lastIndexOf(' ') + 1));
+    if (!Number.isSafeInteger(last) || last <= 0) return { cursor: cursor ?? 0, pids: null };
+    if (cursor === null) return { cursor: last, pids: null };
+    if (last === cursor) return { cursor, pids: [] };
+    // Allocation wraps at pid_max back to the bottom of the range.
+    const count = last > cursor ? last - cursor : this.pidMax - cursor + last;
+    if (count > MAX_PIDS_TO_PROBE) return { cursor: last, pids: null };
+    const pids: number[] = [];
+    for (let i = 1, pid = cursor + 1; i <= count; i++, pid++) {
+      if (pid >= this.pidMax) pid = 1;
+      pids.push(pid);
+    }
+    return { cursor: last, pids };
   }
 
   listPids(): number[] {
@@ -133,6 +154,18 @@ function getconf(name: string, fallback: number): number {
     return Number.isFinite(n) && n > 0 ? n : fallback;
   } catch {
     return fallback;
+  }
+}
+
+/** Beyond this many new pids since the last look, listing the table is cheaper than probing each. */
+const MAX_PIDS_TO_PROBE = 2000;
+
+function readPidMax(procRoot: string): number {
+  try {
+    const n = Number(readFileSync(`${procRoot}/sys/kernel/pid_max`, 'latin1').trim());
+    return Number.isSafeInteger(n) && n > 1 ? n : 4_194_304;
+  } catch {
+    return 4_194_304;
   }
 }
 
