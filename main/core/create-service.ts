@@ -127,6 +127,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stop: async () => {
       clearImmediate(starting);
       monitor.stop();
+      sampler.close?.();
       store.close();
     },
   };

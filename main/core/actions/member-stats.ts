@@ -22,7 +22,7 @@ export function memberReader(sampler: ProcessSampler): ReadMembers {
   return (pids) => {
     const out: MemberStat[] = [];
     for (const pid of pids) {
-      const file = reader.read(`/proc/${pid}/stat`);
+      const file = reader.read(`/proc/${pid}/stat`, { singleShot: true });
       const stat = file && parseMemberStat(reader.bytes, file.length);
       if (stat && stat.pid === pid) out.push(stat);
     }

@@ -57,4 +57,6 @@ export interface ProcessSampler {
    * too many allocations to be worth probing one by one): list the table instead.
    */
   newPidsSince?(cursor: number | null): { cursor: number; pids: number[] | null };
+  /** Releases what the sampler holds open (descriptors), when it is done with. */
+  close?(): void;
 }

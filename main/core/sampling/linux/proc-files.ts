@@ -8,8 +8,12 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 export class ProcFileReader {
   private buf = Buffer.allocUnsafe(64 * 1024);
 
-  /** Reads a whole file; returns its length in `this.bytes`, or -1 if the process is gone or unreadable. */
-  read(path: string, wantOwner = false): { length: number; uid: number } | null {
+  /**
+   * Reads a whole file into `this.bytes`; null if the process is gone or the file unreadable.
+   * `singleShot`: the kernel writes the file whole in one read (stat, loadavg: single_open files), so
+   * a read that leaves room in the buffer is the end and no second read is needed to see EOF.
+   */
+  read(path: string, { wantOwner = false, singleShot = false } = {}): { length: number; uid: number } | null {
     let fd: number;
     try {
       fd = openSync(path, 'r');
@@ -24,9 +28,10 @@ export class ProcFileReader {
           this.buf.copy(bigger, 0, 0, length);
           this.buf = bigger;
         }
-        const n = readSync(fd, this.buf, length, this.buf.length - length, null);
-        if (n === 0) break;
+        const room = this.buf.length - length;
+        const n = readSync(fd, this.buf, length, room, null);
         length += n;
+        if (n === 0 || (singleShot && n < room)) break;
       }
       const uid = wantOwner ? fstatSync(fd).uid : -1;
       return { length, uid };
@@ -35,6 +40,24 @@ export class ProcFileReader {
       return null;
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /** Re-reads an already open single-shot file from its start (pread): its length, or null when gone. */
+  reread(fd: number): number | null {
+    try {
+      return readSync(fd, this.buf, 0, this.buf.length, 0);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Opens a file to keep and re-read; null when the process is gone. */
+  static open(path: string): number | null {
+    try {
+      return openSync(path, 'r');
+    } catch {
+      return null;
     }
   }
 
