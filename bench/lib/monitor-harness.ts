@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findHeldPipes } from '../../main/core/analysis/held-pipes/find-held-pipes';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { Monitor } from '../../main/core/monitor/monitor';
+import { DEFAULT_FULL_SWEEP_EVERY, Monitor } from '../../main/core/monitor/monitor';
 import { createSampler } from '../../main/core/sampling/create-sampler';
 import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
 import { IncidentStore } from '../../main/core/storage/incident-store';
@@ -22,7 +22,7 @@ export interface MonitorHarness {
   stop(): void;
 }
 
-const FULL_SWEEP_EVERY = 10;
+const FULL_SWEEP_EVERY = DEFAULT_FULL_SWEEP_EVERY;
 
 /**
  * The monitor wired as createCorralService wires it (default settings, held-pipe lookup, an incident

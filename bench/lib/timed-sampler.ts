@@ -6,7 +6,7 @@ export interface CallCost {
   wallMs: number;
 }
 
-type Step = 'sampleAll' | 'sampleSome' | 'listPids' | 'childrenOf';
+type Step = 'sampleAll' | 'sampleSome' | 'listPids' | 'childrenOf' | 'newPidsSince';
 
 /**
  * Wraps a sampler to count where the monitor's time goes. Timing is off by default so that the
@@ -20,13 +20,17 @@ export class TimedSampler implements ProcessSampler {
     sampleSome: { calls: 0, cpuMs: 0, wallMs: 0 },
     listPids: { calls: 0, cpuMs: 0, wallMs: 0 },
     childrenOf: { calls: 0, cpuMs: 0, wallMs: 0 },
+    newPidsSince: { calls: 0, cpuMs: 0, wallMs: 0 },
   };
   readonly childrenOf?: (pid: number) => number[] | null;
+  readonly newPidsSince?: (cursor: number | null) => { cursor: number; pids: number[] | null };
 
   constructor(private readonly inner: ProcessSampler) {
     this.platform = inner.platform;
     const children = inner.childrenOf?.bind(inner);
     if (children) this.childrenOf = (pid) => this.time('childrenOf', () => children(pid));
+    const newPids = inner.newPidsSince?.bind(inner);
+    if (newPids) this.newPidsSince = (cursor) => this.time('newPidsSince', () => newPids(cursor));
   }
 
   sampleAll(): ProcessRecord[] {
@@ -39,6 +43,10 @@ export class TimedSampler implements ProcessSampler {
 
   listPids(): number[] {
     return this.time('listPids', () => this.inner.listPids());
+  }
+
+  close(): void {
+    this.inner.close?.();
   }
 
   reset(): void {

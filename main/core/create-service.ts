@@ -20,6 +20,8 @@ export interface CorralServiceOptions {
   dataDir?: string;
   watchIntervalMs?: number;
   fullSweepEvery?: number;
+  /** Sweep the whole table more often while snapshots are subscribed (default true). */
+  wholeTableWhenWatched?: boolean;
   onError?: (step: string, err: unknown) => void;
 }
 
@@ -114,7 +116,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
-      return () => snapshotListeners.delete(listener);
+      monitor.setWholeTableWanted(options.wholeTableWhenWatched !== false);
+      return () => {
+        snapshotListeners.delete(listener);
+        if (snapshotListeners.size === 0) monitor.setWholeTableWanted(false);
+      };
     },
     onEvent: (listener: (event: MonitorEvent) => void) => monitor.onEvent(listener),
   };

@@ -97,6 +97,7 @@ describe('parseStat against synthesized stat lines (property)', () => {
           stimeTicks: f.stime,
           startTicks: f.start,
           rssPages: f.rss,
+          exitSignal: f.filler[38],
         });
         if (!name.includes(BACKSLASH)) expect(unescape(parsed!.name).equals(Buffer.from(name))).toBe(true);
       }),

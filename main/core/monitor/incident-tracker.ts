@@ -66,10 +66,15 @@ export class IncidentTracker {
         };
         this.open.set(key, incident);
         changes.push({ incident, change: 'opened' });
-      } else {
+        this.accumulate(incident, liveMembers, kind);
+        continue;
+      }
+      // Only a real change is worth a write: an idle orphan's incident stays as it was.
+      const before = `${incident.cpuSeconds}|${incident.peakRssBytes}|${incident.processes.length}`;
+      this.accumulate(incident, liveMembers, kind);
+      if (`${incident.cpuSeconds}|${incident.peakRssBytes}|${incident.processes.length}` !== before) {
         changes.push({ incident, change: 'updated' });
       }
-      this.accumulate(incident, liveMembers, kind);
     }
     for (const [key, incident] of this.open) {
       if (incident.groupId !== group.id || kinds.has(incident.kind)) continue;

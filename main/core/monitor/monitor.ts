@@ -37,6 +37,14 @@ export interface MonitorOptions {
 }
 
 const MAX_ENDED_GROUPS = 500;
+/**
+ * A full table sweep every this many polls while nobody looks at the whole table (every 5 minutes at
+ * the default 1 s poll), and every WATCHED_SWEEP_EVERY polls while a view of every group is open.
+ * Between sweeps the table is listed every LIST_EVERY polls, to notice exits of processes no agent owns.
+ */
+export const DEFAULT_FULL_SWEEP_EVERY = 300;
+const WATCHED_SWEEP_EVERY = 5;
+const LIST_EVERY = 10;
 
 /**
  * The watch loop: samples on a schedule, diffs each sample against what it knew, and emits typed
@@ -55,11 +63,14 @@ export class Monitor {
   private readonly baseMs: number;
   private settings: Settings;
   private watchedParents = new Set<number>();
+  /** Each watched parent's child list as last read (the sampler returns the same array when unchanged). */
+  private readonly lastChildren = new Map<number, number[]>();
   /** pids of live agent-attributed processes: the few the monitor looks at every poll. */
   private readonly agentPids = new Set<number>();
   /** The kernel's last-pid counter when last read: new pids are the ones after it. */
   private pidCursor: number | null = null;
   private listOnNextPoll = false;
+  private wholeTableWanted = false;
   private polls = 0;
   private timers: NodeJS.Timeout[] = [];
   private running = false;
@@ -88,6 +99,11 @@ export class Monitor {
   onTick(listener: () => void): () => void {
     this.tickListeners.add(listener);
     return () => this.tickListeners.delete(listener);
+  }
+
+  /** Someone is looking at every group (an open window, a browser): keep the whole table fresher. */
+  setWholeTableWanted(wanted: boolean): void {
+    this.wholeTableWanted = wanted;
   }
 
   updateSettings(settings: Settings): void {
@@ -146,7 +162,11 @@ export class Monitor {
   poll(): void {
     const now = this.now();
     const sampler = this.options.sampler;
-    const full = this.polls % (this.options.fullSweepEvery ?? 60) === 0;
+    const sweepEvery = this.wholeTableWanted
+      ? WATCHED_SWEEP_EVERY
+      : (this.options.fullSweepEvery ?? DEFAULT_FULL_SWEEP_EVERY);
+    const full = this.polls % sweepEvery === 0;
+    const list = this.polls % LIST_EVERY === 0;
     this.polls++;
     if (full) {
       this.pidCursor = sampler.newPidsSince?.(null).cursor ?? null;
@@ -154,7 +174,7 @@ export class Monitor {
       this.ingest(records, new Set(records.map((r) => r.pid)), null, now, true);
     } else {
       const fresh = this.discoverNewPids();
-      if (fresh === null) {
+      if (fresh === null || list) {
         const pids = sampler.listPids();
         const toRead = pids.filter((pid) => !this.procs.has(pid) || this.agentPids.has(pid));
         this.ingest(sampler.sampleSome(toRead), new Set(pids), null, now, true);
@@ -187,22 +207,22 @@ export class Monitor {
   watch(): void {
     const toRead = new Set<number>();
     for (const pid of this.discoverNewPids() ?? []) toRead.add(pid);
-    const childrenOf = this.options.sampler.childrenOf?.bind(this.options.sampler);
-    if (childrenOf && this.watchedParents.size > 0) {
-      const knownChildren = new Map<number, number[]>();
-      for (const p of this.liveAgentProcs()) {
-        const list = knownChildren.get(p.record.ppid);
-        if (list) list.push(p.record.pid);
-        else knownChildren.set(p.record.ppid, [p.record.pid]);
-      }
+    const sampler = this.options.sampler;
+    if (sampler.childrenOf && this.watchedParents.size > 0) {
+      let knownChildren: Map<number, number[]> | null = null;
       for (const parent of this.watchedParents) {
-        const kids = childrenOf(parent);
+        const kids = sampler.childrenOf(parent);
+        // The same list as last time: nothing was born or lost there (the common case, made cheap).
+        if (kids !== null && kids === this.lastChildren.get(parent)) continue;
+        knownChildren ??= this.knownChildren();
         const known = knownChildren.get(parent) ?? [];
         if (kids === null) {
+          this.lastChildren.delete(parent);
           toRead.add(parent);
           for (const k of known) toRead.add(k);
           continue;
         }
+        this.lastChildren.set(parent, kids);
         const current = new Set(kids);
         for (const k of known) if (!current.has(k)) toRead.add(k);
         for (const k of kids) if (!this.procs.has(k)) toRead.add(k);
@@ -212,6 +232,17 @@ export class Monitor {
     const now = this.now();
     this.ingest(this.options.sampler.sampleSome(toRead), null, toRead, now, false);
     this.flush();
+  }
+
+  /** Agents' live processes by parent pid. */
+  private knownChildren(): Map<number, number[]> {
+    const byParent = new Map<number, number[]>();
+    for (const p of this.liveAgentProcs()) {
+      const list = byParent.get(p.record.ppid);
+      if (list) list.push(p.record.pid);
+      else byParent.set(p.record.ppid, [p.record.pid]);
+    }
+    return byParent;
   }
 
   private *liveAgentProcs(): IterableIterator<TrackedProcess> {
@@ -279,11 +310,13 @@ export class Monitor {
     for (const p of updated) this.checkReparented(p, now);
     this.updateGroups(now);
     if (isPoll) {
-      if (this.heldPipeCheckDue(now)) this.guard('held pipes', () => this.checkHeldPipes(now));
+      this.guard('held pipes', () => this.checkHeldPipes(now));
       this.guard('incidents', () => this.updateIncidents(now));
       this.pruneMemory(alive);
     }
     this.watchedParents = this.computeWatchedParents();
+    for (const parent of this.lastChildren.keys())
+      if (!this.watchedParents.has(parent)) this.lastChildren.delete(parent);
   }
 
   private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
@@ -526,69 +559,77 @@ export class Monitor {
   }
 
   /**
-   * Reading descriptors costs more than a stat: right after a wrapper exits, otherwise every 5th poll
-   * (which is also when a held pipe that was let go is noticed).
+   * Which tool-call groups to look at for held pipes. Reading descriptors costs far more than a stat,
+   * and a pipe is left held when the wrapper exits: so a group is looked at on every poll for 10 s
+   * after its leader exited, and a group already holding one every 30th poll, to see it let go.
    */
-  private heldPipeCheckDue(now: number): boolean {
-    if (this.polls % 5 === 0) return true;
-    for (const g of this.liveGroupByPgid.values())
-      if (g.leaderExitedAt !== null && now - g.leaderExitedAt <= 10_000) return true;
-    return false;
+  private heldPipeCandidates(now: number): TrackedGroup[] {
+    const recheck = this.polls % 30 === 0;
+    const out: TrackedGroup[] = [];
+    for (const group of this.liveGroupByPgid.values()) {
+      if (group.leaderExitedAt === null || !group.agent) continue;
+      const recent = now - group.leaderExitedAt <= 10_000;
+      const holding = recheck && [...group.live].some((id) => group.members.get(id)?.heldPipe);
+      if (recent || holding) out.push(group);
+    }
+    return out;
   }
 
   private checkHeldPipes(now: number): void {
     const find = this.options.findHeldPipes;
     if (!find) return;
+    const groups = this.heldPipeCandidates(now);
+    if (groups.length === 0) return;
     // Readers: the agent that started the tool call, or, when only its markers tell us which agent
     // it was, every live process of that agent (the pipe itself proves which one reads it).
     const agentsByName = new Map<string, number[]>();
     for (const p of this.liveAgentProcs()) {
-      if (p.exitedAt !== null || !p.attribution?.isAgent) continue;
+      if (!p.attribution?.isAgent) continue;
       const list = agentsByName.get(p.attribution.agent) ?? [];
       list.push(p.record.pid);
       agentsByName.set(p.attribution.agent, list);
     }
     // Holders: agents' descendants in tool-call groups whose wrapper (the leader) has exited.
-    const queries = new Map<string, { readers: number[]; holders: number[] }>();
-    for (const group of this.liveGroupByPgid.values()) {
-      if (group.leaderExitedAt === null || !group.agent) continue;
+    const queries = new Map<string, { readers: number[]; holders: TrackedProcess[] }>();
+    for (const group of groups) {
       const readers =
-        group.agent.pid !== null ? [group.agent.pid] : (agentsByName.get(group.agent.name) ?? []);
+        group.agent!.pid !== null ? [group.agent!.pid] : (agentsByName.get(group.agent!.name) ?? []);
       if (readers.length === 0) continue;
       const key = readers.join(',');
       const query = queries.get(key) ?? { readers, holders: [] };
       for (const id of group.live) {
         const p = group.members.get(id);
-        if (p && !p.attribution?.isAgent) query.holders.push(p.record.pid);
+        if (p && p.exitedAt === null && !p.attribution?.isAgent) query.holders.push(p);
       }
       queries.set(key, query);
     }
-    const held = new Map<number, HeldPipe>();
     for (const { readers, holders } of queries.values()) {
       if (holders.length === 0) continue;
-      for (const pipe of find({ readerPids: readers, holderPids: holders }))
+      const held = new Map<number, HeldPipe>();
+      for (const pipe of find({ readerPids: readers, holderPids: holders.map((h) => h.record.pid) }))
         if (!held.has(pipe.holderPid)) held.set(pipe.holderPid, pipe);
+      for (const p of holders) this.applyHeldPipe(p, held.get(p.record.pid), now);
     }
-    for (const p of this.liveAgentProcs()) {
-      if (!p.attribution || p.exitedAt !== null) continue;
-      const pipe = held.get(p.record.pid);
-      if (pipe && p.heldPipe === null) {
-        p.heldPipe = describeHeldPipe(pipe, (pid) => {
-          const q = this.procs.get(pid);
-          return q ? commandOf(q.record) : null;
-        });
-        this.emit('held-pipe', p, now, {
-          description: p.heldPipe,
-          inode: pipe.inode,
-          holderFd: pipe.holderFd,
-          readerPid: pipe.readerPid,
-          readerFd: pipe.readerFd,
-          kind: pipe.kind,
-        });
-      } else if (!pipe && p.heldPipe !== null) {
-        p.heldPipe = null;
-      }
+  }
+
+  private applyHeldPipe(p: TrackedProcess, pipe: HeldPipe | undefined, now: number): void {
+    if (!pipe) {
+      p.heldPipe = null;
+      return;
     }
+    if (p.heldPipe !== null) return;
+    p.heldPipe = describeHeldPipe(pipe, (pid) => {
+      const q = this.procs.get(pid);
+      return q ? commandOf(q.record) : null;
+    });
+    this.emit('held-pipe', p, now, {
+      description: p.heldPipe,
+      inode: pipe.inode,
+      holderFd: pipe.holderFd,
+      readerPid: pipe.readerPid,
+      readerFd: pipe.readerFd,
+      kind: pipe.kind,
+    });
   }
 
   /** Flags of a live group, from its members' state. */

@@ -12,6 +12,8 @@ const data = (workerData ?? {}) as WorkerData;
 
 const running = createCorralService({
   dataDir: data.dataDir,
+  // The worker always subscribes (to push to the main thread); what the window shows decides instead.
+  wholeTableWhenWatched: false,
   onError: (step, err) => console.error(`corral worker: ${step}:`, err),
 });
 const { service } = running;
@@ -43,6 +45,7 @@ async function answer(call: Extract<WorkerCall, { kind: 'call' }>): Promise<unkn
 port.on('message', (message: WorkerCall) => {
   if (message.kind === 'detail') {
     detail = message.detail;
+    running.monitor.setWholeTableWanted(detail === 'all');
     return;
   }
   if (message.kind === 'stop') {

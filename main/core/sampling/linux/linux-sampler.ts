@@ -26,6 +26,8 @@ export class LinuxSampler implements ProcessSampler {
    * process that reused the pid.
    */
   private readonly statFds = new Map<number, number>();
+  private readonly lastChildren = new Map<number, { text: string; list: number[] }>();
+  private loadavgFd: number | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
@@ -42,9 +44,10 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
-    const file = this.reader.read(`${this.procRoot}/loadavg`, { singleShot: true });
+    this.loadavgFd ??= ProcFileReader.open(`${this.procRoot}/loadavg`);
+    const length = this.loadavgFd === null ? null : this.reader.reread(this.loadavgFd);
     // "0.00 0.01 0.05 1/79 31036": the last field is the last pid allocated in this PID namespace.
-    const text = file ? this.reader.bytes.toString('latin1', 0, file.length) : '';
+    const text = length === null ? '' : this.reader.bytes.toString('latin1', 0, length).trim();
     const last = Number(text.slice(text.lastIndexOf(' ') + 1));
     if (!Number.isSafeInteger(last) || last <= 0) return { cursor: cursor ?? 0, pids: null };
     if (cursor === null) return { cursor: last, pids: null };
@@ -69,11 +72,19 @@ export class LinuxSampler implements ProcessSampler {
     return pids;
   }
 
+  /** Unchanged child lists come back as the same array, so a caller can skip them by identity. */
   childrenOf(pid: number): number[] | null {
     const file = this.reader.read(`${this.procRoot}/${pid}/task/${pid}/children`);
-    if (!file) return null;
+    if (!file) {
+      this.lastChildren.delete(pid);
+      return null;
+    }
     const text = this.reader.bytes.toString('latin1', 0, file.length).trim();
-    return text === '' ? [] : text.split(' ').map(Number);
+    const last = this.lastChildren.get(pid);
+    if (last && last.text === text) return last.list;
+    const list = text === '' ? [] : text.split(' ').map(Number);
+    this.lastChildren.set(pid, { text, list });
+    return list;
   }
 
   sampleAll(): ProcessRecord[] {
@@ -106,6 +117,11 @@ export class LinuxSampler implements ProcessSampler {
     }
     const f = parseStat(this.reader.bytes, length);
     if (!f || f.pid !== pid) return null;
+    // A pid from the kernel's counter may be a thread: /proc/<tid> answers, but it is no process.
+    if (f.exitSignal === -1) {
+      this.forget(pid);
+      return null;
+    }
 
     let known = this.cache.get(pid);
     if (!known || known.startKey !== f.startTicks || known.name !== f.name) {
@@ -142,10 +158,11 @@ export class LinuxSampler implements ProcessSampler {
       // That process is gone; the pid may already belong to a new one, which a fresh open finds.
       this.forget(pid);
     }
-    if (this.statFds.size < MAX_KEPT_FDS) {
+    if (keptFds.total < keptFds.budget) {
       const fd = ProcFileReader.open(`${base}/stat`);
       if (fd === null) return null;
       this.statFds.set(pid, fd);
+      keptFds.total++;
       return this.reader.reread(fd);
     }
     return this.reader.read(`${base}/stat`, { singleShot: true })?.length ?? null;
@@ -153,9 +170,11 @@ export class LinuxSampler implements ProcessSampler {
 
   private forget(pid: number): void {
     this.cache.delete(pid);
+    this.lastChildren.delete(pid);
     const fd = this.statFds.get(pid);
     if (fd === undefined) return;
     this.statFds.delete(pid);
+    keptFds.total--;
     try {
       closeSync(fd);
     } catch {
@@ -166,6 +185,8 @@ export class LinuxSampler implements ProcessSampler {
   /** Releases every kept descriptor. */
   close(): void {
     for (const pid of [...this.statFds.keys()]) this.forget(pid);
+    if (this.loadavgFd !== null) closeSync(this.loadavgFd);
+    this.loadavgFd = null;
   }
 
   private readIdentity(base: string, startKey: number, name: string): IdentityCache | null {
@@ -198,8 +219,23 @@ function getconf(name: string, fallback: number): number {
   }
 }
 
-/** Kept stat descriptors at most; beyond, files are opened for each read (a process's fd limit is shared). */
-const MAX_KEPT_FDS = 8192;
+/**
+ * Kept stat descriptors, across every sampler in this process: at most a quarter of the open-files
+ * limit (and 8,192), so the rest of the program never runs out; beyond it, files are opened per read.
+ */
+const keptFds = { total: 0, budget: Math.min(8192, Math.floor(openFilesLimit() / 4)) };
+
+function openFilesLimit(): number {
+  try {
+    const line = readFileSync('/proc/self/limits', 'latin1')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s+/)[3]);
+    return Number.isSafeInteger(soft) && soft > 0 ? soft : 1024;
+  } catch {
+    return 1024;
+  }
+}
 
 /** Beyond this many new pids since the last look, listing the table is cheaper than probing each. */
 const MAX_PIDS_TO_PROBE = 2000;

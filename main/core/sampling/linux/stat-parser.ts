@@ -11,6 +11,11 @@ export interface StatFields {
   stimeTicks: number;
   startTicks: number;
   rssPages: number;
+  /**
+   * Field 38: the signal a process's parent gets when it dies; -1 marks a thread that is not its
+   * process's leader (reachable as /proc/<tid> though not listed there). null when the line stops short.
+   */
+  exitSignal: number | null;
 }
 
 const OPEN_PAREN = 0x28;
@@ -37,8 +42,8 @@ export function parseStat(buf: Uint8Array, length: number = buf.length): StatFie
   if (pos >= length) return null;
   const state = String.fromCharCode(buf[pos] ?? 0x3f);
   pos += 2;
-  // We need fields 4..24; parse them as numbers (tty_nr and others may be negative).
-  for (let field = 4; field <= 24 && pos <= length; field++) {
+  // We need fields 4..24 and 38; parse them as numbers (tty_nr and others may be negative).
+  for (let field = 4; field <= 38 && pos < length; field++) {
     let end = pos;
     while (end < length && buf[end] !== SPACE && buf[end] !== 0x0a) end++;
     fields.push(parseInt64(buf, pos, end));
@@ -58,6 +63,7 @@ export function parseStat(buf: Uint8Array, length: number = buf.length): StatFie
     stimeTicks: at(15),
     startTicks: at(22),
     rssPages: at(24),
+    exitSignal: fields.length >= 35 ? at(38) : null,
   };
 }
 

@@ -1,0 +1,47 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import { readProcStat } from '../support/proc';
+import { spawnGroup } from '../support/spawned-groups';
+
+const sampler = () => new LinuxSampler({ markerKeys: new Set(['CORRAL_TEST_FIXTURE']) });
+
+describe('LinuxSampler on this machine', () => {
+  it('never reports a thread as a process, though /proc/<tid> answers for it', () => {
+    const threads = readdirSync(`/proc/${process.pid}/task`)
+      .map(Number)
+      .filter((tid) => tid !== process.pid);
+    expect(threads.length).toBeGreaterThan(0);
+    const s = sampler();
+    expect(s.sampleSome(threads)).toEqual([]);
+    expect(s.sampleSome([process.pid]).map((r) => r.pid)).toEqual([process.pid]);
+    expect(s.listPids()).not.toContain(threads[0]);
+  });
+
+  it("finds a new process from the kernel's last-pid counter, without listing the table", async () => {
+    const s = sampler();
+    const first = s.newPidsSince(null);
+    expect(first.pids).toBeNull();
+    const group = spawnGroup('echo $$ > "$DIR/pid"; exec sleep 600');
+    const pid = Number(await group.ready('pid'));
+    const next = s.newPidsSince(first.cursor);
+    expect(next.pids).toContain(pid);
+    const record = s.sampleSome(next.pids!).find((r) => r.pid === pid);
+    expect(record).toMatchObject({ pid, pgid: group.pgid, markers: { CORRAL_TEST_FIXTURE: '1' } });
+    expect(s.newPidsSince(next.cursor).pids).not.toContain(pid);
+  });
+
+  it('re-reads a kept descriptor fresh each time, and drops it when its process is gone', async () => {
+    const group = spawnGroup('echo $$ > "$DIR/pid"; until false; do :; done');
+    const pid = Number(await group.ready('pid'));
+    const s = sampler();
+    const before = s.sampleSome([pid])[0]!;
+    let after = before;
+    while (after.cpuTimeMs <= before.cpuTimeMs) after = s.sampleSome([pid])[0]!;
+    expect(after.cpuTimeMs).toBeGreaterThan(before.cpuTimeMs);
+    process.kill(-group.pgid, 'SIGKILL');
+    while (readProcStat(pid) !== null) await new Promise((r) => setTimeout(r, 10));
+    expect(s.sampleSome([pid])).toEqual([]);
+    s.close();
+  });
+});
