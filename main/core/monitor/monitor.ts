@@ -321,9 +321,11 @@ export class Monitor {
 
   private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
     const wasZombie = p.record.state === 'Z';
+    // A new name means the process exec'd: it may have become an agent (a relaunch).
+    const execd = p.record.name !== r.name;
     p.record = r;
     if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
-    if (p.attribution && !p.attribution.isAgent && this.options.matcher.agentOf(r)) {
+    if (execd && p.attribution && !p.attribution.isAgent && this.options.matcher.agentOf(r)) {
       p.attribution = { ...p.attribution, isAgent: true, agentPid: r.pid, source: 'agent' };
     }
   }
