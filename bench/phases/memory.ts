@@ -31,7 +31,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export function measureMemory(hours: number, processes: number): MemoryResult {
   const out = spawnSync(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', CHILD, String(hours), String(processes)],
+    // The young generation as small as the desktop app's worker runs it (resourceLimits in
+    // main/core/worker/worker-service.ts): the default lets V8 keep tens of MB of nursery resident.
+    ['--expose-gc', '--max-semi-space-size=1', '--import', 'tsx', CHILD, String(hours), String(processes)],
     {
       cwd: ROOT,
       encoding: 'utf8',

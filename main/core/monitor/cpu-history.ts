@@ -8,8 +8,9 @@ const COARSE_STEP_MS = 60_000;
  * point, so an hour of 1 Hz history for 1,000 processes stays around 30 MB.
  */
 export class CpuHistory {
-  private fineT = new Uint32Array(16);
-  private fineV = new Uint16Array(16);
+  // Allocated whole at once: growing by doubling left garbage buffers that kept resident memory high.
+  private fineT = new Uint32Array(FINE_SLOTS);
+  private fineV = new Uint16Array(FINE_SLOTS);
   private fineStart = 0;
   private fineCount = 0;
   private coarseT: Uint32Array | null = null;
@@ -64,27 +65,12 @@ export class CpuHistory {
   }
 
   private pushFine(t: number, v: number): void {
-    if (this.fineCount === this.fineT.length && this.fineT.length < FINE_SLOTS) this.growFine();
     const size = this.fineT.length;
     const k = (this.fineStart + this.fineCount) % size;
     this.fineT[k] = t;
     this.fineV[k] = v;
     if (this.fineCount < size) this.fineCount++;
     else this.fineStart = (this.fineStart + 1) % size;
-  }
-
-  private growFine(): void {
-    const size = Math.min(FINE_SLOTS, this.fineT.length * 2);
-    const t = new Uint32Array(size);
-    const v = new Uint16Array(size);
-    for (let i = 0; i < this.fineCount; i++) {
-      const k = (this.fineStart + i) % this.fineT.length;
-      t[i] = this.fineT[k]!;
-      v[i] = this.fineV[k]!;
-    }
-    this.fineT = t;
-    this.fineV = v;
-    this.fineStart = 0;
   }
 
   private flushBucket(): void {
