@@ -84,7 +84,12 @@ export interface HostInfo {
   cpuCount: number;
   loadAverage: [number, number, number];
   totalMemBytes: number;
+  /** Memory available to new work (what systeminformation calls available). */
   freeMemBytes: number;
+  /** Host CPU load, percent of all cores, over the last interval. */
+  cpuLoadPercent?: number;
+  /** Operating system, e.g. "Debian GNU/Linux 12". */
+  os?: string;
 }
 
 export interface Snapshot {

@@ -1,9 +1,11 @@
-import { cpus, freemem, homedir, hostname, loadavg, totalmem } from 'node:os';
+import { homedir } from 'node:os';
 import type { StopGroupRequest } from '../../shared/contract';
-import type { HostInfo, MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
+import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
+import { HostInfoSource } from './host/host-info';
 import { teardown } from './actions/teardown';
 import { findHeldPipes } from './analysis/held-pipes/find-held-pipes';
 import { loadConfig, type LoadedConfig } from './config/load-config';
+import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
 import { Monitor } from './monitor/monitor';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
@@ -20,6 +22,8 @@ export interface CorralServiceOptions {
   dataDir?: string;
   watchIntervalMs?: number;
   fullSweepEvery?: number;
+  /** Write changed settings to the config file (default true). */
+  persistSettings?: boolean;
   /** Sweep the whole table more often while snapshots are subscribed (default true). */
   wholeTableWhenWatched?: boolean;
   onError?: (step: string, err: unknown) => void;
@@ -32,24 +36,14 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-function hostInfo(): HostInfo {
-  const [one, five, fifteen] = loadavg();
-  return {
-    hostname: hostname(),
-    platform: process.platform,
-    cpuCount: cpus().length,
-    loadAverage: [one ?? 0, five ?? 0, fifteen ?? 0],
-    totalMemBytes: totalmem(),
-    freeMemBytes: freemem(),
-  };
-}
-
 /** The running core: monitor, incident store and teardown behind the CorralService interface. */
 export function createCorralService(options: CorralServiceOptions = {}): RunningService {
   const config = options.config ?? loadConfig();
   let settings: Settings = config.settings;
-  const matcher = matcherFor(settings);
-  const sampler = createSampler({ markerKeys: matcher.markerKeys });
+  let matcher = matcherFor(settings);
+  // One set the sampler keeps reading from, so signatures added later are read from new processes.
+  const markerKeys = new Set(matcher.markerKeys);
+  const sampler = createSampler({ markerKeys });
   const store = IncidentStore.open(
     options.dataDir ?? resolveDataDir(process.env, process.platform, homedir()),
   );
@@ -64,13 +58,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     onError: options.onError,
   });
 
+  const host = new HostInfoSource();
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
   const snapshot = (): Snapshot => ({
     seq: ++seq,
     sampledAt: Date.now(),
     groups: snapshotGroups(monitor, { all: true }),
-    host: hostInfo(),
+    host: host.current(),
   });
   monitor.onTick(() => {
     if (snapshotListeners.size === 0) return;
@@ -110,8 +105,21 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     updateSettings: async (patch): Promise<SettingsUpdate> => {
       const { settings: next, errors } = validateSettings({ ...settings, ...patch });
       if (errors.length > 0) return { ok: false, errors };
+      if (options.persistSettings !== false) {
+        try {
+          saveSettings(config.path, next);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code ?? String(err);
+          return {
+            ok: false,
+            errors: [`${config.path}: could not save the settings (${code}); nothing changed`],
+          };
+        }
+      }
       settings = next;
-      monitor.updateSettings(next);
+      matcher = matcherFor(next);
+      for (const key of matcher.markerKeys) markerKeys.add(key);
+      monitor.updateSettings(next, matcher);
       return { ok: true, settings };
     },
     onSnapshot: (listener) => {

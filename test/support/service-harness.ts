@@ -27,6 +27,7 @@ export function startHarness(
   const running = createCorralService({
     config: { path: '(test)', settings, errors: [] },
     dataDir,
+    persistSettings: false,
     watchIntervalMs: 50,
     onError: (step, err) => {
       throw new Error(`monitor step ${step} failed: ${String(err)}`);

@@ -62,6 +62,7 @@ export class Monitor {
   private readonly tickListeners = new Set<() => void>();
   private readonly baseMs: number;
   private settings: Settings;
+  private matcher: AgentMatcher;
   private watchedParents = new Set<number>();
   /** Each watched parent's child list as last read (the sampler returns the same array when unchanged). */
   private readonly lastChildren = new Map<number, number[]>();
@@ -82,6 +83,7 @@ export class Monitor {
 
   constructor(private readonly options: MonitorOptions) {
     this.settings = options.settings;
+    this.matcher = options.matcher;
     this.baseMs = this.now();
     this.incidents = new IncidentTracker(options.incidents?.restored ?? []);
   }
@@ -106,8 +108,10 @@ export class Monitor {
     this.wholeTableWanted = wanted;
   }
 
-  updateSettings(settings: Settings): void {
+  /** New settings apply from the next poll; new signatures to processes seen from then on. */
+  updateSettings(settings: Settings, matcher: AgentMatcher = this.matcher): void {
     this.settings = settings;
+    this.matcher = matcher;
   }
 
   get currentSettings(): Settings {
@@ -325,7 +329,7 @@ export class Monitor {
     const execd = p.record.name !== r.name;
     p.record = r;
     if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
-    if (execd && p.attribution && !p.attribution.isAgent && this.options.matcher.agentOf(r)) {
+    if (execd && p.attribution && !p.attribution.isAgent && this.matcher.agentOf(r)) {
       p.attribution = { ...p.attribution, isAgent: true, agentPid: r.pid, source: 'agent' };
     }
   }
@@ -335,7 +339,7 @@ export class Monitor {
     // Context for attribution: the newcomers plus every live process we already attribute.
     const context: ProcessRecord[] = [...newcomers];
     for (const p of this.liveAgentProcs()) context.push(p.record);
-    const attributions = attribute(context, this.options.matcher, this.memory);
+    const attributions = attribute(context, this.matcher, this.memory);
     for (const r of newcomers) {
       const identity = identityKey(r.pid, r.startKey);
       const attribution = attributions.get(r.pid) ?? null;

@@ -8,14 +8,17 @@ export function HostHeader() {
   return (
     <header className="host-header" data-testid="host-header">
       <strong>{host.hostname}</strong>
-      <span>{host.platform}</span>
+      <span>{host.os ?? host.platform}</span>
       <span>{host.cpuCount} CPUs</span>
+      {host.cpuLoadPercent !== undefined && <span>CPU {host.cpuLoadPercent.toFixed(0)}%</span>}
       <span title="1, 5 and 15 minute load averages">
         load {host.loadAverage.map((l) => l.toFixed(2)).join(' ')}
       </span>
-      <span>
-        memory {formatBytes(usedMem)} / {formatBytes(host.totalMemBytes)}
-      </span>
+      {host.totalMemBytes > 0 && (
+        <span>
+          memory {formatBytes(usedMem)} / {formatBytes(host.totalMemBytes)}
+        </span>
+      )}
     </header>
   );
 }

@@ -1,0 +1,11 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Settings } from '../../../shared/model';
+
+/** Writes the settings to the config file atomically (a temporary file renamed over it). */
+export function saveSettings(path: string, settings: Settings): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}
