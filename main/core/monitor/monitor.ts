@@ -45,6 +45,7 @@ const MAX_ENDED_GROUPS = 500;
 export const DEFAULT_FULL_SWEEP_EVERY = 300;
 const WATCHED_SWEEP_EVERY = 5;
 const LIST_EVERY = 10;
+const PROBATION_POLLS = 3;
 
 /**
  * The watch loop: samples on a schedule, diffs each sample against what it knew, and emits typed
@@ -68,6 +69,8 @@ export class Monitor {
   private readonly lastChildren = new Map<number, number[]>();
   /** pids of live agent-attributed processes: the few the monitor looks at every poll. */
   private readonly agentPids = new Set<number>();
+  /** Newcomers no agent owned when first seen, re-read for a few polls (they may exec into one). */
+  private readonly probation = new Map<number, number>();
   /** The kernel's last-pid counter when last read: new pids are the ones after it. */
   private pidCursor: number | null = null;
   private listOnNextPoll = false;
@@ -185,6 +188,11 @@ export class Monitor {
       } else {
         const toRead = new Set<number>(this.agentPids);
         for (const pid of fresh) toRead.add(pid);
+        for (const [pid, left] of this.probation) {
+          toRead.add(pid);
+          if (left <= 1) this.probation.delete(pid);
+          else this.probation.set(pid, left - 1);
+        }
         this.ingest(sampler.sampleSome(toRead), null, toRead, now, true);
       }
     }
@@ -332,6 +340,7 @@ export class Monitor {
     if (execd && p.attribution && !p.attribution.isAgent && this.matcher.agentOf(r)) {
       p.attribution = { ...p.attribution, isAgent: true, agentPid: r.pid, source: 'agent' };
     }
+    if (execd && !p.attribution && p.exitedAt === null) this.reclassify(p, now);
   }
 
   private addNewcomers(newcomers: readonly ProcessRecord[], now: number): void {
@@ -359,14 +368,35 @@ export class Monitor {
         markers: [],
       };
       this.procs.set(r.pid, p);
-      if (!attribution) continue;
-      if (p.exitedAt === null) this.agentPids.add(r.pid);
-      p.lineage = this.lineageFor(r, attribution, now);
-      this.memory.remember(identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
-      p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
-      if (!attribution.isAgent) this.emit('process-started', p, now);
-      if (!attribution.isAgent && this.structurallyOrphaned(p)) this.markOrphaned(p, now, 'found adopted');
+      if (attribution) this.adopt(p, attribution, now);
+      // Seen between fork and exec, it may still become an agent's: look again for a few polls.
+      else if (p.exitedAt === null) this.probation.set(r.pid, PROBATION_POLLS);
     }
+  }
+
+  /** From now on this process is followed as an agent's. */
+  private adopt(
+    p: TrackedProcess,
+    attribution: NonNullable<TrackedProcess['attribution']>,
+    now: number,
+  ): void {
+    const r = p.record;
+    p.attribution = attribution;
+    this.probation.delete(r.pid);
+    if (p.exitedAt === null) this.agentPids.add(r.pid);
+    p.lineage = this.lineageFor(r, attribution, now);
+    this.memory.remember(p.identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
+    p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
+    if (!attribution.isAgent) this.emit('process-started', p, now);
+    if (!attribution.isAgent && this.structurallyOrphaned(p)) this.markOrphaned(p, now, 'found adopted');
+  }
+
+  /** A process on probation that exec'd since: classify it again. */
+  private reclassify(p: TrackedProcess, now: number): void {
+    const context: ProcessRecord[] = [p.record];
+    for (const q of this.liveAgentProcs()) context.push(q.record);
+    const attribution = attribute(context, this.matcher, this.memory).get(p.record.pid);
+    if (attribution) this.adopt(p, attribution, now);
   }
 
   private isToolCallSession(sid: number): boolean {
