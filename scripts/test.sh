@@ -8,4 +8,13 @@ npm run --silent format:check
 npm run --silent typecheck
 npm run --silent build
 bash scripts/electronegativity.sh
-exec unshare --pid --fork --mount-proc --kill-child tini -- npx vitest run "$@"
+mkdir -p test-artifacts
+status=0
+unshare --pid --fork --mount-proc --kill-child tini -- \
+  npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@" || status=$?
+# One plain closing line for whoever reads the log.
+node -e '
+  const r = JSON.parse(require("fs").readFileSync("test-artifacts/vitest.json", "utf8"));
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+' || true
+exit "$status"
