@@ -1,4 +1,10 @@
-import { signalGroup, verifyGroup, type GroupIdentities, type VerifiedGroup } from './group-signal';
+import {
+  groupHasMembers,
+  signalGroup,
+  verifyGroup,
+  type GroupIdentities,
+  type VerifiedGroup,
+} from './group-signal';
 import { signalIdentities } from './identity-targets';
 import {
   hasPendingGroupMember,
@@ -77,6 +83,8 @@ function confirm(ctx: RunContext, phase: SignalName): void {
   // While known members remain, SIGKILL to the PGID reaches any member forked since the last scan;
   // the full scan waits for the end, so it does not delay the SIGKILL.
   if (!ctx.group || (phase === 'SIGTERM' && hasPendingGroupMember(ctx))) return;
+  // The kernel says no process holds the PGID now: there is nobody left to find by scanning the table.
+  if (!groupHasMembers(ctx.group.pgid)) return;
   const unproven = scanGroup(ctx, phase);
   if (unproven.length === 0) return;
   const pgid = ctx.group.pgid;

@@ -40,11 +40,12 @@ const MAX_ENDED_GROUPS = 500;
 /**
  * A full table sweep every this many polls while nobody looks at the whole table (every 5 minutes at
  * the default 1 s poll), and every WATCHED_SWEEP_EVERY polls while a view of every group is open.
- * Between sweeps the table is listed every LIST_EVERY polls, to notice exits of processes no agent owns.
+ * Between sweeps the table is listed every LIST_EVERY polls (a minute), to notice exits of processes no
+ * agent owns.
  */
 export const DEFAULT_FULL_SWEEP_EVERY = 300;
 const WATCHED_SWEEP_EVERY = 5;
-const LIST_EVERY = 10;
+const LIST_EVERY = 60;
 const PROBATION_POLLS = 3;
 
 /**
