@@ -2,17 +2,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { benchEnv, trackGroup } from './populations';
+// The same markers the tests' fake agent carries (shape observed in shared/AGENTS.md).
+import { CLAUDE_MARKERS } from '../../test/support/fake-agent';
 import { waitUntil } from './wait';
 
 const FIXTURE = fileURLToPath(new URL('../../test/fixtures/fake-agent.mjs', import.meta.url));
-
-/** Claude Code's markers as observed (shared/AGENTS.md), so Corral attributes the tool calls. */
-export const CLAUDE_MARKERS = {
-  CLAUDECODE: '1',
-  CLAUDE_CODE_ENTRYPOINT: 'cli',
-  CLAUDE_CODE_SESSION_ID: '3f0e5a52-7a53-4c55-9a51-2f1d8f6c0b11',
-  AI_AGENT: 'claude-code_2.1.332_agent',
-};
 
 interface AgentMessage {
   id?: number;

@@ -27,6 +27,7 @@ import {
   TASKALLINFO_SIZE,
 } from './proc-info-layout';
 import { decodeProcArgs2 } from './procargs-decoder';
+import { forgetMissing, readEach } from '../read-each';
 
 interface IdentityCache {
   startKey: number;
@@ -100,20 +101,13 @@ export class DarwinSampler implements ProcessSampler {
   sampleAll(): ProcessRecord[] {
     const pids = this.listPids();
     const records = this.sampleSome(pids);
-    if (this.cache.size > records.length) {
-      const alive = new Set(pids);
-      for (const pid of this.cache.keys()) if (!alive.has(pid)) this.cache.delete(pid);
-    }
+    if (this.cache.size > records.length)
+      forgetMissing(this.cache.keys(), pids, (pid) => this.cache.delete(pid));
     return records;
   }
 
   sampleSome(pids: Iterable<number>): ProcessRecord[] {
-    const out: ProcessRecord[] = [];
-    for (const pid of pids) {
-      const record = this.readOne(pid);
-      if (record) out.push(record);
-    }
-    return out;
+    return readEach(pids, (pid) => this.readOne(pid));
   }
 
   /** One process, or null when it vanished (never an error: processes exit while we read). */

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readdirSync, readFileSync } from 'node:fs';
 import type { ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import { forgetMissing, readEach } from '../read-each';
 import { pickEnv, splitNul } from './nul-fields';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
@@ -91,20 +92,13 @@ export class LinuxSampler implements ProcessSampler {
     const pids = this.listPids();
     const records = this.sampleSome(pids);
     if (this.cache.size > records.length || this.statFds.size > records.length) {
-      const alive = new Set(pids);
-      for (const pid of this.cache.keys()) if (!alive.has(pid)) this.forget(pid);
-      for (const pid of this.statFds.keys()) if (!alive.has(pid)) this.forget(pid);
+      forgetMissing([...this.cache.keys(), ...this.statFds.keys()], pids, (pid) => this.forget(pid));
     }
     return records;
   }
 
   sampleSome(pids: Iterable<number>): ProcessRecord[] {
-    const out: ProcessRecord[] = [];
-    for (const pid of pids) {
-      const record = this.readOne(pid);
-      if (record) out.push(record);
-    }
-    return out;
+    return readEach(pids, (pid) => this.readOne(pid));
   }
 
   /** One process, or null when it vanished (never an error: processes exit while we read). */
