@@ -5,6 +5,7 @@ import { METHOD_LABELS, type Method, type MethodResult } from './phases/snapshot
 import type { TeardownRun } from './phases/teardown-time';
 import { percentile, ratioSummary, summarize, type Summary } from './lib/stats';
 import type { Row } from './lib/table';
+import type { WorkerMainThread } from './phases/worker-main-thread';
 
 const one = (value: number): Summary => ({ median: value, min: value, max: value, n: 1 });
 const MB = 1024 * 1024;
@@ -86,6 +87,23 @@ export function monitorRows(extra: number, agentProcesses: number, cost: Monitor
       unit: '% core',
       summary: one(b.outsideTicksPercent),
       note: `instrumented window total ${b.totalPercent.toFixed(3)} %`,
+    },
+  ];
+}
+
+export function workerMainThreadRows(extra: number, w: WorkerMainThread): Row[] {
+  const section = `desktop main thread, core in a worker, ${extra.toLocaleString('en-US')} extra`;
+  const missing = w.missing;
+  return [
+    {
+      section,
+      name: 'main-thread busy time per tick',
+      unit: 'ms',
+      summary: missing ? null : one(w.activeMsPerTick),
+      target: { kind: 'at-most', value: 2 },
+      note:
+        missing ??
+        `${w.ticks} ticks; event-loop delay p99 ${w.p99DelayMs.toFixed(2)} ms, max ${w.maxDelayMs.toFixed(2)} ms`,
     },
   ];
 }

@@ -27,7 +27,15 @@ import { measureMemory } from './phases/memory';
 import { measureMonitorCost } from './phases/monitor-cost';
 import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
-import { latencyRows, memoryRows, monitorRows, snapshotRows, teardownRows } from './report';
+import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
+import {
+  latencyRows,
+  memoryRows,
+  monitorRows,
+  snapshotRows,
+  teardownRows,
+  workerMainThreadRows,
+} from './report';
 
 const quick = process.argv.includes('--quick');
 const PLAN = quick
@@ -104,6 +112,7 @@ async function main(): Promise<void> {
     // 2. Steady-state monitor cost over the 4,000, then 3. detection latency with the same monitor.
     const harness = startMonitor();
     let monitorCost;
+    let workerMainThread: WorkerMainThread | null = null;
     const latency: LatencyResult[] = [];
     let monitorErrors: { count: number; last: string | null } = { count: 0, last: null };
     try {
@@ -131,6 +140,11 @@ async function main(): Promise<void> {
       harness.stop();
       agentPopulation?.agent.close();
     }
+    // The desktop arrangement over the same table, with the bench's own monitor stopped so that this
+    // thread's busy time is only what the worker's pushes cost it.
+    log(`desktop arrangement: the core in a worker thread, ${PLAN.breakdownSeconds} s`);
+    workerMainThread = await measureWorkerMainThread(PLAN.breakdownSeconds);
+    rows.push(...workerMainThreadRows(4000, workerMainThread));
     await removeGroups();
 
     // 4. Teardown of whole groups, one at a time on an otherwise quiet table.
@@ -164,6 +178,7 @@ async function main(): Promise<void> {
       durationSeconds: (performance.now() - t0) / 1000,
       snapshots,
       monitorCost,
+      workerMainThread,
       monitorErrors,
       latency,
       teardown: { respecting, ignoring, graceMs: GRACE_MS, size: TEARDOWN_SIZE, ignoringSize: IGNORING_SIZE },
