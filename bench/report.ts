@@ -101,9 +101,7 @@ export function workerMainThreadRows(extra: number, w: WorkerMainThread): Row[] 
       unit: 'ms',
       summary: missing ? null : one(w.activeMsPerTick),
       target: { kind: 'at-most', value: 2 },
-      note:
-        missing ??
-        `${w.ticks} ticks; event-loop delay p99 ${w.p99DelayMs.toFixed(2)} ms, max ${w.maxDelayMs.toFixed(2)} ms`,
+      note: missing ?? `${w.ticks} ticks; event-loop utilization of the thread receiving the worker's pushes`,
     },
   ];
 }

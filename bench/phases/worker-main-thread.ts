@@ -26,8 +26,6 @@ export async function measureWorkerMainThread(seconds: number): Promise<WorkerMa
       missing: 'out/main/service-worker.js not built (npm run build)',
       ticks: 0,
       activeMsPerTick: NaN,
-      p99DelayMs: NaN,
-      maxDelayMs: NaN,
     };
   }
   const running = await startWorkerService(ENTRY, {
