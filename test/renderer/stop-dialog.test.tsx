@@ -91,7 +91,7 @@ describe('stop group dialog', () => {
     ).toEqual(['701', '702', '703']);
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
-    expect(requests).toEqual([{ groupId: toolCall.id, orphansOnly: false }]);
+    expect(requests).toEqual([{ groupId: toolCall.id, orphansOnly: false, withEscaped: false }]);
     expect(screen.getByTestId('stop-outcome').getAttribute('data-status')).toBe('running');
     expect(outcomes()).toEqual({ 701: 'pending', 702: 'pending', 703: 'pending' });
 
@@ -167,7 +167,7 @@ describe('stop group dialog', () => {
         .map((li) => li.getAttribute('data-pid')),
     ).toEqual(['801']);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
-    expect(requests).toEqual([{ groupId: agentGroup.id, orphansOnly: true }]);
+    expect(requests).toEqual([{ groupId: agentGroup.id, orphansOnly: true, withEscaped: false }]);
     await act(async () =>
       stop.resolve(
         result({
@@ -212,5 +212,43 @@ describe('stop group dialog', () => {
     await act(async () => stop.reject(new Error('connection to corral closed')));
     expect(screen.getByTestId('stop-outcome').getAttribute('data-status')).toBe('failed');
     expect(screen.getByRole('alert').textContent).toBe('connection to corral closed');
+  });
+
+  it('offers the processes that left the group by setsid, and asks for them only when ticked', async () => {
+    const escaped = makeGroup({
+      pgid: 900,
+      id: '900:900:1',
+      agent: { name: 'claude-code', pid: 1 },
+      processes: [
+        makeProcess({
+          pid: 900,
+          pgid: 900,
+          command: 'bash -c sleep 600',
+          flags: ['escaped'],
+          originGroup: { pgid: 700, sid: 700 },
+        }),
+      ],
+    });
+    const requests: StopGroupRequest[] = [];
+    const stop = deferred<TeardownResult>();
+    const api = new FakeCorralApi({
+      'snapshot:get': () => makeSnapshot(1, [toolCall, escaped]),
+      'timeline:get': ({ groupId }) => makeTimeline(groupId, []),
+      'group:stop': (request) => {
+        requests.push(request);
+        return stop.promise;
+      },
+    });
+    renderWithCorral(<App />, api);
+    const dialog = await openStopDialog(toolCall.id);
+    const pids = () =>
+      within(within(dialog).getByRole('list', { name: 'Processes to signal' }))
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('data-pid'));
+    expect(pids()).toEqual(['701', '702', '703']);
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /1 process that left this group/ }));
+    expect(pids()).toEqual(['701', '702', '703', '900']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
+    expect(requests).toEqual([{ groupId: toolCall.id, orphansOnly: false, withEscaped: true }]);
   });
 });

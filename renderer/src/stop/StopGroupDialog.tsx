@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
 import { useCorral, useCorralApi, useCorralStore } from '../store/store-context';
-import { stopModes, stopTargets, type StopMode } from './stop-targets';
+import { escapedFrom, stopModes, stopTargets, type StopMode } from './stop-targets';
 import { StopOutcome } from './StopOutcome';
 
 const MODE_LABELS: Record<StopMode, string> = {
@@ -22,8 +22,11 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
   const modes = stopModes(group);
   const [mode, setMode] = useState<StopMode>(modes[0]!);
   const [started, setStarted] = useState(false);
+  const [withEscaped, setWithEscaped] = useState(false);
   const teardown = useCorral((s) => s.teardowns.get(group.id));
-  const targets = stopTargets(group, mode);
+  const groups = useCorral((s) => s.snapshot?.groups);
+  const escaped = escapedFrom(group, groups ?? []);
+  const targets = [...stopTargets(group, mode), ...(withEscaped ? escaped : [])];
   const titleId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
 
@@ -40,7 +43,7 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
     setStarted(true);
     const state = store.getState();
     state.teardownStarted(group.id);
-    api.request('group:stop', { groupId: group.id, orphansOnly: mode === 'orphans-only' }).then(
+    api.request('group:stop', { groupId: group.id, orphansOnly: mode === 'orphans-only', withEscaped }).then(
       (result) => store.getState().teardownFinished(result),
       (error: unknown) => store.getState().teardownFailed(group.id, errorMessage(error)),
     );
@@ -72,6 +75,17 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
                   {MODE_LABELS[m]}
                 </label>
               ))}
+              {escaped.length > 0 ? (
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={withEscaped}
+                    onChange={(event) => setWithEscaped(event.target.checked)}
+                  />
+                  Also the {escaped.length} process{escaped.length === 1 ? '' : 'es'} that left this group
+                  (setsid), each checked by its identity
+                </label>
+              ) : null}
               {group.containsAgent ? (
                 <p className="muted">
                   This group contains the agent itself: only its orphans can be stopped.
