@@ -28,6 +28,7 @@ export class LinuxSampler implements ProcessSampler {
    */
   private readonly statFds = new Map<number, number>();
   private readonly lastChildren = new Map<number, { text: string; list: number[] }>();
+  private readonly childFds = new Map<number, number>();
   private loadavgFd: number | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
@@ -75,12 +76,12 @@ export class LinuxSampler implements ProcessSampler {
 
   /** Unchanged child lists come back as the same array, so a caller can skip them by identity. */
   childrenOf(pid: number): number[] | null {
-    const file = this.reader.read(`${this.procRoot}/${pid}/task/${pid}/children`);
-    if (!file) {
+    const length = this.readChildren(pid);
+    if (length === null) {
       this.lastChildren.delete(pid);
       return null;
     }
-    const text = this.reader.bytes.toString('latin1', 0, file.length).trim();
+    const text = this.reader.bytes.toString('latin1', 0, length).trim();
     const last = this.lastChildren.get(pid);
     if (last && last.text === text) return last.list;
     const list = text === '' ? [] : text.split(' ').map(Number);
@@ -92,7 +93,9 @@ export class LinuxSampler implements ProcessSampler {
     const pids = this.listPids();
     const records = this.sampleSome(pids);
     if (this.cache.size > records.length || this.statFds.size > records.length) {
-      forgetMissing([...this.cache.keys(), ...this.statFds.keys()], pids, (pid) => this.forget(pid));
+      forgetMissing([...this.cache.keys(), ...this.statFds.keys(), ...this.childFds.keys()], pids, (pid) =>
+        this.forget(pid),
+      );
     }
     return records;
   }
@@ -162,23 +165,47 @@ export class LinuxSampler implements ProcessSampler {
     return this.reader.read(`${base}/stat`, { singleShot: true })?.length ?? null;
   }
 
+  /** The children file, kept open and re-read with pread like stat; a list too long for one read is read whole. */
+  private readChildren(pid: number): number | null {
+    const path = `${this.procRoot}/${pid}/task/${pid}/children`;
+    let fd = this.childFds.get(pid);
+    if (fd === undefined && keptFds.total < keptFds.budget) {
+      const opened = ProcFileReader.open(path);
+      if (opened === null) return null;
+      fd = opened;
+      this.childFds.set(pid, fd);
+      keptFds.total++;
+    }
+    if (fd !== undefined) {
+      const length = this.reader.reread(fd);
+      if (length === null) {
+        this.forget(pid);
+        return null;
+      }
+      if (length < this.reader.bytes.length) return length;
+    }
+    return this.reader.read(path)?.length ?? null;
+  }
+
   private forget(pid: number): void {
     this.cache.delete(pid);
     this.lastChildren.delete(pid);
+    const childFd = this.childFds.get(pid);
+    if (childFd !== undefined) {
+      this.childFds.delete(pid);
+      keptFds.total--;
+      closeQuietly(childFd);
+    }
     const fd = this.statFds.get(pid);
     if (fd === undefined) return;
     this.statFds.delete(pid);
     keptFds.total--;
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed: nothing to release.
-    }
+    closeQuietly(fd);
   }
 
   /** Releases every kept descriptor. */
   close(): void {
-    for (const pid of [...this.statFds.keys()]) this.forget(pid);
+    for (const pid of [...this.statFds.keys(), ...this.childFds.keys()]) this.forget(pid);
     if (this.loadavgFd !== null) closeSync(this.loadavgFd);
     this.loadavgFd = null;
   }
@@ -233,6 +260,14 @@ function openFilesLimit(): number {
 
 /** Beyond this many new pids since the last look, listing the table is cheaper than probing each. */
 const MAX_PIDS_TO_PROBE = 2000;
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed: nothing to release.
+  }
+}
 
 function readPidMax(procRoot: string): number {
   try {
