@@ -8,17 +8,23 @@ afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.stop();
 });
 
+/** A monitor that has opened an orphan incident for a fake agent's tool call. */
+async function orphanIncident() {
+  const first = startHarness();
+  harnesses.push(first);
+  const agent = await FakeAgent.start();
+  const call = await agent.toolCall('sleep 600 & echo done');
+  await call.exited();
+  const opened = await first.next(
+    'incident-opened',
+    (e) => e.pgid === call.pid && e.detail?.kind === 'orphan',
+  );
+  return { first, call, opened };
+}
+
 describe('incidents across a restart of the monitor', () => {
   it('keeps an open incident open across a restart, and closes it when its processes exit', async () => {
-    const first = startHarness();
-    harnesses.push(first);
-    const agent = await FakeAgent.start();
-    const call = await agent.toolCall('sleep 600 & echo done');
-    await call.exited();
-    const opened = await first.next(
-      'incident-opened',
-      (e) => e.pgid === call.pid && e.detail?.kind === 'orphan',
-    );
+    const { first, call, opened } = await orphanIncident();
     const incidentId = String(opened.detail?.incidentId);
     await first.stop();
     harnesses.pop();
@@ -43,15 +49,7 @@ describe('incidents across a restart of the monitor', () => {
   });
 
   it('closes a restored incident whose processes died while Corral was not running', async () => {
-    const first = startHarness();
-    harnesses.push(first);
-    const agent = await FakeAgent.start();
-    const call = await agent.toolCall('sleep 600 & echo done');
-    await call.exited();
-    const opened = await first.next(
-      'incident-opened',
-      (e) => e.pgid === call.pid && e.detail?.kind === 'orphan',
-    );
+    const { first, call, opened } = await orphanIncident();
     await first.stop();
     harnesses.pop();
     process.kill(-call.pid, 'SIGKILL');
