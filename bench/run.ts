@@ -24,7 +24,7 @@ import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
 import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
 import { measureMemory } from './phases/memory';
-import { measureMonitorCost } from './phases/monitor-cost';
+import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
 import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
 import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
@@ -46,6 +46,8 @@ const PLAN = quick
       windowSeconds: 5,
       breakdownSeconds: 5,
       warmupSeconds: 2,
+      monitorWarmupSeconds: 10,
+      sweeps: 2,
       trials: 20,
       teardownRuns: 3,
       ignoringRuns: 2,
@@ -57,6 +59,8 @@ const PLAN = quick
       windowSeconds: 10,
       breakdownSeconds: 30,
       warmupSeconds: 5,
+      monitorWarmupSeconds: 30,
+      sweeps: 5,
       trials: 30,
       teardownRuns: 5,
       ignoringRuns: 5,
@@ -109,17 +113,27 @@ async function main(): Promise<void> {
       rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
     }
 
-    // 2. Steady-state monitor cost over the 4,000, then 3. detection latency with the same monitor.
+    // 2. Steady-state monitor cost over the 4,000, in a process of its own.
+    log(
+      `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s of watching, ${PLAN.breakdownSeconds} s instrumented, ${PLAN.sweeps} full sweeps`,
+    );
+    const monitorRun = await measureMonitorCostInOwnProcess({
+      seconds: PLAN.monitorSeconds,
+      windowSeconds: PLAN.windowSeconds,
+      breakdownSeconds: PLAN.breakdownSeconds,
+      warmupSeconds: PLAN.monitorWarmupSeconds,
+      sweeps: PLAN.sweeps,
+    });
+    const monitorCost = monitorRun.cost;
+    rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
+
+    // 3. Detection latency, with a monitor in this process (latency, not CPU, is measured here).
     const harness = startMonitor();
-    let monitorCost;
     let workerMainThread: WorkerMainThread | null = null;
     const latency: LatencyResult[] = [];
-    let monitorErrors: { count: number; last: string | null } = { count: 0, last: null };
+    let monitorErrors = monitorRun.errors;
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      log(`monitor cost: ${PLAN.monitorSeconds} s of watching, then ${PLAN.breakdownSeconds} s instrumented`);
-      monitorCost = await measureMonitorCost(harness, { ...PLAN, seconds: PLAN.monitorSeconds });
-      rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
       // The two variants run side by side (each its own sequence of trials): orphans are told apart by pid.
       log(`detection latency: ${PLAN.trials} trials of each variant`);
       const variants = [
@@ -136,7 +150,10 @@ async function main(): Promise<void> {
       await removeGroups(latency.flatMap((l) => l.groups));
       rows.push(...latencyRows(latency));
     } finally {
-      monitorErrors = { ...harness.monitor.errors };
+      monitorErrors = {
+        count: monitorErrors.count + harness.monitor.errors.count,
+        last: harness.monitor.errors.last ?? monitorErrors.last,
+      };
       harness.stop();
       agentPopulation?.agent.close();
     }

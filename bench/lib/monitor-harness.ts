@@ -75,25 +75,27 @@ export function startMonitor(): MonitorHarness {
     sampler,
     matcher,
     settings,
-    findHeldPipes: timedHeldPipes,
-    incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
+    findHeldPipes: process.env.NO_PIPES ? undefined : timedHeldPipes,
+    incidents: process.env.NO_STORE
+      ? undefined
+      : { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
     fullSweepEvery: FULL_SWEEP_EVERY,
   });
   harness.monitor = monitor;
 
-  // The monitor's timers call this.poll()/this.watch(), so wrapping the instance's methods sees every tick.
-  let polls = 0;
+  // The monitor's timer calls this.poll()/this.watch(), so wrapping the instance's methods sees every tick.
+  // A poll that read the whole table (sampleAll) is a full sweep.
   const wrap = (run: () => void, kind: () => Tick): (() => void) => {
     return () => {
-      const tick = kind();
       if (!harness.timing) return run();
+      const sweepsBefore = sampler.sweeps;
       const c0 = process.cpuUsage();
       const w0 = performance.now();
       try {
         run();
       } finally {
         const c = process.cpuUsage(c0);
-        const t = harness.ticks[tick];
+        const t = harness.ticks[sampler.sweeps > sweepsBefore ? 'poll-full' : kind()];
         const cpu = (c.user + c.system) / 1000;
         const wall = performance.now() - w0;
         t.calls++;
@@ -106,7 +108,7 @@ export function startMonitor(): MonitorHarness {
   };
   const poll = monitor.poll.bind(monitor);
   const watch = monitor.watch.bind(monitor);
-  monitor.poll = wrap(poll, () => (polls++ % FULL_SWEEP_EVERY === 0 ? 'poll-full' : 'poll-partial'));
+  monitor.poll = wrap(poll, () => 'poll-partial');
   monitor.watch = wrap(watch, () => 'watch');
   monitor.start();
   return harness;

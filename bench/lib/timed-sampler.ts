@@ -1,4 +1,8 @@
-import type { ProcessRecord, ProcessSampler } from '../../main/core/sampling/process-record';
+import type {
+  ExitWatchCoverage,
+  ProcessRecord,
+  ProcessSampler,
+} from '../../main/core/sampling/process-record';
 
 export interface CallCost {
   calls: number;
@@ -6,7 +10,8 @@ export interface CallCost {
   wallMs: number;
 }
 
-type Step = 'sampleAll' | 'sampleSome' | 'listPids' | 'childrenOf' | 'newPidsSince';
+type Step =
+  'sampleAll' | 'sampleSome' | 'listPids' | 'childrenOf' | 'newPidsSince' | 'watchExits' | 'exitedWatched';
 
 /**
  * Wraps a sampler to count where the monitor's time goes. Timing is off by default so that the
@@ -15,15 +20,21 @@ type Step = 'sampleAll' | 'sampleSome' | 'listPids' | 'childrenOf' | 'newPidsSin
 export class TimedSampler implements ProcessSampler {
   readonly platform: NodeJS.Platform;
   enabled = false;
+  /** Whole-table reads so far, counted whether or not timing is on. */
+  sweeps = 0;
   readonly costs: Record<Step, CallCost> = {
     sampleAll: { calls: 0, cpuMs: 0, wallMs: 0 },
     sampleSome: { calls: 0, cpuMs: 0, wallMs: 0 },
     listPids: { calls: 0, cpuMs: 0, wallMs: 0 },
     childrenOf: { calls: 0, cpuMs: 0, wallMs: 0 },
     newPidsSince: { calls: 0, cpuMs: 0, wallMs: 0 },
+    watchExits: { calls: 0, cpuMs: 0, wallMs: 0 },
+    exitedWatched: { calls: 0, cpuMs: 0, wallMs: 0 },
   };
   readonly childrenOf?: (pid: number) => number[] | null;
   readonly newPidsSince?: (cursor: number | null) => { cursor: number; pids: number[] | null };
+  readonly watchExits?: (targets: ReadonlyMap<number, number>) => ExitWatchCoverage;
+  readonly exitedWatched?: () => readonly number[];
 
   constructor(private readonly inner: ProcessSampler) {
     this.platform = inner.platform;
@@ -31,9 +42,14 @@ export class TimedSampler implements ProcessSampler {
     if (children) this.childrenOf = (pid) => this.time('childrenOf', () => children(pid));
     const newPids = inner.newPidsSince?.bind(inner);
     if (newPids) this.newPidsSince = (cursor) => this.time('newPidsSince', () => newPids(cursor));
+    const watchExits = inner.watchExits?.bind(inner);
+    if (watchExits) this.watchExits = (targets) => this.time('watchExits', () => watchExits(targets));
+    const exited = inner.exitedWatched?.bind(inner);
+    if (exited) this.exitedWatched = () => this.time('exitedWatched', () => exited());
   }
 
   sampleAll(): ProcessRecord[] {
+    this.sweeps++;
     return this.time('sampleAll', () => this.inner.sampleAll());
   }
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openIdentity } from '../../main/core/actions/identity-signal';
-import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/actions/pidfd';
+import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/os/pidfd';
 import { teardown, type TeardownOptions } from '../../main/core/actions/teardown';
 import type { TeardownResult } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';

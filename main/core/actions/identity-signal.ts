@@ -1,5 +1,5 @@
 import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
-import { pidfdClose, pidfdOpen, pidfdSendSignal, type PidfdOpen } from './pidfd';
+import { pidfdClose, pidfdOpen, pidfdSendSignal, type PidfdOpen } from '../os/pidfd';
 import type { ProcessIdentity, SignalName, SignalResult } from './teardown-types';
 
 /** A way to signal exactly one process (pid + start key), never whatever later reuses its PID. */

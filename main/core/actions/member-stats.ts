@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
 import { LinuxSampler } from '../sampling/linux/linux-sampler';
 import { ProcFileReader } from '../sampling/linux/proc-files';
@@ -21,10 +22,15 @@ export function memberReader(sampler: ProcessSampler): ReadMembers {
   const reader = new ProcFileReader();
   return (pids) => {
     const out: MemberStat[] = [];
+    // Once one member is found gone, the group is likely dying: a failed open costs a thrown error,
+    // so the rest are checked for existence first (the read that follows still proves identity).
+    let dying = false;
     for (const pid of pids) {
+      if (dying && !existsSync(`/proc/${pid}`)) continue;
       const file = reader.read(`/proc/${pid}/stat`, { singleShot: true });
       const stat = file && parseMemberStat(reader.bytes, file.length);
       if (stat && stat.pid === pid) out.push(stat);
+      else dying = true;
     }
     return out;
   };

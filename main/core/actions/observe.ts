@@ -90,7 +90,9 @@ export function identityOf(record: ProcessRecord): { pid: number; startKey: numb
  */
 export async function watchUntil(ctx: RunContext, phase: SignalName, deadline: number): Promise<void> {
   let lastScan = Date.now();
-  let lastRead = 0;
+  // The signal was sent just after a member was read to prove the group: probe first. Reading a large
+  // group while it dies only competes with its dying; the read comes once the probe finds it empty.
+  let lastRead = Date.now();
   let pollCost = 0;
   for (;;) {
     if (ctx.book.pending().length === 0) return;

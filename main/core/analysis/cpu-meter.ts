@@ -30,6 +30,22 @@ export class CpuMeter {
     return out;
   }
 
+  /**
+   * One reading of one identity, as update() would take it, without building a result map: the
+   * monitor takes one for each agent's process every second.
+   */
+  reading(identity: string, cpuTimeMs: number, at: number): number | null {
+    const prev = this.last.get(identity);
+    if (!prev) {
+      this.last.set(identity, { cpuTimeMs, at });
+      return null;
+    }
+    const percent = at > prev.at ? Math.max(0, ((cpuTimeMs - prev.cpuTimeMs) / (at - prev.at)) * 100) : null;
+    prev.cpuTimeMs = cpuTimeMs;
+    prev.at = at;
+    return percent;
+  }
+
   forget(identity: string): void {
     this.last.delete(identity);
   }

@@ -22,7 +22,10 @@ export function nextRunawayState(
   if (cpuPercent === null) return state;
   const windowMs = policy.windowSeconds * 1000;
   if (!state.active) {
-    if (cpuPercent < policy.cpuPercent) return { hotSince: null, coolSince: null, active: false };
+    if (cpuPercent < policy.cpuPercent)
+      return state.hotSince === null && state.coolSince === null
+        ? state
+        : { hotSince: null, coolSince: null, active: false };
     const hotSince = state.hotSince ?? at;
     return { hotSince, coolSince: null, active: at - hotSince >= windowMs };
   }

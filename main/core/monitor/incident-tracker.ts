@@ -23,31 +23,44 @@ const processFlagged = (p: TrackedProcess, kind: IncidentKind): boolean =>
         ? p.heldPipe !== null
         : true;
 
+function listed(incident: Incident, p: TrackedProcess): boolean {
+  for (const q of incident.processes)
+    if (q.pid === p.record.pid && q.startKey === p.record.startKey) return true;
+  return false;
+}
+
 /**
  * One incident per (group, flag): opened when the flag appears, accumulating CPU-seconds and peak
  * memory while it stays, closed when the group empties, the user stops it, or a runaway calms down.
+ * update() runs for every live group on every poll, so it builds no keys and no arrays when nothing
+ * changed.
  */
 export class IncidentTracker {
-  private readonly open = new Map<string, Incident>();
-  private readonly lastCpuMs = new Map<string, number>();
+  /** Open incidents by group id, then kind. */
+  private readonly open = new Map<string, Map<IncidentKind, Incident>>();
+  /** CPU time of each member at the last reading, by incident id, then process identity. */
+  private readonly lastCpuMs = new Map<string, Map<string, number>>();
   private counter = 0;
 
   constructor(restored: readonly Incident[] = []) {
-    for (const incident of restored) this.open.set(`${incident.groupId}|${incident.kind}`, incident);
+    for (const incident of restored) this.kindsOf(incident.groupId).set(incident.kind, incident);
   }
 
   openIncidents(): Incident[] {
-    return [...this.open.values()];
+    const out: Incident[] = [];
+    for (const byKind of this.open.values()) for (const incident of byKind.values()) out.push(incident);
+    return out;
   }
 
   /** Brings the group's incidents up to date with its flags. */
   update(group: TrackedGroup, flags: readonly GroupFlag[], now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    const liveMembers = [...group.live].map((id) => group.members.get(id)!).filter(Boolean);
-    const kinds = new Set(flags.map((f) => KIND_OF_FLAG[f]));
-    for (const kind of kinds) {
-      const key = `${group.id}|${kind}`;
-      let incident = this.open.get(key);
+    const existing = this.open.get(group.id);
+    if (flags.length === 0 && !existing) return changes;
+    const byKind = existing ?? this.kindsOf(group.id);
+    for (const flag of flags) {
+      const kind = KIND_OF_FLAG[flag];
+      let incident = byKind.get(kind);
       if (!incident) {
         incident = {
           id: `${now.toString(36)}-${(this.counter++).toString(36)}-${group.pgid}`,
@@ -64,23 +77,30 @@ export class IncidentTracker {
           peakRssBytes: 0,
           end: 'open',
         };
-        this.open.set(key, incident);
+        byKind.set(kind, incident);
         changes.push({ incident, change: 'opened' });
-        this.accumulate(incident, liveMembers, kind);
+        this.accumulate(incident, group, kind);
         continue;
       }
       // Only a real change is worth a write: an idle orphan's incident stays as it was.
-      const before = `${incident.cpuSeconds}|${incident.peakRssBytes}|${incident.processes.length}`;
-      this.accumulate(incident, liveMembers, kind);
-      if (`${incident.cpuSeconds}|${incident.peakRssBytes}|${incident.processes.length}` !== before) {
+      const { cpuSeconds, peakRssBytes } = incident;
+      const processes = incident.processes.length;
+      this.accumulate(incident, group, kind);
+      if (
+        incident.cpuSeconds !== cpuSeconds ||
+        incident.peakRssBytes !== peakRssBytes ||
+        incident.processes.length !== processes
+      )
         changes.push({ incident, change: 'updated' });
+    }
+    if (byKind.size > flags.length) {
+      for (const [kind, incident] of [...byKind]) {
+        if (flags.some((f) => KIND_OF_FLAG[f] === kind)) continue;
+        const end: IncidentEnd = kind === 'runaway' && group.live.size > 0 ? 'cleared' : 'exited';
+        this.close(incident, end, now, changes);
       }
     }
-    for (const [key, incident] of this.open) {
-      if (incident.groupId !== group.id || kinds.has(incident.kind)) continue;
-      const end: IncidentEnd = incident.kind === 'runaway' && group.live.size > 0 ? 'cleared' : 'exited';
-      this.closeKey(key, incident, end, now, changes);
-    }
+    if (byKind.size === 0) this.open.delete(group.id);
     return changes;
   }
 
@@ -88,55 +108,66 @@ export class IncidentTracker {
   groupEnded(group: TrackedGroup, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
     const end: IncidentEnd = group.stopRequestedAt !== null ? 'stopped-by-user' : 'exited';
-    for (const [key, incident] of this.open)
-      if (incident.groupId === group.id) this.closeKey(key, incident, end, now, changes);
+    for (const incident of [...(this.open.get(group.id)?.values() ?? [])])
+      this.close(incident, end, now, changes);
     return changes;
   }
 
   /** Incidents restored at start-up whose processes are all gone: closed, time unknown beyond "by now". */
   closeRestoredIf(stillAlive: (incident: Incident) => boolean, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    for (const [key, incident] of this.open)
-      if (!stillAlive(incident)) this.closeKey(key, incident, 'exited', now, changes);
+    for (const incident of this.openIncidents())
+      if (!stillAlive(incident)) this.close(incident, 'exited', now, changes);
     return changes;
   }
 
   /** A restored incident's group reappeared under a (possibly new) group id. */
   rebind(incident: Incident, group: TrackedGroup): void {
-    const oldKey = `${incident.groupId}|${incident.kind}`;
-    if (this.open.get(oldKey) !== incident) return;
-    this.open.delete(oldKey);
+    const byKind = this.open.get(incident.groupId);
+    if (byKind?.get(incident.kind) !== incident) return;
+    byKind.delete(incident.kind);
+    if (byKind.size === 0) this.open.delete(incident.groupId);
     incident.groupId = group.id;
-    this.open.set(`${group.id}|${incident.kind}`, incident);
+    this.kindsOf(group.id).set(incident.kind, incident);
   }
 
-  private closeKey(
-    key: string,
-    incident: Incident,
-    end: IncidentEnd,
-    now: number,
-    changes: IncidentChange[],
-  ): void {
+  private kindsOf(groupId: string): Map<IncidentKind, Incident> {
+    let byKind = this.open.get(groupId);
+    if (!byKind) {
+      byKind = new Map();
+      this.open.set(groupId, byKind);
+    }
+    return byKind;
+  }
+
+  private close(incident: Incident, end: IncidentEnd, now: number, changes: IncidentChange[]): void {
     incident.closedAt = now;
     incident.end = end;
-    this.open.delete(key);
-    for (const cpuKey of this.lastCpuMs.keys())
-      if (cpuKey.startsWith(`${incident.id}|`)) this.lastCpuMs.delete(cpuKey);
+    const byKind = this.open.get(incident.groupId);
+    if (byKind?.get(incident.kind) === incident) {
+      byKind.delete(incident.kind);
+      if (byKind.size === 0) this.open.delete(incident.groupId);
+    }
+    this.lastCpuMs.delete(incident.id);
     changes.push({ incident, change: 'closed' });
   }
 
-  private accumulate(incident: Incident, members: readonly TrackedProcess[], kind: IncidentKind): void {
+  private accumulate(incident: Incident, group: TrackedGroup, kind: IncidentKind): void {
+    let lastCpu = this.lastCpuMs.get(incident.id);
+    if (!lastCpu) {
+      lastCpu = new Map();
+      this.lastCpuMs.set(incident.id, lastCpu);
+    }
     let rss = 0;
-    for (const p of members) {
+    let cpuSeconds = incident.cpuSeconds;
+    for (const id of group.live) {
+      const p = group.members.get(id);
+      if (!p) continue;
       rss += p.record.rssBytes;
-      const key = `${incident.id}|${p.identity}`;
-      const last = this.lastCpuMs.get(key);
-      if (last !== undefined) incident.cpuSeconds += Math.max(0, p.record.cpuTimeMs - last) / 1000;
-      this.lastCpuMs.set(key, p.record.cpuTimeMs);
-      if (
-        processFlagged(p, kind) &&
-        !incident.processes.some((q) => q.pid === p.record.pid && q.startKey === p.record.startKey)
-      ) {
+      const last = lastCpu.get(p.identity);
+      if (last !== undefined) cpuSeconds += Math.max(0, p.record.cpuTimeMs - last) / 1000;
+      if (last !== p.record.cpuTimeMs) lastCpu.set(p.identity, p.record.cpuTimeMs);
+      if (processFlagged(p, kind) && !listed(incident, p)) {
         incident.processes.push({
           pid: p.record.pid,
           startKey: p.record.startKey,
@@ -144,7 +175,7 @@ export class IncidentTracker {
         });
       }
     }
-    incident.cpuSeconds = Math.round(incident.cpuSeconds * 1000) / 1000;
+    incident.cpuSeconds = Math.round(cpuSeconds * 1000) / 1000;
     incident.peakRssBytes = Math.max(incident.peakRssBytes, rss);
   }
 }

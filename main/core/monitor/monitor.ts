@@ -9,7 +9,12 @@ import type { HeldPipe } from '../analysis/held-pipes/match-held-pipes';
 import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
 import { isOrphan } from '../analysis/orphans';
 import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
-import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import {
+  identityKey,
+  type ExitWatchCoverage,
+  type ProcessRecord,
+  type ProcessSampler,
+} from '../sampling/process-record';
 import { CpuHistory } from './cpu-history';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { TrackedGroup, TrackedProcess } from './tracked';
@@ -26,8 +31,13 @@ export interface MonitorOptions {
   /** Held-pipe lookup (Linux); omitted where the platform has none. */
   findHeldPipes?: (query: { readerPids: readonly number[]; holderPids: readonly number[] }) => HeldPipe[];
   incidents?: { restored: readonly Incident[]; sink: IncidentSink };
-  /** Interval of the cheap lineage watch of agents' descendants (ms). */
+  /** Interval of the cheap lineage watch of agents' descendants while they are busy (ms). */
   watchIntervalMs?: number;
+  /**
+   * Interval of that watch once nothing of an agent's was born or exited for a few seconds (ms): it
+   * bounds how late an orphan whose wrapper lived less than one look is seen.
+   */
+  idleWatchIntervalMs?: number;
   /** A full table sweep every this many polls; the polls between read only new and agents' pids. */
   fullSweepEvery?: number;
   /** How long ended groups stay available for timelines. */
@@ -40,13 +50,16 @@ const MAX_ENDED_GROUPS = 500;
 /**
  * A full table sweep every this many polls while nobody looks at the whole table (every 5 minutes at
  * the default 1 s poll), and every WATCHED_SWEEP_EVERY polls while a view of every group is open.
- * Between sweeps the table is listed every LIST_EVERY polls (a minute), to notice exits of processes no
- * agent owns.
+ * Exits of processes no agent owns are noticed at the sweeps: only a view of every group shows them,
+ * and it asks for sweeps often.
  */
 export const DEFAULT_FULL_SWEEP_EVERY = 300;
 const WATCHED_SWEEP_EVERY = 5;
-const LIST_EVERY = 60;
 const PROBATION_POLLS = 3;
+const DEFAULT_WATCH_MS = 100;
+const DEFAULT_IDLE_WATCH_MS = 200;
+/** The watch stays at its fast pace this long after an agent's process was born or exited. */
+const BUSY_FOR_MS = 5_000;
 
 /**
  * The watch loop: samples on a schedule, diffs each sample against what it knew, and emits typed
@@ -77,7 +90,16 @@ export class Monitor {
   private listOnNextPoll = false;
   private wholeTableWanted = false;
   private polls = 0;
-  private timers: NodeJS.Timeout[] = [];
+  /** The one pending timer: each wake runs a poll when one is due, the watch otherwise. */
+  private timer: NodeJS.Timeout | null = null;
+  /** Monotonic times (performance.now()) of the schedule. */
+  private nextPollAt = 0;
+  private lastLookAt = 0;
+  private lastActivityAt = -Infinity;
+  /** How far the sampler follows agents' processes for exit (pidfds); below 'all', child lists are read. */
+  private exitWatch: ExitWatchCoverage = 'unavailable';
+  /** Set when processes came, went, or changed parent, group or session: groups and watches need a look. */
+  private structureChanged = true;
   private running = false;
   private restoredChecked = false;
   private pendingEvents: MonitorEvent[] = [];
@@ -122,36 +144,57 @@ export class Monitor {
     return this.settings;
   }
 
-  /** Starts polling; each run is scheduled after the previous one finished, so runs never overlap. */
+  /**
+   * Starts polling. One timer serves both paces, so a poll and a watch never cost two wake-ups, and each
+   * run is scheduled after the previous one finished, so runs never overlap.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
     this.guard('poll', () => this.pollOnce());
-    const loop = (run: () => void, interval: () => number): void => {
-      const timer = setTimeout(() => {
-        if (!this.running) return;
-        run();
-        loop(run, interval);
-      }, interval());
-      this.timers.push(timer);
-      if (this.timers.length > 4) this.timers.splice(0, this.timers.length - 4);
-    };
-    loop(
-      () => this.guard('poll', () => this.pollOnce()),
-      () => this.settings.pollIntervalMs,
-    );
-    if (this.options.sampler.childrenOf || this.options.sampler.newPidsSince) {
-      loop(
-        () => this.guard('watch', () => this.watch()),
-        () => this.options.watchIntervalMs ?? 100,
-      );
-    }
+    this.nextPollAt = performance.now() + this.settings.pollIntervalMs;
+    this.lastLookAt = performance.now();
+    this.schedule();
   }
 
   stop(): void {
     this.running = false;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(): void {
+    const watchEvery = this.watchInterval();
+    const due =
+      watchEvery === null ? this.nextPollAt : Math.min(this.nextPollAt, this.lastLookAt + watchEvery);
+    this.timer = setTimeout(() => this.wake(), Math.max(0, due - performance.now()));
+  }
+
+  private wake(): void {
+    if (!this.running) return;
+    const at = performance.now();
+    // A poll does the watch's work too: it reads new pids and every agent's process.
+    if (at >= this.nextPollAt - 1) {
+      this.guard('poll', () => this.pollOnce());
+      this.nextPollAt = at + this.settings.pollIntervalMs;
+    } else {
+      this.guard('watch', () => this.watch());
+    }
+    this.lastLookAt = at;
+    if (this.running) this.schedule();
+  }
+
+  /**
+   * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
+   * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
+   */
+  private watchInterval(): number | null {
+    const sampler = this.options.sampler;
+    if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
+    if (this.agentPids.size === 0) return null;
+    const busy = performance.now() - this.lastActivityAt < BUSY_FOR_MS;
+    const fast = this.options.watchIntervalMs ?? DEFAULT_WATCH_MS;
+    return busy ? fast : Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
   }
 
   /** Restored incidents are checked against the first table that was actually read, never an empty one. */
@@ -174,7 +217,6 @@ export class Monitor {
       ? WATCHED_SWEEP_EVERY
       : (this.options.fullSweepEvery ?? DEFAULT_FULL_SWEEP_EVERY);
     const full = this.polls % sweepEvery === 0;
-    const list = this.polls % LIST_EVERY === 0;
     this.polls++;
     if (full) {
       this.pidCursor = sampler.newPidsSince?.(null).cursor ?? null;
@@ -182,7 +224,7 @@ export class Monitor {
       this.ingest(records, new Set(records.map((r) => r.pid)), null, now, true);
     } else {
       const fresh = this.discoverNewPids();
-      if (fresh === null || list) {
+      if (fresh === null) {
         const pids = sampler.listPids();
         const toRead = pids.filter((pid) => !this.procs.has(pid) || this.agentPids.has(pid));
         this.ingest(sampler.sampleSome(toRead), new Set(pids), null, now, true);
@@ -215,13 +257,26 @@ export class Monitor {
 
   /**
    * The cheap watch between polls: pids allocated since the last look (so a tool call's child is seen
-   * even when its shell exits at once), and the child lists of agents' processes that have children.
+   * even when its shell exits at once), and exits among agents' processes and their parents (one poll
+   * over pidfds; where those are unavailable, the child lists of agents' processes that have children).
    */
   watch(): void {
-    const toRead = new Set<number>();
-    for (const pid of this.discoverNewPids() ?? []) toRead.add(pid);
+    const fresh = this.discoverNewPids();
     const sampler = this.options.sampler;
-    if (sampler.childrenOf && this.watchedParents.size > 0) {
+    const exited = this.exitWatch !== 'unavailable' && sampler.exitedWatched ? sampler.exitedWatched() : null;
+    const readChildLists = this.exitWatch !== 'all' && sampler.childrenOf && this.watchedParents.size > 0;
+    if ((fresh === null || fresh.length === 0) && (exited === null || exited.length === 0) && !readChildLists)
+      return;
+    const toRead = new Set<number>(fresh ?? []);
+    if (exited && exited.length > 0) {
+      const knownChildren = this.knownChildren();
+      for (const pid of exited) {
+        toRead.add(pid);
+        // Its children were reparented as it exited: reading them now sees it.
+        for (const k of knownChildren.get(pid) ?? []) toRead.add(k);
+      }
+    }
+    if (readChildLists && sampler.childrenOf) {
       let knownChildren: Map<number, number[]> | null = null;
       for (const parent of this.watchedParents) {
         const kids = sampler.childrenOf(parent);
@@ -258,11 +313,13 @@ export class Monitor {
     return byParent;
   }
 
-  private *liveAgentProcs(): IterableIterator<TrackedProcess> {
+  private liveAgentProcs(): TrackedProcess[] {
+    const live: TrackedProcess[] = [];
     for (const pid of this.agentPids) {
       const p = this.procs.get(pid);
-      if (p && p.exitedAt === null) yield p;
+      if (p && p.exitedAt === null) live.push(p);
     }
+    return live;
   }
 
   private guard(step: string, run: () => void): void {
@@ -312,30 +369,53 @@ export class Monitor {
     newcomers.sort((a, b) => a.startKey - b.startKey || a.pid - b.pid);
     this.addNewcomers(newcomers, now);
 
-    const cpu = this.meter.update(records, now, { evictUnseen: false });
     for (const r of records) {
       const p = this.procs.get(r.pid);
-      if (!p) continue;
-      const percent = cpu.get(p.identity) ?? null;
+      if (!p || p.record !== r) continue;
+      const percent = this.meter.reading(p.identity, r.cpuTimeMs, now);
       if (percent !== null) p.cpuPercent = percent;
       if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
     }
     for (const p of updated) this.checkReparented(p, now);
     this.updateGroups(now);
+    // A quiet batch (the same processes, parents and groups) changes no group and no watch.
+    if (this.structureChanged || alive) {
+      this.structureChanged = false;
+      this.updateGroups(now);
+      this.updateWatches();
+    }
     if (isPoll) {
       this.guard('held pipes', () => this.checkHeldPipes(now));
       this.guard('incidents', () => this.updateIncidents(now));
       this.pruneMemory(alive);
     }
+  }
+
+  /** Which processes the watch follows: agents' processes and their parents, whose exit orphans them. */
+  private updateWatches(): void {
     this.watchedParents = this.computeWatchedParents();
     for (const parent of this.lastChildren.keys())
       if (!this.watchedParents.has(parent)) this.lastChildren.delete(parent);
+    const sampler = this.options.sampler;
+    if (!sampler.watchExits) return;
+    const targets = new Map<number, number>();
+    const follow = (pid: number): void => {
+      const p = this.procs.get(pid);
+      if (p && p.exitedAt === null) targets.set(pid, p.record.startKey);
+    };
+    // Parents first: if descriptors run short, their exits matter most.
+    for (const pid of this.watchedParents) follow(pid);
+    for (const pid of this.agentPids) follow(pid);
+    this.exitWatch = sampler.watchExits(targets);
   }
 
   private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
-    const wasZombie = p.record.state === 'Z';
+    const before = p.record;
+    const wasZombie = before.state === 'Z';
     // A new name means the process exec'd: it may have become an agent (a relaunch).
-    const execd = p.record.name !== r.name;
+    const execd = before.name !== r.name;
+    if (execd || before.ppid !== r.ppid || before.pgid !== r.pgid || before.sid !== r.sid)
+      this.structureChanged = true;
     p.record = r;
     if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
     if (execd && p.attribution && !p.attribution.isAgent && this.matcher.agentOf(r)) {
@@ -346,6 +426,7 @@ export class Monitor {
 
   private addNewcomers(newcomers: readonly ProcessRecord[], now: number): void {
     if (newcomers.length === 0) return;
+    this.structureChanged = true;
     // Context for attribution: the newcomers plus every live process we already attribute.
     const context: ProcessRecord[] = [...newcomers];
     for (const p of this.liveAgentProcs()) context.push(p.record);
@@ -383,6 +464,8 @@ export class Monitor {
   ): void {
     const r = p.record;
     p.attribution = attribution;
+    this.structureChanged = true;
+    this.lastActivityAt = performance.now();
     this.probation.delete(r.pid);
     if (p.exitedAt === null) this.agentPids.add(r.pid);
     p.lineage = this.lineageFor(r, attribution, now);
@@ -470,6 +553,8 @@ export class Monitor {
     if (p.exitedAt !== null && p.record.state !== 'Z') return;
     if (p.exitedAt === null) {
       p.exitedAt = now;
+      this.structureChanged = true;
+      if (p.attribution) this.lastActivityAt = performance.now();
       this.agentPids.delete(p.record.pid);
       if (p.attribution) {
         p.markers.push({ at: now, kind: 'exited', label: 'exited' });
@@ -669,34 +754,43 @@ export class Monitor {
     });
   }
 
-  /** Flags of a live group, from its members' state. */
+  /** Flags of a live group, from its live members' state (one pass: this runs for every group, every poll). */
   groupFlags(group: TrackedGroup): GroupFlag[] {
+    let live = 0;
+    let orphan = false;
+    let leaderAlive = false;
+    let runaway = false;
+    let heldPipe = false;
+    for (const id of group.live) {
+      const p = group.members.get(id);
+      if (!p || p.exitedAt !== null) continue;
+      live++;
+      orphan ||= p.orphanedAt !== null;
+      leaderAlive ||= p.record.pid === group.pgid;
+      runaway ||= p.runaway.active;
+      heldPipe ||= p.heldPipe !== null;
+    }
     const flags: GroupFlag[] = [];
-    const members = [...group.live]
-      .map((id) => group.members.get(id)!)
-      .filter((p) => p && p.exitedAt === null);
-    if (members.some((p) => p.orphanedAt !== null)) flags.push('orphan');
-    if (
-      group.leaderExitedAt !== null &&
-      members.length > 0 &&
-      !members.some((m) => m.record.pid === group.pgid)
-    )
-      flags.push('leaderless');
-    if (members.some((p) => p.runaway.active)) flags.push('runaway');
-    if (members.some((p) => p.heldPipe !== null)) flags.push('held-pipe');
+    if (orphan) flags.push('orphan');
+    if (group.leaderExitedAt !== null && live > 0 && !leaderAlive) flags.push('leaderless');
+    if (runaway) flags.push('runaway');
+    if (heldPipe) flags.push('held-pipe');
     return flags;
   }
 
   private updateIncidents(now: number): void {
     for (const group of this.liveGroupByPgid.values()) {
       if (group.members.size === 0) continue;
-      const flags = this.groupFlags(group).filter((f) => !(f === 'leaderless' && this.isAgentGroup(group)));
+      let flags = this.groupFlags(group);
+      if (flags.includes('leaderless') && this.isAgentGroup(group))
+        flags = flags.filter((f) => f !== 'leaderless');
       this.applyIncidentChanges(this.incidents.update(group, flags, now), group, now);
     }
   }
 
   private isAgentGroup(group: TrackedGroup): boolean {
-    return [...group.live].some((id) => group.members.get(id)?.attribution?.isAgent);
+    for (const id of group.live) if (group.members.get(id)?.attribution?.isAgent) return true;
+    return false;
   }
 
   private applyIncidentChanges(changes: readonly IncidentChange[], group: TrackedGroup, now: number): void {

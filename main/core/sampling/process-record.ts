@@ -57,6 +57,16 @@ export interface ProcessSampler {
    * too many allocations to be worth probing one by one): list the table instead.
    */
   newPidsSince?(cursor: number | null): { cursor: number; pids: number[] | null };
+  /**
+   * Follows exactly these processes (pid → startKey) for their exit, in place of any set before: 'all'
+   * when every one is followed, 'some' when some could not be (descriptor budget, permissions), and
+   * 'unavailable' when the platform cannot; then child lists must be read instead.
+   */
+  watchExits?(targets: ReadonlyMap<number, number>): ExitWatchCoverage;
+  /** Followed processes that exited since the last call, found with one system call. */
+  exitedWatched?(): readonly number[];
   /** Releases what the sampler holds open (descriptors), when it is done with. */
   close?(): void;
 }
+
+export type ExitWatchCoverage = 'all' | 'some' | 'unavailable';

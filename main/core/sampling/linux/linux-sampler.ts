@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readdirSync, readFileSync } from 'node:fs';
-import type { ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
 import { forgetMissing, readEach } from '../read-each';
 import { pickEnv, splitNul } from './nul-fields';
+import { keptFds } from './kept-fds';
+import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
 
@@ -14,6 +16,8 @@ interface IdentityCache {
   uid: number;
   markers: Record<string, string>;
   environReadable: boolean;
+  ttyNr: number;
+  tty: string | null;
 }
 
 /** Reads the Linux process table straight from /proc. */
@@ -30,6 +34,7 @@ export class LinuxSampler implements ProcessSampler {
   private readonly lastChildren = new Map<number, { text: string; list: number[] }>();
   private readonly childFds = new Map<number, number>();
   private loadavgFd: number | null = null;
+  private exitWatch: PidfdExitWatch | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
@@ -48,10 +53,8 @@ export class LinuxSampler implements ProcessSampler {
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
     this.loadavgFd ??= ProcFileReader.open(`${this.procRoot}/loadavg`);
     const length = this.loadavgFd === null ? null : this.reader.reread(this.loadavgFd);
-    // "0.00 0.01 0.05 1/79 31036": the last field is the last pid allocated in this PID namespace.
-    const text = length === null ? '' : this.reader.bytes.toString('latin1', 0, length).trim();
-    const last = Number(text.slice(text.lastIndexOf(' ') + 1));
-    if (!Number.isSafeInteger(last) || last <= 0) return { cursor: cursor ?? 0, pids: null };
+    const last = length === null ? -1 : lastPidOf(this.reader.bytes, length);
+    if (last <= 0) return { cursor: cursor ?? 0, pids: null };
     if (cursor === null) return { cursor: last, pids: null };
     if (last === cursor) return { cursor, pids: [] };
     // Allocation wraps at pid_max back to the bottom of the range.
@@ -89,6 +92,22 @@ export class LinuxSampler implements ProcessSampler {
     return list;
   }
 
+  watchExits(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
+    this.exitWatch ??= new PidfdExitWatch((pid) => this.startKeyNow(pid));
+    return this.exitWatch.follow(targets);
+  }
+
+  exitedWatched(): readonly number[] {
+    return this.exitWatch ? this.exitWatch.exited() : NONE;
+  }
+
+  private startKeyNow(pid: number): number | null {
+    const length = this.readStat(pid, `${this.procRoot}/${pid}`);
+    if (length === null) return null;
+    const f = parseStat(this.reader.bytes, length);
+    return f && f.pid === pid && f.exitSignal !== -1 ? f.startTicks : null;
+  }
+
   sampleAll(): ProcessRecord[] {
     const pids = this.listPids();
     const records = this.sampleSome(pids);
@@ -112,7 +131,8 @@ export class LinuxSampler implements ProcessSampler {
       this.forget(pid);
       return null;
     }
-    const f = parseStat(this.reader.bytes, length);
+    let known = this.cache.get(pid);
+    const f = parseStat(this.reader.bytes, length, known?.name);
     if (!f || f.pid !== pid) return null;
     // A pid from the kernel's counter may be a thread: /proc/<tid> answers, but it is no process.
     if (f.exitSignal === -1) {
@@ -120,7 +140,6 @@ export class LinuxSampler implements ProcessSampler {
       return null;
     }
 
-    let known = this.cache.get(pid);
     if (!known || known.startKey !== f.startTicks || known.name !== f.name) {
       const fresh = this.readIdentity(base, f.startTicks, f.name);
       if (!fresh) return null;
@@ -141,10 +160,19 @@ export class LinuxSampler implements ProcessSampler {
       rssBytes: Math.max(0, f.rssPages) * this.pageSize,
       name: f.name,
       argv: known.argv,
-      tty: ttyName(f.ttyNr),
+      tty: this.ttyOf(known, f.ttyNr),
       markers: known.markers,
       environReadable: known.environReadable,
     };
+  }
+
+  /** The terminal's name, kept with the identity: it rarely changes, and is read every second. */
+  private ttyOf(known: IdentityCache, ttyNr: number): string | null {
+    if (known.ttyNr !== ttyNr) {
+      known.ttyNr = ttyNr;
+      known.tty = ttyName(ttyNr);
+    }
+    return known.tty;
   }
 
   private readStat(pid: number, base: string): number | null {
@@ -206,6 +234,7 @@ export class LinuxSampler implements ProcessSampler {
   /** Releases every kept descriptor. */
   close(): void {
     for (const pid of [...this.statFds.keys(), ...this.childFds.keys()]) this.forget(pid);
+    this.exitWatch?.close();
     if (this.loadavgFd !== null) closeSync(this.loadavgFd);
     this.loadavgFd = null;
   }
@@ -225,7 +254,7 @@ export class LinuxSampler implements ProcessSampler {
         markers = pickEnv(this.reader.bytes, environ.length, this.options.markerKeys);
       }
     }
-    return { startKey, name, argv, uid, markers, environReadable };
+    return { startKey, name, argv, uid, markers, environReadable, ttyNr: 0, tty: null };
   }
 }
 
@@ -240,22 +269,21 @@ function getconf(name: string, fallback: number): number {
   }
 }
 
-/**
- * Kept stat descriptors, across every sampler in this process: at most a quarter of the open-files
- * limit (and 8,192), so the rest of the program never runs out; beyond it, files are opened per read.
- */
-const keptFds = { total: 0, budget: Math.min(8192, Math.floor(openFilesLimit() / 4)) };
+const NONE: readonly number[] = Object.freeze([]);
 
-function openFilesLimit(): number {
-  try {
-    const line = readFileSync('/proc/self/limits', 'latin1')
-      .split('\n')
-      .find((l) => l.startsWith('Max open files'));
-    const soft = Number(line?.split(/\s+/)[3]);
-    return Number.isSafeInteger(soft) && soft > 0 ? soft : 1024;
-  } catch {
-    return 1024;
-  }
+/**
+ * "0.00 0.01 0.05 1/79 31036\n": the last field is the last pid allocated in this PID namespace. Parsed
+ * from the bytes, since this runs several times a second; -1 when the text is not of that shape.
+ */
+export function lastPidOf(bytes: Uint8Array, length: number): number {
+  let end = length;
+  while (end > 0 && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x20)) end--;
+  let start = end;
+  while (start > 0 && bytes[start - 1]! >= 0x30 && bytes[start - 1]! <= 0x39) start--;
+  if (start === end || end - start > 10 || (start > 0 && bytes[start - 1] !== 0x20)) return -1;
+  let pid = 0;
+  for (let i = start; i < end; i++) pid = pid * 10 + (bytes[i]! - 0x30);
+  return pid;
 }
 
 /** Beyond this many new pids since the last look, listing the table is cheaper than probing each. */

@@ -25,46 +25,74 @@ const SPACE = 0x20;
 /**
  * Parses the bytes of /proc/<pid>/stat. The name (comm) sits between the first '(' and the LAST ')':
  * it may itself hold spaces, parentheses and newlines, so no field split may start before that ')'.
- * Returns null for anything that does not have the shape proc(5) promises.
+ * Returns null for anything that does not have the shape proc(5) promises. `knownName` is this
+ * process's name as last read: when the bytes still spell it, that string is returned as it is (the
+ * monitor re-reads agents' processes every second, and almost none of them change name).
  */
-export function parseStat(buf: Uint8Array, length: number = buf.length): StatFields | null {
+export function parseStat(
+  buf: Uint8Array,
+  length: number = buf.length,
+  knownName?: string,
+): StatFields | null {
   const open = buf.indexOf(OPEN_PAREN);
   const close = buf.lastIndexOf(CLOSE_PAREN, length - 1);
   if (open <= 0 || close < open) return null;
   const pid = parseUint(buf, 0, open - 1);
   if (pid < 0) return null;
-  const name = decodeName(buf.subarray(open + 1, close));
+  const name =
+    knownName !== undefined && spells(buf, open + 1, close, knownName)
+      ? knownName
+      : decodeName(buf.subarray(open + 1, close));
 
   // Fields after the name are single spaces apart: " S ppid pgrp session tty_nr ..."
-  // Field numbering follows proc(5): 3 = state, 4 = ppid, ... 24 = rss.
-  const fields: number[] = [];
+  // Field numbering follows proc(5): 3 = state, 4 = ppid, ... 24 = rss, 38 = exit_signal.
   let pos = close + 2;
   if (pos >= length) return null;
   const state = String.fromCharCode(buf[pos] ?? 0x3f);
   pos += 2;
-  // We need fields 4..24 and 38; parse them as numbers (tty_nr and others may be negative).
-  for (let field = 4; field <= 38 && pos < length; field++) {
-    let end = pos;
-    while (end < length && buf[end] !== SPACE && buf[end] !== 0x0a) end++;
-    fields.push(parseInt64(buf, pos, end));
-    pos = end + 1;
-  }
-  if (fields.length < 21 || fields.some((n) => Number.isNaN(n))) return null;
-  const at = (field: number): number => fields[field - 4] as number;
-  return {
+  const out: StatFields = {
     pid,
     name,
     state,
-    ppid: at(4),
-    pgid: at(5),
-    sid: at(6),
-    ttyNr: at(7),
-    utimeTicks: at(14),
-    stimeTicks: at(15),
-    startTicks: at(22),
-    rssPages: at(24),
-    exitSignal: fields.length >= 35 ? at(38) : null,
+    ppid: 0,
+    pgid: 0,
+    sid: 0,
+    ttyNr: 0,
+    utimeTicks: 0,
+    stimeTicks: 0,
+    startTicks: 0,
+    rssPages: 0,
+    exitSignal: null,
   };
+  let field = 4;
+  for (; field <= 38 && pos < length; field++) {
+    let end = pos;
+    while (end < length && buf[end] !== SPACE && buf[end] !== 0x0a) end++;
+    const n = parseInt64(buf, pos, end);
+    if (Number.isNaN(n)) return null;
+    pos = end + 1;
+    if (field === 4) out.ppid = n;
+    else if (field === 5) out.pgid = n;
+    else if (field === 6) out.sid = n;
+    else if (field === 7) out.ttyNr = n;
+    else if (field === 14) out.utimeTicks = n;
+    else if (field === 15) out.stimeTicks = n;
+    else if (field === 22) out.startTicks = n;
+    else if (field === 24) out.rssPages = n;
+    else if (field === 38) out.exitSignal = n;
+  }
+  // Fields up to rss (24) are required; exit_signal (38) is absent from very old kernels' lines.
+  return field > 24 ? out : null;
+}
+
+/** Whether bytes [start, end) are exactly `text`, for a text of ASCII characters only. */
+function spells(buf: Uint8Array, start: number, end: number, text: string): boolean {
+  if (end - start !== text.length) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f || buf[start + i] !== c) return false;
+  }
+  return true;
 }
 
 function parseUint(buf: Uint8Array, start: number, end: number): number {

@@ -7,20 +7,56 @@ const SYS_PIDFD_SEND_SIGNAL = 424;
 const SYS_PIDFD_OPEN = 434;
 
 type Syscall = (number: number, ...args: unknown[]) => number;
+type Poll = (fds: Buffer, count: number, timeoutMs: number) => number;
+type Close = (fd: number) => number;
 
-let syscall: Syscall | null | undefined;
+let libc: { syscall: Syscall; poll: Poll; close: Close } | null | undefined;
 
-function loadSyscall(): Syscall | null {
-  if (syscall !== undefined) return syscall;
-  syscall = null;
+function loadLibc(): { syscall: Syscall; poll: Poll; close: Close } | null {
+  if (libc !== undefined) return libc;
+  libc = null;
   if (process.platform !== 'linux') return null;
   try {
-    const libc = koffi.load('libc.so.6');
-    syscall = libc.func('long syscall(long number, ...)') as Syscall;
+    const lib = koffi.load('libc.so.6');
+    libc = {
+      syscall: lib.func('long syscall(long number, ...)') as Syscall,
+      poll: lib.func('int poll(void *fds, unsigned long nfds, int timeout)') as Poll,
+      close: lib.func('int close(int fd)') as Close,
+    };
   } catch {
-    syscall = null;
+    libc = null;
   }
-  return syscall;
+  return libc;
+}
+
+function loadSyscall(): Syscall | null {
+  return loadLibc()?.syscall ?? null;
+}
+
+/** Bytes of one `struct pollfd` (int fd; short events; short revents). */
+export const POLLFD_SIZE = 8;
+const POLLIN = 1;
+
+/** Fills slot `index` of a pollfd array to wait for `fd` to become readable (a pidfd: its process exited). */
+export function setPollfd(fds: Buffer, index: number, fd: number): void {
+  fds.writeInt32LE(fd, index * POLLFD_SIZE);
+  fds.writeInt16LE(POLLIN, index * POLLFD_SIZE + 4);
+  fds.writeInt16LE(0, index * POLLFD_SIZE + 6);
+}
+
+/** Whether the kernel reported an event on slot `index` in the last pollNow(). */
+export function pollfdReady(fds: Buffer, index: number): boolean {
+  return fds.readInt16LE(index * POLLFD_SIZE + 6) !== 0;
+}
+
+/**
+ * One poll(2) over the first `count` slots, without waiting: how many are ready (a pidfd is ready once
+ * its process has exited), 0 when none, -1 when poll is unavailable or failed (look again later).
+ */
+export function pollNow(fds: Buffer, count: number): number {
+  const lib = loadLibc();
+  if (!lib) return -1;
+  return lib.poll(fds, count, 0);
 }
 
 export type PidfdOpen = { fd: number } | { error: 'ESRCH' | 'EPERM' | 'unavailable' | 'error' };
@@ -60,7 +96,16 @@ export function pidfdSendSignal(
   return name === 'unavailable' ? 'error' : name;
 }
 
+/**
+ * Closed with libc's close, as it was opened: fs.closeSync on a descriptor fs never opened makes
+ * Node warn inside worker threads, where the desktop app runs the core.
+ */
 export function pidfdClose(fd: number): void {
+  const lib = loadLibc();
+  if (lib) {
+    lib.close(fd);
+    return;
+  }
   try {
     closeSync(fd);
   } catch {

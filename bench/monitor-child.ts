@@ -1,0 +1,25 @@
+// Run by bench/phases/monitor-cost.ts, bundled to plain JavaScript (bench/lib/plain-node.ts) and started
+// with `node`: a Monitor wired as the app wires it watches the table the bench populated, and this
+// process's CPU is the monitor's. Prints the MonitorCost as one JSON line.
+import { startMonitor } from './lib/monitor-harness';
+import { measureMonitorCost, type MonitorCostPlan } from './phases/monitor-cost';
+import { sleep } from './lib/wait';
+
+async function main(): Promise<void> {
+  const plan = JSON.parse(process.argv[2] ?? '{}') as MonitorCostPlan & { warmupSeconds: number };
+  const harness = startMonitor();
+  try {
+    await sleep(plan.warmupSeconds * 1000);
+    const cost = await measureMonitorCost(harness, plan);
+    process.stdout.write(`${JSON.stringify({ cost, errors: harness.monitor.errors })}\n`);
+  } finally {
+    harness.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `monitor child failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exitCode = 1;
+});

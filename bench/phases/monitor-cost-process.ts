@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { bundleForNode } from '../lib/plain-node';
+import type { MonitorCost, MonitorCostPlan } from './monitor-cost';
+
+const CHILD = fileURLToPath(new URL('../monitor-child.ts', import.meta.url));
+
+export interface MonitorCostRun {
+  cost: MonitorCost;
+  errors: { count: number; last: string | null };
+}
+
+/**
+ * Runs the monitor in a Node process of its own, from bundled JavaScript as the app ships it, so the CPU
+ * measured is the monitor's: not the bench's heap, and not tsx's loader.
+ */
+export async function measureMonitorCostInOwnProcess(
+  plan: MonitorCostPlan & { warmupSeconds: number },
+): Promise<MonitorCostRun> {
+  const script = await bundleForNode(CHILD);
+  const child = spawn(process.execPath, [script, JSON.stringify(plan)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`monitor child exited ${code}: ${stderr.trim()}`);
+  return JSON.parse(stdout.trim().split('\n').pop()!) as MonitorCostRun;
+}

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Descriptors kept open across reads (stat and children files, pidfds), counted across every sampler
+ * in this process: at most a quarter of the open-files limit (and 8,192), so the rest of the program
+ * never runs out. Beyond the budget, files are opened per read and exits are left to the next poll.
+ */
+export const keptFds = { total: 0, budget: Math.min(8192, Math.floor(openFilesLimit() / 4)) };
+
+function openFilesLimit(): number {
+  try {
+    const line = readFileSync('/proc/self/limits', 'latin1')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s+/)[3]);
+    return Number.isSafeInteger(soft) && soft > 0 ? soft : 1024;
+  } catch {
+    return 1024;
+  }
+}
