@@ -140,7 +140,9 @@ export function teardownRows(
   ignoring: readonly TeardownRun[],
   ignoringSize: number,
   graceMs: number,
+  killFloorMs: readonly number[] | null,
 ): Row[] {
+  const floor = killFloorMs && killFloorMs.length > 0 ? summarize(killFloorMs) : null;
   const note = (runs: readonly TeardownRun[]): string => {
     const dirty = runs.filter((r) => !r.clean || r.leftAlive > 0).length;
     return `${runs.length} runs${dirty > 0 ? `, ${dirty} NOT clean` : ', all clean'}; total call ${summarize(runs.map((r) => r.totalMs)).median} ms`;
@@ -160,7 +162,16 @@ export function teardownRows(
       unit: 'ms',
       summary: summarize(ignoring.map((r) => r.termToGoneMs)),
       target: { kind: 'at-most', value: graceMs + 100 },
-      note: note(ignoring),
+      note: floor
+        ? `${note(ignoring)}; grace + the kernel's floor below = ${Math.round(graceMs + floor.median)} ms`
+        : note(ignoring),
+    },
+    {
+      section: 'teardown',
+      name: `kernel floor (C): kill(-pgid, SIGKILL) → ${ignoringSize.toLocaleString('en-US')}-process group gone`,
+      unit: 'ms',
+      summary: floor,
+      note: floor ? `bench/c/killfloor.c, ${floor.n} runs` : 'no cc on this machine',
     },
   ];
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
 import { matcherFor } from '../main/core/snapshot/one-shot-snapshot';
-import { compileFloor } from './lib/c-floor';
+import { compileFloor, runKillFloor } from './lib/c-floor';
 import { machineInfo } from './lib/machine';
 import { startMonitor } from './lib/monitor-harness';
 import {
@@ -176,7 +176,15 @@ async function main(): Promise<void> {
     const ignoring: TeardownRun[] = [];
     for (let i = 0; i < PLAN.ignoringRuns; i++)
       ignoring.push(await timeTeardown(IGNORING_SIZE, { ignoreTerm: true, graceMs: GRACE_MS }));
-    rows.push(...teardownRows(TEARDOWN_SIZE, respecting, ignoring, IGNORING_SIZE, GRACE_MS));
+    // The same removal with nothing but kill(2) in C: what the kernel needs after the SIGKILL.
+    const killFloor = compileFloor('killfloor');
+    let killFloorMs: number[] | null = null;
+    try {
+      if ('path' in killFloor) killFloorMs = runKillFloor(killFloor.path, IGNORING_SIZE, PLAN.ignoringRuns);
+    } finally {
+      if ('path' in killFloor) rmSync(join(killFloor.path, '..'), { recursive: true, force: true });
+    }
+    rows.push(...teardownRows(TEARDOWN_SIZE, respecting, ignoring, IGNORING_SIZE, GRACE_MS, killFloorMs));
 
     // 5. Memory after an hour of simulated history, in a fresh process.
     log('memory: 1 h of 1 Hz samples for 1,000 processes, simulated');
@@ -198,7 +206,14 @@ async function main(): Promise<void> {
       workerMainThread,
       monitorErrors,
       latency,
-      teardown: { respecting, ignoring, graceMs: GRACE_MS, size: TEARDOWN_SIZE, ignoringSize: IGNORING_SIZE },
+      teardown: {
+        respecting,
+        ignoring,
+        graceMs: GRACE_MS,
+        size: TEARDOWN_SIZE,
+        ignoringSize: IGNORING_SIZE,
+        killFloorMs,
+      },
       memory,
       rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
     };
