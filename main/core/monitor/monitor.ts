@@ -377,7 +377,6 @@ export class Monitor {
       if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
     }
     for (const p of updated) this.checkReparented(p, now);
-    this.updateGroups(now);
     // A quiet batch (the same processes, parents and groups) changes no group and no watch.
     if (this.structureChanged || alive) {
       this.structureChanged = false;
