@@ -8,22 +8,16 @@ import { identityKey, type ProcessRecord } from '../sampling/process-record';
 export class CpuMeter {
   private last = new Map<string, { cpuTimeMs: number; at: number }>();
 
-  /** Records readings taken at `at` and returns each identity's percent of one core (null if first seen). */
-  update(
-    records: readonly ProcessRecord[],
-    at: number,
-    { evictUnseen = true } = {},
-  ): Map<string, number | null> {
+  /**
+   * Records readings taken at `at` of a whole table and returns each identity's percent of one core
+   * (null if first seen); identities not in this table are forgotten.
+   */
+  update(records: readonly ProcessRecord[], at: number): Map<string, number | null> {
     const out = new Map<string, number | null>();
-    const next = evictUnseen ? new Map<string, { cpuTimeMs: number; at: number }>() : this.last;
+    const next = new Map<string, { cpuTimeMs: number; at: number }>();
     for (const r of records) {
       const key = identityKey(r.pid, r.startKey);
-      const prev = this.last.get(key);
-      let percent: number | null = null;
-      if (prev && at > prev.at) {
-        percent = Math.max(0, ((r.cpuTimeMs - prev.cpuTimeMs) / (at - prev.at)) * 100);
-      }
-      out.set(key, percent);
+      out.set(key, percentSince(this.last.get(key), r.cpuTimeMs, at));
       next.set(key, { cpuTimeMs: r.cpuTimeMs, at });
     }
     this.last = next;
@@ -31,22 +25,29 @@ export class CpuMeter {
   }
 
   /**
-   * One reading of one identity, as update() would take it, without building a result map: the
-   * monitor takes one for each agent's process every second.
+   * One reading of one identity, kept in place, without building a result map: the monitor takes one
+   * for each agent's process every second.
    */
   reading(identity: string, cpuTimeMs: number, at: number): number | null {
     const prev = this.last.get(identity);
-    if (!prev) {
-      this.last.set(identity, { cpuTimeMs, at });
-      return null;
-    }
-    const percent = at > prev.at ? Math.max(0, ((cpuTimeMs - prev.cpuTimeMs) / (at - prev.at)) * 100) : null;
-    prev.cpuTimeMs = cpuTimeMs;
-    prev.at = at;
+    const percent = percentSince(prev, cpuTimeMs, at);
+    if (prev) {
+      prev.cpuTimeMs = cpuTimeMs;
+      prev.at = at;
+    } else this.last.set(identity, { cpuTimeMs, at });
     return percent;
   }
 
   forget(identity: string): void {
     this.last.delete(identity);
   }
+}
+
+function percentSince(
+  prev: { cpuTimeMs: number; at: number } | undefined,
+  cpuTimeMs: number,
+  at: number,
+): number | null {
+  if (!prev || at <= prev.at) return null;
+  return Math.max(0, ((cpuTimeMs - prev.cpuTimeMs) / (at - prev.at)) * 100);
 }
