@@ -6,6 +6,7 @@ import { openIdentity } from '../../main/core/actions/identity-signal';
 import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/os/pidfd';
 import { teardown, type TeardownOptions } from '../../main/core/actions/teardown';
 import type { TeardownResult } from '../../shared/model';
+import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../support/as-nobody';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive, readProcStat } from '../support/proc';
 import { cleanEnv, spawnGroup, trackGroup } from '../support/spawned-groups';
@@ -144,38 +145,34 @@ describe('teardown of processes that escaped the group (setsid)', () => {
   });
 });
 
+noteSkippedAsNobody('teardown-identity.test.ts');
+
 describe("teardown of another user's group", () => {
-  it('reports EPERM with the owner, signals nothing else, and the group lives on', async () => {
-    const g = spawnGroup('sleep 600 & echo ok > "$DIR/ready"; wait');
-    await g.ready('ready');
-    const target = targetFor(sampler, g.pgid);
+  it.skipIf(nobodyCannotRunCheckout !== null)(
+    'reports EPERM with the owner, signals nothing else, and the group lives on',
+    async () => {
+      const g = spawnGroup('sleep 600 & echo ok > "$DIR/ready"; wait');
+      await g.ready('ready');
+      const target = targetFor(sampler, g.pgid);
 
-    const { stdout } = await promisify(execFile)(
-      'setpriv',
-      [
-        '--reuid=nobody',
-        '--regid=nogroup',
-        '--clear-groups',
-        process.execPath,
-        '--import',
-        'tsx',
-        AS_CALLER,
-        JSON.stringify(target),
-      ],
-      { cwd: ROOT, env: cleanEnv({ HOME: '/tmp' }), timeout: 30_000 },
-    );
-    const result = JSON.parse(stdout) as TeardownResult;
+      const { stdout } = await promisify(execFile)(
+        AS_NOBODY[0]!,
+        [...AS_NOBODY.slice(1), process.execPath, '--import', 'tsx', AS_CALLER, JSON.stringify(target)],
+        { cwd: ROOT, env: cleanEnv({ HOME: '/tmp' }), timeout: 30_000 },
+      );
+      const result = JSON.parse(stdout) as TeardownResult;
 
-    expect(result.signals).toEqual([
-      expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'EPERM' }),
-    ]);
-    expect(result.clean).toBe(false);
-    expect(result.processes).toHaveLength(target.members.length);
-    for (const p of result.processes) {
-      expect(p).toMatchObject({ outcome: 'not-permitted', owner: { uid: 0, user: 'root' } });
-    }
-    for (const m of target.members) expect(isAlive(m.pid)).toBe(true);
-  });
+      expect(result.signals).toEqual([
+        expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'EPERM' }),
+      ]);
+      expect(result.clean).toBe(false);
+      expect(result.processes).toHaveLength(target.members.length);
+      for (const p of result.processes) {
+        expect(p).toMatchObject({ outcome: 'not-permitted', owner: { uid: 0, user: 'root' } });
+      }
+      for (const m of target.members) expect(isAlive(m.pid)).toBe(true);
+    },
+  );
 });
 
 describe('pidfd', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-store';
+import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../support/as-nobody';
 import { removeDir } from '../support/spawned-groups';
 import { makeIncident } from './make-incident';
 import { nodeWithTsx, runFixture } from './run-fixture';
@@ -36,15 +37,11 @@ function readOnlyDir(prepare: (dir: string) => void = () => {}): string {
   return dir;
 }
 
-const asNobody = (...argv: string[]) => [
-  'setpriv',
-  '--reuid=nobody',
-  '--regid=nogroup',
-  '--clear-groups',
-  ...argv,
-];
+const asNobody = (...argv: string[]) => [...AS_NOBODY, ...argv];
 
-describe('IncidentStore on a read-only data directory', () => {
+noteSkippedAsNobody('incident-store-degraded.test.ts');
+
+describe.skipIf(nobodyCannotRunCheckout !== null)('IncidentStore on a read-only data directory', () => {
   it('keeps incidents in memory and says why', async () => {
     const dir = readOnlyDir();
     const report = await runFixture<OnceReport>(asNobody(...nodeWithTsx('store-once.ts', dir, 'new-1')));

@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Runs what follows as `nobody`, with no groups: the other user the permission tests need. */
+export const AS_NOBODY = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+
+const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+/**
+ * Why `nobody` cannot run code from this checkout, or null when it can. A checkout below a directory
+ * only its owner may enter (a 0700 home or mktemp directory) is out of another user's reach, and the
+ * tests that drop to `nobody` are skipped there, saying so.
+ */
+export const nobodyCannotRunCheckout: string | null = (() => {
+  const probe = spawnSync(
+    AS_NOBODY[0]!,
+    [...AS_NOBODY.slice(1), process.execPath, '-e', 'require("fs").accessSync(process.argv[1])', TSX],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (probe.error)
+    return `setpriv could not run (${(probe.error as NodeJS.ErrnoException).code ?? probe.error.message})`;
+  if (probe.status !== 0)
+    return `user nobody cannot read this checkout (${TSX}); move it below directories others may enter`;
+  return null;
+})();
+
+export function noteSkippedAsNobody(file: string): void {
+  if (nobodyCannotRunCheckout)
+    console.log(`${file}: tests run as another user skipped, ${nobodyCannotRunCheckout}`);
+}
