@@ -3,7 +3,6 @@ import type { StopGroupRequest } from '../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
 import { HostInfoSource } from './host/host-info';
 import { teardown } from './actions/teardown';
-import { findHeldPipes } from './analysis/held-pipes/find-held-pipes';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
@@ -51,7 +50,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     sampler,
     matcher,
     settings,
-    findHeldPipes: process.platform === 'linux' ? findHeldPipes : undefined,
+    findHeldPipes: sampler.findHeldPipes?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
     watchIntervalMs: options.watchIntervalMs,
     fullSweepEvery: options.fullSweepEvery,

@@ -1,13 +1,11 @@
 import { commandOf } from '../analysis/grouping';
 import { describeHeldPipe } from '../analysis/held-pipes/describe-held-pipe';
-import type { HeldPipe } from '../analysis/held-pipes/match-held-pipes';
+import type { HeldPipe } from '../sampling/match-held-pipes';
+import type { HeldPipeQuery } from '../sampling/process-record';
 import type { MonitorState } from './monitor-state';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
-export type FindHeldPipes = (query: {
-  readerPids: readonly number[];
-  holderPids: readonly number[];
-}) => HeldPipe[];
+export type FindHeldPipes = (query: HeldPipeQuery) => HeldPipe[];
 
 /** Marks the processes of leaderless tool-call groups that still hold their agent's pipe open. */
 export class HeldPipeCheck {
