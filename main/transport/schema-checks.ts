@@ -14,11 +14,16 @@ export const bool: Check = (value, path) => (typeof value === 'boolean' ? null :
 
 export const str: Check = (value, path) => (typeof value === 'string' ? null : `${path} must be a string`);
 
-export function finiteNumber({ min, integer = false }: { min?: number; integer?: boolean } = {}): Check {
+export function finiteNumber({
+  min,
+  max,
+  integer = false,
+}: { min?: number; max?: number; integer?: boolean } = {}): Check {
   return (value, path) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${path} must be a finite number`;
     if (integer && !Number.isInteger(value)) return `${path} must be an integer`;
     if (min !== undefined && value < min) return `${path} must be >= ${min}`;
+    if (max !== undefined && value > max) return `${path} must be <= ${max}`;
     return null;
   };
 }
