@@ -1,6 +1,7 @@
 // Small hand-written checks for request payloads. Each returns an error message or null, so a
 // validator can stop at the first problem and name the exact field.
-import { GROUP_ID_PATTERN, MAX_GROUP_ID_LENGTH } from './limits';
+import { GROUP_ID_PATTERN } from '../../shared/group-id';
+import { MAX_GROUP_ID_LENGTH } from './limits';
 
 export type Check = (value: unknown, path: string) => string | null;
 
