@@ -98,6 +98,30 @@ describe('corral ps', () => {
     expect(mine?.processes[0]?.flags).not.toContain('orphan');
   });
 
+  it('flags the tool calls of a SIGKILLed agent as orphans, as watch does', async () => {
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall('sleep 600');
+    process.kill(agent.pid, 'SIGKILL');
+    await waitFor('the tool call adopted', () => readProcStat(call.pid)?.ppid === 1);
+    const { groups } = await psJson();
+    const group = groups.find((g) => g.pgid === call.pid);
+    expect(group?.agent?.name).toBe('claude-code');
+    expect(group?.flags).toContain('orphan');
+    expect(group?.processes.find((p) => p.pid === call.pid)?.flags).toContain('orphan');
+  });
+
+  it('flags a leftover that holds the tool call output open as held-pipe, as watch does', async () => {
+    const agent = await FakeAgent.start();
+    const dir = mkdtempSync(join(tmpdir(), 'corral-ps-pipe-'));
+    const call = await agent.toolCall(`sleep 600 & echo $! > ${dir}/pid; printf 'hi\\n'`);
+    await call.exited();
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    const { groups } = await psJson();
+    const group = groups.find((g) => g.pgid === call.pid);
+    expect(group?.flags).toContain('held-pipe');
+    expect(group?.processes.find((p) => p.pid === pid)?.flags).toContain('held-pipe');
+  });
+
   it('rejects bad arguments with usage and a non-zero exit', async () => {
     const bad = await runCli(['ps', '--bogus']);
     expect(bad.code).toBe(2);

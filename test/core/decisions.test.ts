@@ -9,15 +9,12 @@ const base: OrphanEvidence = {
   ppid: 1,
   parent: { pid: 1, name: 'tini' },
   parentAttributed: false,
-  groupLeaderAlive: false,
-  sessionLeaderAlive: false,
-  groupLeaderIsAgent: false,
   observedReparent: false,
 };
 
 describe('isOrphan', () => {
   it.each<[string, Partial<OrphanEvidence>, boolean]>([
-    ['adopted by PID 1, tool call gone', {}, true],
+    ['adopted by PID 1 (tool call gone, a double fork, or a setsid escape)', {}, true],
     ['not attributed to an agent', { attributed: false }, false],
     ['the agent itself at PPID 1 (a daemon)', { isAgent: true }, false],
     [
@@ -27,14 +24,14 @@ describe('isOrphan', () => {
     ],
     ['adopted by systemd --user (a subreaper)', { ppid: 900, parent: { pid: 900, name: 'systemd' } }, true],
     [
-      'adopted, but its group and session leaders live',
-      { groupLeaderAlive: true, sessionLeaderAlive: true },
+      'a child of an agent that runs as PID 1 (a container)',
+      { parent: { pid: 1, name: 'claude' }, parentAttributed: true },
       false,
     ],
     [
-      'adopted inside the agent group',
-      { groupLeaderAlive: true, sessionLeaderAlive: true, groupLeaderIsAgent: true },
-      true,
+      'adopted by a subreaper the agent runs under',
+      { ppid: 900, parent: { pid: 900, name: 'systemd' }, parentAttributed: true },
+      false,
     ],
     [
       'observed reparenting to any process',

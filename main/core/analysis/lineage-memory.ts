@@ -37,6 +37,13 @@ export class LineageMemory {
     if (toolCallSession && !this.sessions.has(entry.originSid)) this.sessions.set(entry.originSid, entry);
   }
 
+  /** Forgets what one identity's entry taught (it was read wrongly, e.g. mid-exec). */
+  forget(identity: string, entry: LineageEntry): void {
+    if (this.byIdentity.get(identity) === entry) this.byIdentity.delete(identity);
+    if (this.groups.get(entry.originPgid) === entry) this.groups.delete(entry.originPgid);
+    if (this.sessions.get(entry.originSid) === entry) this.sessions.delete(entry.originSid);
+  }
+
   /** Forgets dead processes, and groups and sessions nobody is in any more (their ids may be reused). */
   prune(
     liveIdentities: ReadonlySet<string>,

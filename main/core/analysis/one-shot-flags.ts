@@ -18,10 +18,6 @@ export function annotateOneShot(
 ): Map<number, ProcessAnnotation> {
   const byPid = new Map<number, ProcessRecord>();
   for (const r of records) if (r.state !== 'Z') byPid.set(r.pid, r);
-  const alive = (pid: number, pgidOrSid: 'pgid' | 'sid'): boolean => {
-    const leader = byPid.get(pid);
-    return leader !== undefined && leader[pgidOrSid] === pid;
-  };
   const out = new Map<number, ProcessAnnotation>();
   for (const r of records) {
     const a = attributions.get(r.pid);
@@ -35,9 +31,6 @@ export function annotateOneShot(
         ppid: r.ppid,
         parent,
         parentAttributed: parent !== undefined && attributions.has(parent.pid),
-        groupLeaderAlive: alive(r.pgid, 'pgid'),
-        groupLeaderIsAgent: alive(r.pgid, 'pgid') && attributions.get(r.pgid)?.isAgent === true,
-        sessionLeaderAlive: alive(r.sid, 'sid'),
         observedReparent: false,
       })
     ) {

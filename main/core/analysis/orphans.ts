@@ -24,23 +24,20 @@ export interface OrphanEvidence {
   ppid: number;
   parent: Pick<ProcessRecord, 'pid' | 'name'> | undefined;
   parentAttributed: boolean;
-  groupLeaderAlive: boolean;
-  sessionLeaderAlive: boolean;
-  /** The group's leader is the agent itself: a tool call that did not get a group of its own. */
-  groupLeaderIsAgent: boolean;
   /** Reparenting Corral saw happen (watch mode): original parent gone, process adopted elsewhere. */
   observedReparent: boolean;
 }
 
 /**
  * An agent's process whose parent died and which was adopted. Observed reparenting is proof; in a
- * one-shot view the structure must show it: adopted by PID 1 or a known reaper, with the tool call's
- * group or session leader gone, or sitting in the agent's own group (a tool call that never got a group
- * of its own, whose wrapper is gone). The agent itself is never its own orphan.
+ * one-shot view (or when first seen) the structure must show it: adopted by PID 1 or a known reaper
+ * that is not itself the agent's (an agent running as a container's PID 1 parents its tool calls
+ * directly). Whether its tool call's leaders still live does not matter: a double fork (`(cmd &)`), a
+ * `setsid` escape whose shell exited at once and a tool call whose agent was killed are all adopted,
+ * and `ps` and `watch` must say the same of each. The agent itself is never its own orphan.
  */
 export function isOrphan(e: OrphanEvidence): boolean {
   if (!e.attributed || e.isAgent) return false;
   if (e.observedReparent) return true;
-  const adopted = e.ppid === 1 || (isKnownReaper(e.parent) && !e.parentAttributed);
-  return adopted && (!e.groupLeaderAlive || !e.sessionLeaderAlive || e.groupLeaderIsAgent);
+  return (e.ppid === 1 || isKnownReaper(e.parent)) && !e.parentAttributed;
 }

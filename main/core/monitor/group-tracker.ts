@@ -46,6 +46,11 @@ export class GroupTracker {
       group.live = current;
       for (const m of members) group.members.set(m.identity, m);
       const leader = members.find((m) => m.record.pid === pgid);
+      // The leader's attribution changes only when it was misread (a tool call's shell taken for the
+      // agent between fork and exec): the group then belongs to the agent it really came from.
+      const owner = leader?.attribution;
+      if (owner && (group.agent?.name !== owner.agent || group.agent.pid !== owner.agentPid))
+        group.agent = { name: owner.agent, pid: owner.agentPid };
       if (!leader && group.leaderExitedAt === null) {
         group.leaderExitedAt = now;
         const former = [...group.members.values()].find((m) => m.record.pid === pgid);

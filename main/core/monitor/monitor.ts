@@ -249,6 +249,9 @@ export class Monitor {
     if ((fresh === null || fresh.length === 0) && (exited === null || exited.length === 0) && !readChildLists)
       return;
     const toRead = new Set<number>(fresh ?? []);
+    // Newcomers are classified by their parents: an agent's process read between its fork and exec
+    // (a tool call's shell under the agent's name) is re-read with them, so its exec is seen first.
+    if (fresh && fresh.length > 0) for (const pid of this.table.agentsOwnPids()) toRead.add(pid);
     if (exited && exited.length > 0) {
       const knownChildren = this.table.knownChildren();
       for (const pid of exited) {

@@ -94,6 +94,13 @@ export class ProcessTable {
     for (const p of updated) this.checkReparented(p, now);
   }
 
+  /** pids of the live processes taken for agents themselves (main processes, relaunches, daemons). */
+  agentsOwnPids(): number[] {
+    const pids: number[] = [];
+    for (const p of this.state.liveAgentProcs()) if (p.attribution?.isAgent) pids.push(p.record.pid);
+    return pids;
+  }
+
   /** Agents' live processes by parent pid. */
   knownChildren(): Map<number, number[]> {
     const byParent = new Map<number, number[]>();
@@ -144,10 +151,27 @@ export class ProcessTable {
       this.state.structureChanged = true;
     p.record = r;
     if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
-    if (execd && p.attribution && !p.attribution.isAgent && this.context.matcher().agentOf(r)) {
+    if (!execd || p.exitedAt !== null) return;
+    const isAgentNow = this.context.matcher().agentOf(r) !== null;
+    if (p.attribution?.isAgent && !isAgentNow) this.demote(p, now);
+    else if (p.attribution && !p.attribution.isAgent && isAgentNow) {
       p.attribution = { ...p.attribution, isAgent: true, agentPid: r.pid, source: 'agent' };
-    }
-    if (execd && !p.attribution && p.exitedAt === null) this.reclassify(p, now);
+    } else if (!p.attribution) this.reclassify(p, now);
+  }
+
+  /**
+   * A process taken for an agent that exec'd into something else was read between an agent's fork
+   * and its exec (a tool call's shell, still bearing the agent's name and argv): it never was the
+   * agent. What was concluded from that reading is forgotten and it is classified again, as what it is.
+   */
+  private demote(p: TrackedProcess, now: number): void {
+    if (p.lineage) this.memory.forget(p.identity, p.lineage);
+    p.attribution = null;
+    p.lineage = null;
+    p.markers = [];
+    this.state.agentPids.delete(p.record.pid);
+    this.state.structureChanged = true;
+    this.reclassify(p, now);
   }
 
   private addNewcomers(newcomers: readonly ProcessRecord[], now: number): void {
@@ -164,7 +188,7 @@ export class ProcessTable {
         identity,
         record: r,
         firstSeenAt: now,
-        exitedAt: r.state === 'Z' ? now : null,
+        exitedAt: null,
         attribution,
         lineage: null,
         cpuPercent: null,
@@ -177,8 +201,10 @@ export class ProcessTable {
       };
       this.state.procs.set(r.pid, p);
       if (attribution) this.adopt(p, attribution, now);
+      // A zombie when first seen started and exited between two looks: both are reported.
+      if (r.state === 'Z') this.markExited(p, now);
       // Seen between fork and exec, it may still become an agent's: look again for a few polls.
-      else if (p.exitedAt === null) this.probation.set(r.pid, PROBATION_POLLS);
+      else if (!attribution) this.probation.set(r.pid, PROBATION_POLLS);
     }
   }
 
@@ -236,22 +262,14 @@ export class ProcessTable {
 
   private orphanEvidence(p: TrackedProcess, observedReparent: boolean): OrphanEvidence {
     const r = p.record;
-    const live = (pid: number): TrackedProcess | undefined => {
-      const q = this.state.procs.get(pid);
-      return q && q.exitedAt === null ? q : undefined;
-    };
-    const parent = live(r.ppid);
-    const groupLeader = live(r.pgid);
-    const groupLeaderAlive = groupLeader?.record.pgid === r.pgid;
+    const parent = this.state.procs.get(r.ppid);
+    const parentAlive = parent !== undefined && parent.exitedAt === null;
     return {
       attributed: p.attribution !== null,
       isAgent: p.attribution?.isAgent ?? false,
       ppid: r.ppid,
-      parent: parent?.record,
-      parentAttributed: parent?.attribution != null,
-      groupLeaderAlive,
-      groupLeaderIsAgent: groupLeaderAlive && groupLeader?.attribution?.isAgent === true,
-      sessionLeaderAlive: live(r.sid)?.record.sid === r.sid,
+      parent: parentAlive ? parent.record : undefined,
+      parentAttributed: parentAlive && parent.attribution !== null,
       observedReparent,
     };
   }

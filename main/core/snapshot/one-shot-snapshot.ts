@@ -1,12 +1,12 @@
 import type { GroupView, Settings } from '../../../shared/model';
 import { AgentMatcher } from '../analysis/agent-matcher';
-import { attribute } from '../analysis/attribution';
+import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { annotateOneShot } from '../analysis/one-shot-flags';
 import { BUILTIN_SIGNATURES } from '../analysis/signatures';
 import { createSampler } from '../sampling/create-sampler';
-import { identityKey, type ProcessSampler } from '../sampling/process-record';
+import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -43,6 +43,34 @@ export async function takeOneShotSnapshot(
     settings.runaway,
     sampledAt,
   );
+  for (const pid of heldPipeHolders(records, attributions, source)) {
+    const flags = annotations.get(pid)?.flags;
+    if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
+  }
   const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
   return { sampledAt, groups };
+}
+
+/**
+ * Agents' processes that hold the write end of a pipe or socket an agent reads, after their tool
+ * call's shell (the group leader) exited: the same question the monitor asks after a wrapper exits,
+ * asked once, so `ps` and `watch` flag the same processes.
+ */
+function heldPipeHolders(
+  records: readonly ProcessRecord[],
+  attributions: ReadonlyMap<number, Attribution>,
+  sampler: ProcessSampler,
+): number[] {
+  if (!sampler.findHeldPipes) return [];
+  const live = new Set(records.filter((r) => r.state !== 'Z').map((r) => r.pid));
+  const readerPids: number[] = [];
+  const holderPids: number[] = [];
+  for (const r of records) {
+    const a = attributions.get(r.pid);
+    if (!a || r.state === 'Z') continue;
+    if (a.isAgent) readerPids.push(r.pid);
+    else if (!live.has(r.pgid)) holderPids.push(r.pid);
+  }
+  if (readerPids.length === 0 || holderPids.length === 0) return [];
+  return sampler.findHeldPipes({ readerPids, holderPids }).map((pipe) => pipe.holderPid);
 }
