@@ -27,7 +27,9 @@ function readTokenFile(path: string): string {
   if (!stat.isFile()) throw new UsageError(`--token-file ${path}: not a regular file`);
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid)
-    throw new UsageError(`--token-file ${path}: owned by uid ${stat.uid}, not by the user running Corral (${uid})`);
+    throw new UsageError(
+      `--token-file ${path}: owned by uid ${stat.uid}, not by the user running Corral (${uid})`,
+    );
   if ((stat.mode & 0o077) !== 0)
     throw new UsageError(
       `--token-file ${path}: readable or writable by group or others (mode ${(stat.mode & 0o777).toString(8)}); ` +

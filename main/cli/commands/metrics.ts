@@ -6,8 +6,7 @@ import { isLoopbackHost, startMetricsServer } from '../../metrics/metrics-server
 import { startCliService } from '../cli-service';
 import { UsageError } from '../usage-error';
 
-export const METRICS_USAGE =
-  'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
+export const METRICS_USAGE = 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
 export const DEFAULT_METRICS_PORT = 9977;
 
 export function parsePort(value: string): number {
@@ -46,7 +45,12 @@ export async function runMetrics(
   const exposed = exposeMetrics(running, token);
   let server;
   try {
-    server = await startMetricsServer({ host, port, handler: exposed.handler, tokenRequired: token !== null });
+    server = await startMetricsServer({
+      host,
+      port,
+      handler: exposed.handler,
+      tokenRequired: token !== null,
+    });
   } catch (err) {
     exposed.stop();
     await running.stop();
