@@ -2,9 +2,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { TEARDOWN_OUTCOMES } from './labels';
 
 /**
- * The monitor wakes once a second at most; prom-client's default event-loop monitor samples every
- * 10 ms, which would wake an idle Corral 100 times a second. Once a second keeps the lag figures
- * and costs one wake-up the poll mostly shares.
+ * prom-client's default event-loop monitor samples every 10 ms: 100 wake-ups a second, which cost
+ * about 1 % of a core here (measured: an idle Node process 0.13 %, with the 10 ms monitor 1.15 %, with
+ * 1 s 0.18 %), twice the monitor's whole budget. Once a second instead; Node's histogram includes the
+ * sampling interval, so `nodejs_eventloop_lag_*` read about 1 s plus the lag.
  */
 const EVENT_LOOP_SAMPLE_MS = 1000;
 

@@ -54,7 +54,8 @@ export async function runMetrics(
   } catch (err) {
     exposed.stop();
     await running.stop();
-    throw new Error(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
+    process.stderr.write(`corral metrics: cannot listen on ${host}:${port}: ${(err as Error).message}\n`);
+    return 1;
   }
   out(`Corral metrics on ${server.url}${token === null ? '' : ' (bearer token required)'}`);
   await new Promise<void>((done) => {
