@@ -1,7 +1,8 @@
 // `corral metrics` and `corral serve --metrics` as users run them (the built CLI): loopback by default,
 // a token required anywhere else, and a request without the right token refused.
 import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,5 +124,29 @@ describe('corral metrics: where it listens and who may read it', () => {
     const rebound = await get('127.0.0.1', port, '/metrics', { Host: `attacker.example:${port}` });
     expect(rebound.status).toBe(403);
     expect(await serve.stop()).toBe(0);
+  });
+});
+
+describe('corral metrics: bad input', () => {
+  it('refuses a port that is not one, with the usage', async () => {
+    const run = await runCli(['metrics', '--port', '99999']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--port: expected 0..65535, got '99999'");
+    expect(run.stderr).toContain('corral metrics [--port N] [--host 127.0.0.1]');
+  });
+
+  it('says in one line that the port is taken, and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runCli(['metrics', '--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `corral metrics: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
+    } finally {
+      await new Promise<void>((r) => taken.close(() => r()));
+    }
   });
 });
