@@ -30,8 +30,12 @@ export async function startMetricsServer(options: {
   tokenRequired: boolean;
 }): Promise<RunningMetricsServer> {
   let port = options.port;
+  const shown = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
+  // The usual loopback names, and the one it was bound to (127.0.0.2 is loopback too).
+  const allowedHost = (host: string): boolean =>
+    loopbackHosts(port).includes(host) || host === `${shown.toLowerCase()}:${port}`;
   const http = createServer((req, res) => {
-    if (!options.tokenRequired && !loopbackHosts(port).includes((req.headers.host ?? '').toLowerCase())) {
+    if (!options.tokenRequired && !allowedHost((req.headers.host ?? '').toLowerCase())) {
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
       return res.end(`forbidden: Host '${req.headers.host ?? ''}' is not this server\n`);
     }
@@ -49,7 +53,6 @@ export async function startMetricsServer(options: {
     });
   });
   port = (http.address() as AddressInfo).port;
-  const shown = isIP(options.host) === 6 ? `[${options.host}]` : options.host;
   return {
     url: `http://${shown}:${port}/metrics`,
     port,
