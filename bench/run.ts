@@ -24,6 +24,7 @@ import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
 import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
 import { measureMemory } from './phases/memory';
+import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
 import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
@@ -32,6 +33,7 @@ import {
   latencyRows,
   memoryRows,
   monitorRows,
+  scrapeRows,
   snapshotRows,
   teardownRows,
   workerMainThreadRows,
@@ -51,6 +53,7 @@ const PLAN = quick
       trials: 20,
       teardownRuns: 3,
       ignoringRuns: 2,
+      scrape: { pairs: 2, windowSeconds: 30, scrapeEverySeconds: 15, warmupSeconds: 10, burst: 20 },
     }
   : {
       rounds: 12,
@@ -64,6 +67,7 @@ const PLAN = quick
       trials: 30,
       teardownRuns: 5,
       ignoringRuns: 5,
+      scrape: { pairs: 4, windowSeconds: 60, scrapeEverySeconds: 15, warmupSeconds: 30, burst: 50 },
     };
 const POPULATIONS = [100, 1000, 4000];
 const TARGET_POPULATION = 1000;
@@ -126,6 +130,13 @@ async function main(): Promise<void> {
     });
     const monitorCost = monitorRun.cost;
     rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
+
+    // 2b. The same table through `corral metrics`, scraped every 15 s beside not at all.
+    log(
+      `corral metrics: ${PLAN.scrape.pairs} × 2 windows of ${PLAN.scrape.windowSeconds} s, a scrape every 15 s in one of each`,
+    );
+    const scrapeCost: ScrapeCost = await measureScrapeCost(PLAN.scrape, procCount);
+    rows.push(...scrapeRows(4000, scrapeCost));
 
     // 3. Detection latency, with a monitor in this process (latency, not CPU, is measured here).
     const harness = startMonitor();
@@ -203,6 +214,7 @@ async function main(): Promise<void> {
       durationSeconds: (performance.now() - t0) / 1000,
       snapshots,
       monitorCost,
+      scrapeCost,
       workerMainThread,
       monitorErrors,
       latency,

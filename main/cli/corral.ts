@@ -12,8 +12,11 @@ const USAGE = `Usage:
       Stop a whole process group: SIGTERM, a grace period, SIGKILL.
   corral history [--json] [--limit N]
       Incidents Corral has recorded.
-  corral serve [--port N]
-      The Corral UI in a browser, on 127.0.0.1 only.
+  corral serve [--port N] [--metrics]
+      The Corral UI in a browser, on 127.0.0.1 only; --metrics adds Prometheus metrics at /metrics.
+  corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]
+      Prometheus metrics at /metrics without the UI (default port 9977). A --host other than loopback
+      requires a bearer token (--token, --token-file with owner-only permissions, or $CORRAL_METRICS_TOKEN).
 
 Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.`;
 
@@ -36,6 +39,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./commands/history')).runHistory;
     case 'serve':
       return (await import('./commands/serve')).runServe;
+    case 'metrics':
+      return (await import('./commands/metrics')).runMetrics;
     default:
       return null;
   }

@@ -7,7 +7,7 @@
 //   not: they are the same public bundle that ships in the app, the page's own asset requests carry
 //   no query string, and without the token the page can read nothing.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -24,6 +24,8 @@ export interface ServeOptions {
   host?: '127.0.0.1';
   /** The built renderer, usually out/renderer. */
   staticDir: string;
+  /** Serves GET /metrics (`corral serve --metrics`), behind the same Host and Origin checks. */
+  metrics?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface RunningServer {
@@ -71,6 +73,8 @@ export async function startServer(service: CorralService, options: ServeOptions)
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
       return res.end(`forbidden: ${refused}\n`);
     }
+    if (options.metrics && new URL(req.url ?? '/', 'http://localhost').pathname === '/metrics')
+      return options.metrics(req, res);
     void serveStatic(req, res, options.staticDir, securityHeaders(req.headers.host!.toLowerCase()));
   });
 

@@ -16,10 +16,13 @@ export interface ServeProcess {
 }
 
 /** Starts the built `corral serve` on a free loopback port, with test-sized settings. */
-export async function startServe(config: Record<string, unknown>): Promise<ServeProcess> {
+export async function startServe(
+  config: Record<string, unknown>,
+  args: string[] = [],
+): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'corral-serve-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0', ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -5,10 +5,12 @@ import { parseArgs } from 'node:util';
 import type { Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
+import { exposeMetrics } from '../../metrics/expose-metrics';
+import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';
 import { UsageError } from '../usage-error';
 
-export const SERVE_USAGE = 'corral serve [--port N]';
+export const SERVE_USAGE = 'corral serve [--port N] [--metrics]';
 
 /** out/renderer, whether running from source (tsx) or from the built out/main/corral.js. */
 function rendererDir(): string {
@@ -31,7 +33,7 @@ export async function runServe(
 ): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string', default: '7077' } },
+    options: { port: { type: 'string', default: '7077' }, metrics: { type: 'boolean', default: false } },
     strict: true,
   });
   const port = Number(values.port);
@@ -39,14 +41,19 @@ export async function runServe(
     throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
   const staticDir = rendererDir();
   const running = startCliService('serve', settings, config);
-  const server = await startServer(running.service, { port, staticDir });
+  // Loopback only, like the UI: /metrics passes the same Host and Origin checks and needs no token.
+  const exposed = values.metrics ? exposeMetrics(running, null) : null;
+  const service = exposed ? countingTeardowns(running.service, exposed.metrics) : running.service;
+  const server = await startServer(service, { port, staticDir, metrics: exposed?.handler });
   out(`Corral is serving on ${server.url}`);
+  if (exposed) out(`Prometheus metrics on ${new URL('/metrics', server.url).href}`);
   await new Promise<void>((done) => {
     const stop = (): void => done();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   await server.close();
+  exposed?.stop();
   await running.stop();
   return 0;
 }

@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import type { Settings } from '../../../shared/model';
+import { resolveToken, TOKEN_ENV } from '../../metrics/bearer-token';
+import { exposeMetrics } from '../../metrics/expose-metrics';
+import { isLoopbackHost, startMetricsServer } from '../../metrics/metrics-server';
+import type { LoadedConfig } from '../../core/config/load-config';
+import { startCliService } from '../cli-service';
+import { UsageError } from '../usage-error';
+
+export const METRICS_USAGE = 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
+export const DEFAULT_METRICS_PORT = 9977;
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port: expected 0..65535, got '${value}'`);
+  return port;
+}
+
+/** `corral metrics`: Prometheus metrics without the UI; loopback unless --host says otherwise. */
+export async function runMetrics(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+  config?: LoadedConfig,
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: String(DEFAULT_METRICS_PORT) },
+      host: { type: 'string', default: '127.0.0.1' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
+    },
+    strict: true,
+  });
+  const port = parsePort(values.port);
+  const host = values.host;
+  if (host === '') throw new UsageError('--host: expected an address such as 127.0.0.1');
+  const token = resolveToken({ token: values.token, tokenFile: values['token-file'] }, process.env);
+  if (!isLoopbackHost(host) && token === null)
+    throw new UsageError(
+      `--host ${host} is reachable from other machines: give a bearer token with --token-file F ` +
+        `(owner-only permissions), $${TOKEN_ENV} or --token`,
+    );
+
+  const running = startCliService('metrics', settings, config);
+  const exposed = exposeMetrics(running, token);
+  let server;
+  try {
+    server = await startMetricsServer({
+      host,
+      port,
+      handler: exposed.handler,
+      tokenRequired: token !== null,
+    });
+  } catch (err) {
+    exposed.stop();
+    await running.stop();
+    process.stderr.write(`corral metrics: cannot listen on ${host}:${port}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  out(`Corral metrics on ${server.url}${token === null ? '' : ' (bearer token required)'}`);
+  await new Promise<void>((done) => {
+    const stop = (): void => done();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  exposed.stop();
+  await running.stop();
+  return 0;
+}
