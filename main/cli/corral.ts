@@ -14,6 +14,11 @@ const USAGE = `Usage:
       Incidents Corral has recorded.
   corral serve [--port N]
       The Corral UI in a browser, on 127.0.0.1 only.
+  corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run]
+  corral hooks status [--json]
+      Corral's hooks in the agents' own settings: the agent is told what its command left running.
+  corral hook <agent> <event>
+      What those hooks run (the agent's JSON payload on stdin); always exits 0.
 
 Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.`;
 
@@ -35,6 +40,10 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./commands/history')).runHistory;
     case 'serve':
       return (await import('./commands/serve')).runServe;
+    case 'hooks':
+      return (await import('./commands/hooks')).runHooks;
+    case 'hook':
+      return (await import('./commands/hook')).runHookCommand;
     default:
       return null;
   }
