@@ -1,4 +1,11 @@
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import type { HookAgentSpec, HookEventSpec } from './hook-agents';
 
 /**
@@ -81,15 +88,89 @@ function eventList(settings: Record<string, unknown>, event: string): unknown[] 
   return Array.isArray(list) ? list : [];
 }
 
-function detectIndent(text: string): { insertSpaces: boolean; tabSize: number } {
-  const m = /\n([ \t]+)"/.exec(text);
-  if (m && m[1]!.startsWith('\t')) return { insertSpaces: false, tabSize: 1 };
-  return { insertSpaces: true, tabSize: m ? m[1]!.length : 2 };
+/** The file's indentation unit (its first indented line), two spaces when it has none. */
+function indentUnit(text: string): string {
+  const m = /\n([ \t]+)\S/.exec(text);
+  return m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!) : '  ';
 }
 
-function edit(text: string, path: (string | number)[], value: unknown): string {
-  const formattingOptions = { ...detectIndent(text), eol: text.includes('\r\n') ? '\r\n' : '\n' };
-  return applyEdits(text, modify(text, path, value, { formattingOptions }));
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))![0];
+}
+
+function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** `value` as JSON in the file's style, its later lines indented by `base`. */
+function render(value: unknown, text: string, base: string): string {
+  return JSON.stringify(value, null, indentUnit(text))
+    .split('\n')
+    .join(eolOf(text) + base);
+}
+
+/**
+ * Appends `value` to the array or object `container` (an object member when `key` is given), as a
+ * text insertion after its last child: nothing else in the file is reformatted. jsonc-parser's own
+ * `modify` with formatting re-indents whole neighbouring blocks, so only its removal is used.
+ */
+function append(text: string, container: Node, value: unknown, key?: string): string {
+  const eol = eolOf(text);
+  const children = container.children ?? [];
+  const member = (base: string): string =>
+    key === undefined ? render(value, text, base) : `${JSON.stringify(key)}: ${render(value, text, base)}`;
+  if (children.length === 0) {
+    const outer = lineIndent(text, container.offset);
+    const inner = outer + indentUnit(text);
+    const open = key === undefined ? '[' : '{';
+    const close = key === undefined ? ']' : '}';
+    const body = `${open}${eol}${inner}${member(inner)}${eol}${outer}${close}`;
+    return text.slice(0, container.offset) + body + text.slice(container.offset + container.length);
+  }
+  const last = children[children.length - 1]!;
+  const first = children[0]!;
+  const lastEnd = last.offset + last.length;
+  // The indentation of the existing children (their line's, when each starts a line).
+  const lineStart = text.lastIndexOf('\n', first.offset - 1) + 1;
+  const startsLine = text.slice(lineStart, first.offset).trim() === '';
+  const base = startsLine
+    ? lineIndent(text, first.offset)
+    : lineIndent(text, container.offset) + indentUnit(text);
+  return `${text.slice(0, lastEnd)},${eol}${base}${member(base)}${text.slice(lastEnd)}`;
+}
+
+/**
+ * Removes the array element or object member at `path`, the exact inverse of `append`: from the end
+ * of the previous sibling (its comma and line break included) to the end of this one.
+ */
+function removeAt(text: string, path: (string | number)[]): string {
+  const root = parseTree(text)!;
+  const node = findNodeAtLocation(root, path)!;
+  // An object member is its property node (key and value); an array element is the value itself.
+  const item = node.parent?.type === 'property' ? node.parent : node;
+  const container = item.parent!;
+  const siblings = container.children ?? [];
+  const i = siblings.indexOf(item);
+  if (siblings.length === 1) {
+    const empty = container.type === 'array' ? '[]' : '{}';
+    return text.slice(0, container.offset) + empty + text.slice(container.offset + container.length);
+  }
+  if (i > 0) {
+    const prev = siblings[i - 1]!;
+    return text.slice(0, prev.offset + prev.length) + text.slice(item.offset + item.length);
+  }
+  return text.slice(0, item.offset) + text.slice(siblings[1]!.offset);
+}
+
+/** Adds `group` to `hooks.<event>`, creating the list and the `hooks` object when missing. */
+function addGroup(text: string, event: string, group: unknown): string {
+  const root = parseTree(text)!;
+  const list = findNodeAtLocation(root, ['hooks', event]);
+  if (list) return append(text, list, group);
+  const hooks = findNodeAtLocation(root, ['hooks']);
+  if (hooks) return append(text, hooks, [group], event);
+  return append(text, root, { [event]: [group] }, 'hooks');
 }
 
 /** Which of the agent's events already carry Corral's hook, with the command each runs. */
@@ -123,20 +204,10 @@ export function mergeHooks(
     const mine = list.map((g, i) => (isCorralGroup(g, spec.agent, e.event) ? i : -1)).filter((i) => i >= 0);
     if (mine.length === 1 && JSON.stringify(list[mine[0]!]) === JSON.stringify(wanted)) continue;
     // Remove stale or duplicate Corral groups (highest index first), then append one.
-    for (const i of mine.reverse()) out = edit(out, ['hooks', e.event, i], undefined);
-    const remaining = eventList(parseSettings(out, spec, path), e.event);
-    if (remaining.length === 0 && !hasKey(parseSettings(out, spec, path), e.event)) {
-      out = edit(out, ['hooks', e.event], [wanted]);
-    } else {
-      out = edit(out, ['hooks', e.event, remaining.length], wanted);
-    }
+    for (const i of mine.reverse()) out = removeAt(out, ['hooks', e.event, i]);
+    out = addGroup(out, e.event, wanted);
   }
   return out;
-}
-
-function hasKey(settings: Record<string, unknown>, event: string): boolean {
-  const hooks = settings.hooks as Record<string, unknown> | undefined;
-  return hooks !== undefined && Object.prototype.hasOwnProperty.call(hooks, event);
 }
 
 /**
@@ -150,12 +221,12 @@ export function unmergeHooks(text: string, spec: HookAgentSpec, path: string): s
     const list = eventList(parseSettings(out, spec, path), e.event);
     const mine = list.map((g, i) => (isCorralGroup(g, spec.agent, e.event) ? i : -1)).filter((i) => i >= 0);
     if (mine.length === 0) continue;
-    if (mine.length === list.length) out = edit(out, ['hooks', e.event], undefined);
-    else for (const i of mine.reverse()) out = edit(out, ['hooks', e.event, i], undefined);
+    if (mine.length === list.length) out = removeAt(out, ['hooks', e.event]);
+    else for (const i of mine.reverse()) out = removeAt(out, ['hooks', e.event, i]);
   }
   const hooks = parseSettings(out, spec, path).hooks;
   if (hooks !== undefined && Object.keys(hooks as object).length === 0 && text !== out) {
-    out = edit(out, ['hooks'], undefined);
+    out = removeAt(out, ['hooks']);
   }
   return out;
 }
