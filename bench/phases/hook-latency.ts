@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childrenCpuMicros } from '../lib/cpu-clock';
 import { percentile, summarize } from '../lib/stats';
 import { benchEnv, killGroup, trackGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
@@ -14,17 +15,26 @@ const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.
 export interface HookLatency {
   /** Wall time of `corral hook claude-code PostToolUse`, spawn to exit, ms. */
   postMs: number[];
+  /** CPU time (user + system) of the same hook process, ms: what the machine's load does not inflate. */
+  postCpuMs: number[];
   /** Wall time of `node -e ''`, the floor any Node hook pays. */
   nodeFloorMs: number[];
+  nodeFloorCpuMs: number[];
   missing?: string;
 }
 
-function timed(args: string[], input: string, env: Record<string, string>): { ms: number; stdout: string } {
+function timed(
+  args: string[],
+  input: string,
+  env: Record<string, string>,
+): { ms: number; cpuMs: number; stdout: string } {
+  const cpu = childrenCpuMicros();
   const t = performance.now();
   const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
   const ms = performance.now() - t;
+  const cpuMs = (childrenCpuMicros() - cpu) / 1000;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: r.stdout };
+  return { ms, cpuMs, stdout: r.stdout };
 }
 
 function isGone(pid: number): boolean {
@@ -43,13 +53,17 @@ function isGone(pid: number): boolean {
  * `sleep` behind and exits, then the timed PostToolUse hook, which must name the leftover.
  */
 export async function measureHookLatency(trials: number): Promise<HookLatency> {
-  if (!existsSync(BUILT_CLI))
-    return { postMs: [], nodeFloorMs: [], missing: `no ${BUILT_CLI} (npm run build)` };
+  if (!existsSync(BUILT_CLI)) {
+    const missing = `no ${BUILT_CLI} (npm run build)`;
+    return { postMs: [], postCpuMs: [], nodeFloorMs: [], nodeFloorCpuMs: [], missing };
+  }
   const data = mkdtempSync(join(tmpdir(), 'corral-bench-hook-'));
   const env = benchEnv({ CORRAL_DATA_DIR: data });
   const session = randomUUID();
   const postMs: number[] = [];
+  const postCpuMs: number[] = [];
   const nodeFloorMs: number[] = [];
+  const nodeFloorCpuMs: number[] = [];
   try {
     for (let i = 0; i < trials; i++) {
       const payload = (event: string): string =>
@@ -78,13 +92,16 @@ export async function measureHookLatency(trials: number): Promise<HookLatency> {
         throw new Error(`the PostToolUse hook did not name leftover ${leftover}: ${post.stdout}`);
       }
       postMs.push(post.ms);
+      postCpuMs.push(post.cpuMs);
       killGroup(shell.pid!);
-      nodeFloorMs.push(timed(['-e', ''], '', env).ms);
+      const floor = timed(['-e', ''], '', env);
+      nodeFloorMs.push(floor.ms);
+      nodeFloorCpuMs.push(floor.cpuMs);
     }
   } finally {
     rmSync(data, { recursive: true, force: true });
   }
-  return { postMs, nodeFloorMs };
+  return { postMs, postCpuMs, nodeFloorMs, nodeFloorCpuMs };
 }
 
 export function hookLatencyRows(extra: number, h: HookLatency): Row[] {
@@ -102,11 +119,26 @@ export function hookLatencyRows(extra: number, h: HookLatency): Row[] {
     },
     {
       section,
+      name: 'the same hook, CPU time (user + system)',
+      unit: 'ms',
+      summary: h.missing ? null : summarize(h.postCpuMs),
+      p95: percentile(h.postCpuMs, 95),
+      note: h.missing ?? 'what a busy machine does not inflate',
+    },
+    {
+      section,
       name: "node -e '' (the floor of any Node hook)",
       unit: 'ms',
       summary: h.missing ? null : summarize(h.nodeFloorMs),
       p95: percentile(h.nodeFloorMs, 95),
-      note: h.missing ?? 'the same machine at the same moment, for scale',
+      note: h.missing ?? 'wall time; the same machine at the same moment, for scale',
+    },
+    {
+      section,
+      name: "node -e '', CPU time",
+      unit: 'ms',
+      summary: h.missing ? null : summarize(h.nodeFloorCpuMs),
+      p95: percentile(h.nodeFloorCpuMs, 95),
     },
   ];
 }
