@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -26,8 +25,20 @@ export interface ToolCallKey {
   callId: string;
 }
 
+/**
+ * A file-name-safe digest: two FNV-1a passes (different offset bases) over the UTF-16 code units,
+ * 64 bits in all. Not cryptographic, and need not be: it only names a record; node:crypto's hash
+ * would add its own start-up cost to every hook.
+ */
 function digest(s: string): string {
-  return createHash('sha256').update(s).digest('hex').slice(0, 24);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
 function dir(dataDir: string): string {
