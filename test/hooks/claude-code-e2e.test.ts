@@ -74,22 +74,26 @@ async function oneTurn(
   return { leftoverPid: Number(m![1]), nextRequest: JSON.stringify(after.body), data };
 }
 
-describe.skipIf(reason !== undefined)('Claude Code 2.1.197 with Corral hooks (real CLI, fake API)', () => {
-  it("with Corral's hooks installed, the model's next request names the leftover's pid and how to stop it", async () => {
-    const { leftoverPid, nextRequest, data } = await oneTurn(true);
-    expect(nextRequest).toContain('Corral: this command left 1 process running');
-    expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
-    expect(nextRequest).toMatch(/kill -TERM -\d+/);
-    expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
-    // The session ended with the run: recorded for the session-ended flag.
-    const ended = readFileSync(join(data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
-    expect(ended).toContain('"agent":"claude-code"');
-    expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
-  });
+describe.skipIf(reason !== undefined)(
+  'Claude Code 2.1.197 with Corral hooks (real CLI, fake API)',
+  { timeout: 180_000 },
+  () => {
+    it("with Corral's hooks installed, the model's next request names the leftover's pid and how to stop it", async () => {
+      const { leftoverPid, nextRequest, data } = await oneTurn(true);
+      expect(nextRequest).toContain('Corral: this command left 1 process running');
+      expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
+      expect(nextRequest).toMatch(/kill -TERM -\d+/);
+      expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
+      // The session ended with the run: recorded for the session-ended flag.
+      const ended = readFileSync(join(data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
+      expect(ended).toContain('"agent":"claude-code"');
+      expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
+    });
 
-  it('without the hooks, the model is told nothing about the leftover', async () => {
-    const { leftoverPid, nextRequest } = await oneTurn(false);
-    expect(nextRequest).not.toContain('Corral');
-    expect(nextRequest).not.toContain(`pid ${leftoverPid} (process group`);
-  });
-});
+    it('without the hooks, the model is told nothing about the leftover', async () => {
+      const { leftoverPid, nextRequest } = await oneTurn(false);
+      expect(nextRequest).not.toContain('Corral');
+      expect(nextRequest).not.toContain(`pid ${leftoverPid} (process group`);
+    });
+  },
+);

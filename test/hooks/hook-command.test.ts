@@ -68,7 +68,7 @@ async function leaveSleeper(env: Record<string, string>): Promise<{ group: Spawn
   return { group, pid };
 }
 
-describe('corral hook (the command agents run)', { timeout: 120_000 }, () => {
+describe('corral hook (the command agents run)', { timeout: 180_000 }, () => {
   it('tells the agent, after the tool call, exactly what that call left running, and nothing else', async () => {
     const data = dataDir();
     const session = randomUUID();

@@ -16,7 +16,7 @@ function home(): string {
   return h;
 }
 
-describe('corral hooks (CLI)', { timeout: 120_000 }, () => {
+describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
   it('dry-run prints the diff and writes nothing; install, status and uninstall report each file', async () => {
     const h = home();
     const env = { HOME: h, CORRAL_DATA_DIR: join(h, 'data') };
