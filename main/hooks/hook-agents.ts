@@ -10,7 +10,12 @@ import { join } from 'node:path';
  *   PostToolUse may print `{"hookSpecificOutput": {"hookEventName": "PostToolUse",
  *   "additionalContext": "…"}}`. VERIFIED against the real CLI 2.1.197 here
  *   (test/hooks/claude-code-e2e.test.ts): the payload fields, the Bash matcher, and that
- *   additionalContext reaches the model's next request.
+ *   additionalContext reaches the model's next request (as a `<system-reminder>` text block beside
+ *   the tool_result). Observed payloads from 2.1.197: PreToolUse `{session_id, transcript_path, cwd,
+ *   prompt_id, permission_mode, effort, hook_event_name, tool_name: "Bash", tool_input: {command,
+ *   description}, tool_use_id}`; PostToolUse adds `tool_response` and `duration_ms`; SessionEnd has
+ *   `reason`. `session_id` equals the `CLAUDE_CODE_SESSION_ID` the tool calls' processes carry, and
+ *   the hook processes carry it too (so the hook excludes itself and its launchers).
  * - Codex CLI: developers.openai.com/codex/hooks: hooks in `hooks.json` next to the active config
  *   layer (`~/.codex/hooks.json`, `CODEX_HOME` when set), same event → matcher group → handlers shape,
  *   `PreToolUse`/`PostToolUse` match `Bash`, `SessionEnd` for the main thread. Hooks are on by
