@@ -23,6 +23,7 @@ import { markdownTable, textTable, verdict, type Row } from './lib/table';
 import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
 import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
+import { hookLatencyRows, measureHookLatency, type HookLatency } from './phases/hook-latency';
 import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
@@ -116,6 +117,9 @@ async function main(): Promise<void> {
       snapshots[extra] = { tableSize, results };
       rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
     }
+    log('agent hook: corral hook claude-code PostToolUse with the 4,000 extra processes');
+    const hookLatency: HookLatency = await measureHookLatency(quick ? 10 : 30);
+    rows.push(...hookLatencyRows(4000, hookLatency));
 
     // 2. Steady-state monitor cost over the 4,000, in a process of its own.
     log(
@@ -227,6 +231,7 @@ async function main(): Promise<void> {
         killFloorMs,
       },
       memory,
+      hookLatency,
       rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
     };
     writeFileSync(join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -17,8 +17,11 @@ export type BuiltinAgentName = (typeof AGENT_NAMES)[number];
 
 /** Flags on a single process. */
 export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
-/** Flags on a whole group. */
-export type GroupFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe';
+/**
+ * Flags on a whole group. `session-ended`: a member belongs to an agent session that its SessionEnd
+ * hook reported as ended (main/hooks/ended-sessions.ts).
+ */
+export type GroupFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'session-ended';
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */

@@ -17,6 +17,11 @@ const USAGE = `Usage:
   corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]
       Prometheus metrics at /metrics without the UI (default port 9977). A --host other than loopback
       requires a bearer token (--token, --token-file with owner-only permissions, or $CORRAL_METRICS_TOKEN).
+  corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run]
+  corral hooks status [--json]
+      Corral's hooks in the agents' own settings: the agent is told what its command left running.
+  corral hook <agent> <event>
+      What those hooks run (the agent's JSON payload on stdin); always exits 0.
 
 Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.`;
 
@@ -41,6 +46,10 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./commands/serve')).runServe;
     case 'metrics':
       return (await import('./commands/metrics')).runMetrics;
+    case 'hooks':
+      return (await import('./commands/hooks')).runHooks;
+    case 'hook':
+      return (await import('./commands/hook')).runHookCommand;
     default:
       return null;
   }

@@ -1,6 +1,9 @@
+import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { GroupView, Settings } from '../../../shared/model';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { resolveDataDir } from '../../core/storage/data-dir';
+import { loadEndedSessions, type EndedSession } from '../../hooks/ended-sessions';
 import { formatBytes, formatDuration, formatTable, printable } from '../terminal-text';
 
 export const PS_USAGE = 'corral ps [--all] [--json]';
@@ -16,7 +19,7 @@ export async function runPs(
     strict: true,
     allowPositionals: false,
   });
-  const snapshot = await takeOneShotSnapshot(settings);
+  const snapshot = await takeOneShotSnapshot(settings, { endedSessions: endedSessionsOrNone() });
   const groups = values.all ? snapshot.groups : snapshot.groups.filter((g) => g.agent !== null);
   if (values.json) {
     out(JSON.stringify({ sampledAt: snapshot.sampledAt, groups }));
@@ -24,6 +27,15 @@ export async function runPs(
   }
   out(renderPsTable(groups, snapshot.sampledAt, values.all));
   return 0;
+}
+
+/** Sessions the agents' SessionEnd hooks reported (corral hooks install); none when unreadable. */
+function endedSessionsOrNone(): Map<string, EndedSession> {
+  try {
+    return loadEndedSessions(resolveDataDir(process.env, process.platform, homedir()));
+  } catch {
+    return new Map();
+  }
 }
 
 export function renderPsTable(groups: readonly GroupView[], now: number, all: boolean): string {

@@ -7,7 +7,8 @@ export interface IncidentChange {
   change: 'opened' | 'closed' | 'updated';
 }
 
-const KIND_OF_FLAG: Record<GroupFlag, IncidentKind> = {
+// `session-ended` is a label on a group, not an incident of its own.
+const KIND_OF_FLAG: Partial<Record<GroupFlag, IncidentKind>> = {
   orphan: 'orphan',
   leaderless: 'leaderless',
   runaway: 'runaway',
@@ -60,6 +61,7 @@ export class IncidentTracker {
     const byKind = existing ?? this.kindsOf(group.id);
     for (const flag of flags) {
       const kind = KIND_OF_FLAG[flag];
+      if (!kind) continue;
       let incident = byKind.get(kind);
       if (!incident) {
         incident = {

@@ -7,6 +7,7 @@ import { annotateOneShot } from '../analysis/one-shot-flags';
 import { BUILTIN_SIGNATURES } from '../analysis/signatures';
 import { createSampler } from '../sampling/create-sampler';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import { flagSessionEnded, type EndedSessions } from '../../hooks/ended-sessions';
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -23,7 +24,11 @@ export function matcherFor(settings: Settings): AgentMatcher {
  */
 export async function takeOneShotSnapshot(
   settings: Settings,
-  { intervalMs = 300, sampler }: { intervalMs?: number; sampler?: ProcessSampler } = {},
+  {
+    intervalMs = 300,
+    sampler,
+    endedSessions,
+  }: { intervalMs?: number; sampler?: ProcessSampler; endedSessions?: EndedSessions } = {},
 ): Promise<OneShotSnapshot> {
   const matcher = matcherFor(settings);
   const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
@@ -48,7 +53,9 @@ export async function takeOneShotSnapshot(
     if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
   }
   const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
-  return { sampledAt, groups };
+  if (!endedSessions || endedSessions.size === 0) return { sampledAt, groups };
+  const markers = new Map(records.map((r) => [r.pid, r.markers]));
+  return { sampledAt, groups: flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions) };
 }
 
 /**

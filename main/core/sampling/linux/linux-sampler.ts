@@ -12,6 +12,7 @@ import type {
 import { findHeldPipes } from './find-held-pipes';
 import { procMemberReader } from './member-stats';
 import { forgetMissing, readEach } from '../read-each';
+import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
 import { pickEnv, splitNul } from './nul-fields';
 import { keptFds } from './kept-fds';
 import { PidfdExitWatch } from './pidfd-exit-watch';
@@ -55,8 +56,8 @@ export class LinuxSampler implements ProcessSampler {
     private readonly options: SamplerOptions,
     private readonly procRoot = '/proc',
   ) {
-    this.clockTicks = getconf('CLK_TCK', 100);
-    this.pageSize = getconf('PAGESIZE', 4096);
+    this.clockTicks = auxvValue(AT_CLKTCK) ?? getconf('CLK_TCK', 100);
+    this.pageSize = auxvValue(AT_PAGESZ) ?? getconf('PAGESIZE', 4096);
     this.bootTimeMs = readBootTimeMs(procRoot);
     this.pidMax = readPidMax(procRoot);
   }

@@ -1,0 +1,144 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childrenCpuMicros } from '../lib/cpu-clock';
+import { percentile, summarize } from '../lib/stats';
+import { benchEnv, killGroup, trackGroup } from '../lib/populations';
+import type { Row } from '../lib/table';
+import { waitUntil } from '../lib/wait';
+
+const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+
+export interface HookLatency {
+  /** Wall time of `corral hook claude-code PostToolUse`, spawn to exit, ms. */
+  postMs: number[];
+  /** CPU time (user + system) of the same hook process, ms: what the machine's load does not inflate. */
+  postCpuMs: number[];
+  /** Wall time of `node -e ''`, the floor any Node hook pays. */
+  nodeFloorMs: number[];
+  nodeFloorCpuMs: number[];
+  missing?: string;
+}
+
+function timed(
+  args: string[],
+  input: string,
+  env: Record<string, string>,
+): { ms: number; cpuMs: number; stdout: string } {
+  const cpu = childrenCpuMicros();
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
+  const ms = performance.now() - t;
+  const cpuMs = (childrenCpuMicros() - cpu) / 1000;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, cpuMs, stdout: r.stdout };
+}
+
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * What an agent waits for after each Bash call: the built CLI's PostToolUse hook, spawned as the
+ * agent spawns it, on the table as it is (the bench runs it with its 4,000 extra processes). Each
+ * trial is a real tool call's shape: the PreToolUse hook, a shell in its own group that leaves
+ * `sleep` behind and exits, then the timed PostToolUse hook, which must name the leftover.
+ */
+export async function measureHookLatency(trials: number): Promise<HookLatency> {
+  if (!existsSync(BUILT_CLI)) {
+    const missing = `no ${BUILT_CLI} (npm run build)`;
+    return { postMs: [], postCpuMs: [], nodeFloorMs: [], nodeFloorCpuMs: [], missing };
+  }
+  const data = mkdtempSync(join(tmpdir(), 'corral-bench-hook-'));
+  const env = benchEnv({ CORRAL_DATA_DIR: data });
+  const session = randomUUID();
+  const postMs: number[] = [];
+  const postCpuMs: number[] = [];
+  const nodeFloorMs: number[] = [];
+  const nodeFloorCpuMs: number[] = [];
+  try {
+    for (let i = 0; i < trials; i++) {
+      const payload = (event: string): string =>
+        JSON.stringify({
+          session_id: session,
+          tool_use_id: `toolu_bench${i}`,
+          tool_name: 'Bash',
+          tool_input: { command: 'sleep 600 &', description: 'bench' },
+          hook_event_name: event,
+        });
+      timed([BUILT_CLI, 'hook', 'claude-code', 'PreToolUse'], payload('PreToolUse'), env);
+      // The leftover's output goes nowhere, or it would hold the pipe (and this wait) open.
+      const shell = spawn('/bin/bash', ['-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        env: benchEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
+      });
+      trackGroup(shell.pid!);
+      let text = '';
+      shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      await new Promise((resolve) => shell.on('close', resolve));
+      const leftover = Number(text.trim());
+      await waitUntil(`tool shell ${shell.pid} to exit`, () => isGone(shell.pid!));
+      const post = timed([BUILT_CLI, 'hook', 'claude-code', 'PostToolUse'], payload('PostToolUse'), env);
+      if (!post.stdout.includes(`pid ${leftover} `)) {
+        throw new Error(`the PostToolUse hook did not name leftover ${leftover}: ${post.stdout}`);
+      }
+      postMs.push(post.ms);
+      postCpuMs.push(post.cpuMs);
+      killGroup(shell.pid!);
+      const floor = timed(['-e', ''], '', env);
+      nodeFloorMs.push(floor.ms);
+      nodeFloorCpuMs.push(floor.cpuMs);
+    }
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+  return { postMs, postCpuMs, nodeFloorMs, nodeFloorCpuMs };
+}
+
+export function hookLatencyRows(extra: number, h: HookLatency): Row[] {
+  const section = `agent hook, ${extra.toLocaleString('en-US')} extra processes`;
+  return [
+    {
+      section,
+      name: 'corral hook claude-code PostToolUse (built CLI, one leftover to report)',
+      unit: 'ms',
+      summary: h.missing ? null : summarize(h.postMs),
+      p95: percentile(h.postMs, 95),
+      target: { kind: 'at-most', value: 150 },
+      targetOn: 'p95',
+      note: h.missing ?? `${h.postMs.length} trials; wall time spawn → exit, as the agent waits for it`,
+    },
+    {
+      section,
+      name: 'the same hook, CPU time (user + system)',
+      unit: 'ms',
+      summary: h.missing ? null : summarize(h.postCpuMs),
+      p95: percentile(h.postCpuMs, 95),
+      note: h.missing ?? 'what a busy machine does not inflate',
+    },
+    {
+      section,
+      name: "node -e '' (the floor of any Node hook)",
+      unit: 'ms',
+      summary: h.missing ? null : summarize(h.nodeFloorMs),
+      p95: percentile(h.nodeFloorMs, 95),
+      note: h.missing ?? 'wall time; the same machine at the same moment, for scale',
+    },
+    {
+      section,
+      name: "node -e '', CPU time",
+      unit: 'ms',
+      summary: h.missing ? null : summarize(h.nodeFloorCpuMs),
+      p95: percentile(h.nodeFloorCpuMs, 95),
+    },
+  ];
+}

@@ -1,0 +1,95 @@
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Settings } from '../../../shared/model';
+import { HOOK_AGENTS, HOOK_AGENT_SPECS, isHookAgent, type HookAgent } from '../../hooks/hook-agents';
+import { hookCommandPrefix } from '../../hooks/hook-command';
+import { hooksStatus, installHooks, uninstallHooks, type HooksChange } from '../../hooks/hooks-setup';
+import { UsageError } from '../usage-error';
+
+export const HOOKS_USAGE =
+  'corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] | corral hooks status [--json]';
+
+function agentsOf(value: string | undefined): HookAgent[] {
+  if (value === undefined || value === 'all') return [...HOOK_AGENTS];
+  if (!isHookAgent(value)) {
+    throw new UsageError(`--agent: expected one of ${HOOK_AGENTS.join(', ')} or all, got '${value}'`);
+  }
+  return [value];
+}
+
+function report(c: HooksChange, verb: string, dryRun: boolean, out: (t: string) => void): void {
+  const label = HOOK_AGENT_SPECS[c.agent].label;
+  if (c.error) {
+    out(`${label}: ${c.error}`);
+    return;
+  }
+  if (!c.changed) {
+    out(
+      `${label}: ${c.path} already ${verb === 'install' ? 'has' : 'lacks'} Corral's hooks; nothing to change.`,
+    );
+    return;
+  }
+  if (dryRun) {
+    out(`${label}: would change ${c.path}:\n${c.diff}`);
+    return;
+  }
+  const backup = c.backup ? ` (previous file kept as ${c.backup})` : '';
+  out(
+    `${label}: ${verb === 'install' ? 'installed Corral hooks in' : 'removed Corral hooks from'} ${c.path}${backup}.`,
+  );
+}
+
+/** Exit codes: 0 done (or nothing to do); 1 some settings file was left untouched (invalid, unreadable). */
+export async function runHooks(
+  args: string[],
+  _settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
+  const [action, ...rest] = args;
+  const place = { env: process.env, home: homedir() };
+  if (action === 'status') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { json: { type: 'boolean', default: false }, agent: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
+    if (values.json) out(JSON.stringify({ agents: statuses }));
+    else {
+      for (const s of statuses) {
+        const label = HOOK_AGENT_SPECS[s.agent].label;
+        const what =
+          s.state === 'invalid'
+            ? `cannot tell: ${s.error}`
+            : s.state === 'absent'
+              ? `no Corral hooks (${s.path})`
+              : `${s.state === 'installed' ? 'installed' : 'partly installed'} in ${s.path}: ${Object.keys(s.events).join(', ')}`;
+        out(`${label}: ${what}`);
+      }
+    }
+    return statuses.some((s) => s.state === 'invalid') ? 1 : 0;
+  }
+  if (action !== 'install' && action !== 'uninstall') {
+    throw new UsageError(`expected install, uninstall or status, got '${action ?? ''}'`);
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: { agent: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const dryRun = values['dry-run'];
+  const agents = agentsOf(values.agent);
+  const prefix = action === 'install' ? hookCommandPrefix() : '';
+  let failed = false;
+  for (const agent of agents) {
+    const c =
+      action === 'install'
+        ? installHooks(agent, place, prefix, dryRun)
+        : uninstallHooks(agent, place, dryRun);
+    if (c.error) failed = true;
+    report(c, action, dryRun, out);
+  }
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+
+/**
+ * The agents Corral can install hooks for, and where each one reads them.
+ *
+ * Sources (read from each agent's own documentation through the search tool, November 2026):
+ * - Claude Code: docs.claude.com "Hooks reference": `settings.json` in the config dir
+ *   (`CLAUDE_CONFIG_DIR`, else `~/.claude`), `hooks.<Event>[] = {matcher, hooks: [{type:
+ *   "command", command}]}`; tool events match the tool name (`Bash`); `SessionEnd` takes no matcher;
+ *   PostToolUse may print `{"hookSpecificOutput": {"hookEventName": "PostToolUse",
+ *   "additionalContext": "…"}}`. VERIFIED against the real CLI 2.1.197 here
+ *   (test/hooks/claude-code-e2e.test.ts): the payload fields, the Bash matcher, and that
+ *   additionalContext reaches the model's next request (as a `<system-reminder>` text block beside
+ *   the tool_result). Observed payloads from 2.1.197: PreToolUse `{session_id, transcript_path, cwd,
+ *   prompt_id, permission_mode, effort, hook_event_name, tool_name: "Bash", tool_input: {command,
+ *   description}, tool_use_id}`; PostToolUse adds `tool_response` and `duration_ms`; SessionEnd has
+ *   `reason`. `session_id` equals the `CLAUDE_CODE_SESSION_ID` the tool calls' processes carry, and
+ *   the hook processes carry it too (so the hook excludes itself and its launchers).
+ * - Codex CLI: developers.openai.com/codex/hooks: hooks in `hooks.json` next to the active config
+ *   layer (`~/.codex/hooks.json`, `CODEX_HOME` when set), same event → matcher group → handlers shape,
+ *   `PreToolUse`/`PostToolUse` match `Bash`, `SessionEnd` for the main thread. Hooks are on by
+ *   default since 0.124 (`[features] hooks`, alias `codex_hooks`); unmanaged hooks must be trusted
+ *   once in `/hooks` before they run. Not run against a real Codex here (no package runs on this
+ *   machine).
+ * - Gemini CLI: geminicli.com/docs/hooks/reference: `settings.json` (`~/.gemini/settings.json`)
+ *   `hooks.<Event>[] = {matcher, hooks: [{type: "command", command}]}`, events `BeforeTool`,
+ *   `AfterTool` (matcher: a tool-name regex, the shell tool is `run_shell_command`), `SessionEnd`;
+ *   stdout must be only the final JSON. Its settings files accept comments. Not run here.
+ * - Qwen Code: qwenlm.github.io/qwen-code-docs …/users/hooks: `settings.json` (`~/.qwen/`) with the
+ *   same shape and Claude Code's event names; the shell tool is `run_shell_command` (a Gemini CLI
+ *   fork). Its settings files accept comments. Not run here.
+ */
+export const HOOK_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
+export type HookAgent = (typeof HOOK_AGENTS)[number];
+
+export type HookRole = 'before-tool' | 'after-tool' | 'session-end';
+
+export interface HookEventSpec {
+  /** The agent's own event name, e.g. `PostToolUse` or `AfterTool`. */
+  event: string;
+  role: HookRole;
+  /** Tool-name matcher for tool events; none for session events. */
+  matcher?: string;
+}
+
+export interface HookAgentSpec {
+  agent: HookAgent;
+  /** Human name for messages. */
+  label: string;
+  /** Whether the agent's settings parser accepts comments (JSONC). */
+  allowsComments: boolean;
+  events: readonly HookEventSpec[];
+  /** Environment markers whose value is the session id the hook payload carries. */
+  sessionMarkers: readonly string[];
+  /** Markers that only say "started by this agent", used when no session marker is set. */
+  agentMarkers: readonly string[];
+  settingsPath(env: Readonly<Record<string, string | undefined>>, home: string): string;
+}
+
+export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
+  'claude-code': {
+    agent: 'claude-code',
+    label: 'Claude Code',
+    allowsComments: false,
+    events: [
+      { event: 'PreToolUse', role: 'before-tool', matcher: 'Bash' },
+      { event: 'PostToolUse', role: 'after-tool', matcher: 'Bash' },
+      { event: 'SessionEnd', role: 'session-end' },
+    ],
+    sessionMarkers: ['CLAUDE_CODE_SESSION_ID'],
+    agentMarkers: ['CLAUDECODE'],
+    settingsPath: (env, home) =>
+      join(env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude'), 'settings.json'),
+  },
+  codex: {
+    agent: 'codex',
+    label: 'Codex CLI',
+    allowsComments: false,
+    events: [
+      { event: 'PreToolUse', role: 'before-tool', matcher: 'Bash' },
+      { event: 'PostToolUse', role: 'after-tool', matcher: 'Bash' },
+      { event: 'SessionEnd', role: 'session-end' },
+    ],
+    sessionMarkers: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID'],
+    agentMarkers: ['CODEX_CI', 'CODEX_MANAGED_BY_NPM'],
+    settingsPath: (env, home) => join(env.CODEX_HOME?.trim() || join(home, '.codex'), 'hooks.json'),
+  },
+  'gemini-cli': {
+    agent: 'gemini-cli',
+    label: 'Gemini CLI',
+    allowsComments: true,
+    events: [
+      { event: 'BeforeTool', role: 'before-tool', matcher: 'run_shell_command' },
+      { event: 'AfterTool', role: 'after-tool', matcher: 'run_shell_command' },
+      { event: 'SessionEnd', role: 'session-end' },
+    ],
+    sessionMarkers: [],
+    agentMarkers: ['GEMINI_CLI'],
+    settingsPath: (_env, home) => join(home, '.gemini', 'settings.json'),
+  },
+  'qwen-code': {
+    agent: 'qwen-code',
+    label: 'Qwen Code',
+    allowsComments: true,
+    events: [
+      { event: 'PreToolUse', role: 'before-tool', matcher: 'run_shell_command' },
+      { event: 'PostToolUse', role: 'after-tool', matcher: 'run_shell_command' },
+      { event: 'SessionEnd', role: 'session-end' },
+    ],
+    sessionMarkers: ['QWEN_CODE_SESSION_ID'],
+    agentMarkers: ['QWEN_CODE'],
+    settingsPath: (_env, home) => join(home, '.qwen', 'settings.json'),
+  },
+};
+
+export function isHookAgent(name: string): name is HookAgent {
+  return (HOOK_AGENTS as readonly string[]).includes(name);
+}
+
+/** Every environment key a hook's scan needs from the sampler. */
+export const HOOK_MARKER_KEYS: ReadonlySet<string> = new Set(
+  Object.values(HOOK_AGENT_SPECS).flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers]),
+);

@@ -1,0 +1,34 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The command line agents run for Corral's hooks: `CORRAL_HOOK_COMMAND` when set (e.g. `corral`),
+ * else this very CLI by absolute paths (`<node> <…/out/main/corral.js>`, or `bin/corral.mjs` when
+ * running from source), so the hook works without `corral` on the agent's PATH. A hook must start
+ * fast, so the built JavaScript is preferred to the TypeScript source.
+ */
+export function hookCommandPrefix(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  script: string | undefined = process.argv[1],
+  node: string = process.execPath,
+): string {
+  const explicit = env.CORRAL_HOOK_COMMAND?.trim();
+  if (explicit) return explicit;
+  if (!script) throw new Error('cannot tell where the corral CLI is; set CORRAL_HOOK_COMMAND');
+  let path = realpathSync(script);
+  if (!/\.[cm]?js$/.test(path)) {
+    // Running from source through tsx: point at the checkout's launcher, which prefers the build.
+    const launcher = join(dirname(path), '..', '..', 'bin', 'corral.mjs');
+    if (!existsSync(launcher)) throw new Error(`cannot find bin/corral.mjs beside ${path}`);
+    path = realpathSync(launcher);
+  }
+  return `${shellQuote(node)} ${shellQuote(path)}`;
+}
+
+export function hookCommand(prefix: string, agent: string, event: string): string {
+  return `${prefix} hook ${agent} ${event}`;
+}

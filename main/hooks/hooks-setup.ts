@@ -1,0 +1,87 @@
+import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
+import { hookCommand } from './hook-command';
+import { readSettingsText, writeSettingsText } from './settings-file';
+import { installedEvents, mergeHooks, parseSettings, SettingsError, unmergeHooks } from './settings-merge';
+import { lineDiff } from './text-diff';
+
+export interface HooksPlace {
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+}
+
+export interface HooksChange {
+  agent: HookAgent;
+  path: string;
+  /** False when the file already was as wanted (nothing written). */
+  changed: boolean;
+  /** The line diff of the change ('' when none). */
+  diff: string;
+  /** Where the previous file was copied before writing; null when nothing was written or no file existed. */
+  backup: string | null;
+  /** Set when the file was left untouched because it could not be read or parsed. */
+  error?: string;
+}
+
+function change(
+  agent: HookAgent,
+  place: HooksPlace,
+  transform: (text: string, path: string) => string,
+  dryRun: boolean,
+): HooksChange {
+  const spec = HOOK_AGENT_SPECS[agent];
+  const path = spec.settingsPath(place.env, place.home);
+  try {
+    const { text, exists } = readSettingsText(path);
+    const after = transform(text, path);
+    const changed = after !== text && (exists || after.trim() !== '');
+    const diff = changed ? lineDiff(text, after) : '';
+    const backup = changed && !dryRun ? writeSettingsText(path, after) : null;
+    return { agent, path, changed, diff, backup };
+  } catch (err) {
+    const message = err instanceof SettingsError ? err.message : `${path}: ${(err as Error).message}`;
+    return { agent, path, changed: false, diff: '', backup: null, error: message };
+  }
+}
+
+export function installHooks(
+  agent: HookAgent,
+  place: HooksPlace,
+  prefix: string,
+  dryRun: boolean,
+): HooksChange {
+  const spec = HOOK_AGENT_SPECS[agent];
+  return change(
+    agent,
+    place,
+    (text, path) => mergeHooks(text, spec, (e) => hookCommand(prefix, agent, e), path),
+    dryRun,
+  );
+}
+
+export function uninstallHooks(agent: HookAgent, place: HooksPlace, dryRun: boolean): HooksChange {
+  const spec = HOOK_AGENT_SPECS[agent];
+  return change(agent, place, (text, path) => unmergeHooks(text, spec, path), dryRun);
+}
+
+export interface HooksStatus {
+  agent: HookAgent;
+  path: string;
+  /** 'installed': every event; 'partial': some; 'absent': none (or no file). */
+  state: 'installed' | 'partial' | 'absent' | 'invalid';
+  /** Event → the command Corral's hook runs there. */
+  events: Record<string, string>;
+  error?: string;
+}
+
+export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
+  const spec = HOOK_AGENT_SPECS[agent];
+  const path = spec.settingsPath(place.env, place.home);
+  try {
+    const { text } = readSettingsText(path);
+    const found = installedEvents(parseSettings(text, spec, path), spec);
+    const state = found.size === 0 ? 'absent' : found.size === spec.events.length ? 'installed' : 'partial';
+    return { agent, path, state, events: Object.fromEntries(found) };
+  } catch (err) {
+    return { agent, path, state: 'invalid', events: {}, error: (err as Error).message };
+  }
+}

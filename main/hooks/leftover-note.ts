@@ -1,0 +1,71 @@
+import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
+import { commandOf } from '../core/analysis/grouping';
+import type { ProcessRecord } from '../core/sampling/process-record';
+
+export interface LeftoverGroup {
+  pgid: number;
+  /** The id `corral ps` shows and `corral kill` takes. */
+  groupId: string;
+  processes: { pid: number; command: string; ports: number[] }[];
+}
+
+/**
+ * Groups the leftovers by process group, with the group id computed as `corral ps` does
+ * (chooseAnchor over the group's live members, which all started after the tool call began and so
+ * are all among the records scanned).
+ */
+export function leftoverGroups(
+  leftovers: readonly ProcessRecord[],
+  scanned: readonly ProcessRecord[],
+  ports: ReadonlyMap<number, number[]>,
+): LeftoverGroup[] {
+  const pgids = [...new Set(leftovers.map((r) => r.pgid))];
+  return pgids.map((pgid) => {
+    const members = scanned.filter((r) => r.pgid === pgid && r.state !== 'Z');
+    const anchor = chooseAnchor(
+      pgid,
+      members.length > 0 ? members : leftovers.filter((r) => r.pgid === pgid),
+    );
+    return {
+      pgid,
+      groupId: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
+      processes: leftovers
+        .filter((r) => r.pgid === pgid)
+        .map((r) => ({ pid: r.pid, command: commandOf(r), ports: ports.get(r.pid) ?? [] })),
+    };
+  });
+}
+
+const MAX_COMMAND = 160;
+const MAX_LISTED = 8;
+
+function shorten(command: string): string {
+  const flat = command.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_COMMAND ? `${flat.slice(0, MAX_COMMAND - 1)}…` : flat;
+}
+
+/** The short, exact note the model reads after the tool call. */
+export function leftoverNote(groups: readonly LeftoverGroup[]): string {
+  const count = groups.reduce((n, g) => n + g.processes.length, 0);
+  const lines = [
+    `Corral: this command left ${count} process${count === 1 ? '' : 'es'} running after it finished:`,
+  ];
+  let listed = 0;
+  for (const g of groups) {
+    for (const p of g.processes) {
+      if (listed++ >= MAX_LISTED) break;
+      const port = p.ports.length > 0 ? `, listening on port ${p.ports.join(', ')}` : '';
+      lines.push(`- pid ${p.pid} (process group ${g.pgid}${port}): ${shorten(p.command)}`);
+    }
+  }
+  if (count > MAX_LISTED) lines.push(`- … and ${count - MAX_LISTED} more`);
+  lines.push('If it should not keep running, stop it:');
+  for (const g of groups) lines.push(`- kill -TERM -${g.pgid}   (or: corral kill ${g.groupId})`);
+  lines.push('If it should keep running (a dev server you meant to start), leave it; it is still running.');
+  return lines.join('\n');
+}
+
+/** The agent's documented output for a note after a tool call (same shape for all four agents). */
+export function afterToolOutput(event: string, note: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: note } });
+}

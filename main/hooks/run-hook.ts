@@ -1,0 +1,98 @@
+import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
+import { recordSessionEnded } from './ended-sessions';
+import { findLeftovers } from './find-leftovers';
+import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
+import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
+import { listeningPorts } from './listening-ports';
+import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+
+export interface HookContext {
+  dataDir: string;
+  sampler: ProcessSampler;
+  /** The hook process's own pid. */
+  pid: number;
+  now: number;
+}
+
+interface Payload {
+  session_id?: unknown;
+  tool_use_id?: unknown;
+  tool_name?: unknown;
+  tool_input?: unknown;
+  hook_event_name?: unknown;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'env', 'timeout']);
+
+/**
+ * The hook process, its launchers (the shell the agent ran the hook command in, bin/corral.mjs when
+ * run from a checkout) and the agent: the nearest ancestor that is neither a shell nor Corral.
+ */
+function selfAndAgent(sampler: ProcessSampler, pid: number): { self: Set<number>; agentPid: number | null } {
+  const self = new Set<number>([pid]);
+  let cur = sampler.sampleSome([pid])[0];
+  for (let hops = 0; cur && cur.ppid > 1 && hops < 64; hops++) {
+    const parent: ProcessRecord | undefined = sampler.sampleSome([cur.ppid])[0];
+    if (!parent) break;
+    const isCorral = parent.argv.some((a) => /corral(\.[cm]?[jt]s)?$/.test(a));
+    if (!SHELLS.has(parent.name) && !isCorral) return { self, agentPid: parent.pid };
+    self.add(parent.pid);
+    cur = parent;
+  }
+  return { self, agentPid: null };
+}
+
+function callIdOf(p: Payload): string {
+  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
+    ? p.tool_use_id
+    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
+}
+
+/**
+ * Runs one hook event and returns what to print on stdout ('' for nothing). Throws on internal
+ * errors; the command wraps it so the agent never sees a failure.
+ */
+export function runHook(agent: HookAgent, event: string, stdin: string, ctx: HookContext): string {
+  const spec = HOOK_AGENT_SPECS[agent];
+  const eventSpec = spec.events.find((e) => e.event === event);
+  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
+  const payload = JSON.parse(stdin) as Payload;
+  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
+
+  if (eventSpec.role === 'session-end') {
+    if (sessionId !== '') {
+      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
+      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
+    }
+    return '';
+  }
+
+  const key = { agent, sessionId, callId: callIdOf(payload) };
+  if (eventSpec.role === 'before-tool') {
+    const own = ctx.sampler.sampleSome([ctx.pid])[0];
+    if (!own) throw new Error('cannot read the hook process itself');
+    const pidCursor = ctx.sampler.newPidsSince ? ctx.sampler.newPidsSince(null).cursor : null;
+    recordToolCallStart(ctx.dataDir, key, { startKey: own.startKey, pidCursor, at: ctx.now });
+    return '';
+  }
+
+  const start = takeToolCallStart(ctx.dataDir, key);
+  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown };
+  // The agent runs background calls on purpose and keeps track of them itself.
+  if (input.run_in_background === true) return '';
+  // Without the before-tool record there is no way to tell this call's processes from older ones.
+  if (!start) return '';
+  const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
+  const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
+  const { self, agentPid } = selfAndAgent(ctx.sampler, ctx.pid);
+  const leftovers = findLeftovers(records, {
+    spec,
+    sessionId: sessionId === '' ? null : sessionId,
+    startKey: start.startKey,
+    agentPid,
+    self,
+  });
+  if (leftovers.length === 0) return '';
+  const groups = leftoverGroups(leftovers, records, listeningPorts(leftovers.map((r) => r.pid)));
+  return afterToolOutput(event, leftoverNote(groups));
+}

@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claudeCodeSkipReason, makeClaudeHome, runClaude, trackGroupsOfRun } from '../support/claude-code';
+import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
+import { removeDir } from '../support/spawned-groups';
+
+// The hooks run this checkout's built CLI (npm run build; npm test builds first), as an installed
+// Corral would: the TypeScript source through tsx would also work, only slower.
+const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+
+function skipReason(): string | undefined {
+  const claude = claudeCodeSkipReason();
+  if (claude) return claude;
+  if (!existsSync(BUILT_CLI)) return `the built CLI ${BUILT_CLI} is missing (run npm run build)`;
+  return undefined;
+}
+
+const reason = skipReason();
+if (reason) console.warn(`[skipped] Claude Code end-to-end hooks test: ${reason}`);
+
+const dirs: string[] = [];
+let api: FakeMessagesApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+/**
+ * One real `claude -p` turn against the fake API: the model asks for a Bash call that leaves
+ * `sleep 600` running and prints its pid; returns that pid and what the model saw afterwards.
+ */
+async function oneTurn(
+  withHooks: boolean,
+): Promise<{ leftoverPid: number; nextRequest: string; data: string }> {
+  api = await startFakeMessagesApi({
+    command: 'sleep 600 & echo "leftover pid $!"',
+    description: 'Start a background sleeper',
+  });
+  const { home } = makeClaudeHome();
+  dirs.push(home);
+  const data = tempDir('corral-e2e-data-');
+  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
+  if (withHooks) {
+    execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'claude-code'], { env });
+  }
+  const run = await runClaude({
+    prompt: 'Start the sleeper.',
+    baseUrl: api.baseUrl,
+    cwd: tempDir('corral-e2e-cwd-'),
+    home,
+    env: { CORRAL_DATA_DIR: data },
+  });
+  trackGroupsOfRun(home);
+  expect(run.code, run.stderr).toBe(0);
+  const result = api.toolResultText();
+  const m = /leftover pid (\d+)/.exec(result ?? '');
+  expect(m, `tool result: ${result}`).not.toBeNull();
+  const conversation = api.conversationRequests();
+  // The request after the tool call: the one that carries its tool_result.
+  const next = conversation.find((r) => JSON.stringify(r.body).includes(api!.toolUseId + '"'));
+  const after = conversation[conversation.length - 1]!;
+  expect(next).toBe(after);
+  return { leftoverPid: Number(m![1]), nextRequest: JSON.stringify(after.body), data };
+}
+
+describe.skipIf(reason !== undefined)(
+  'Claude Code 2.1.197 with Corral hooks (real CLI, fake API)',
+  { timeout: 180_000 },
+  () => {
+    it("with Corral's hooks installed, the model's next request names the leftover's pid and how to stop it", async () => {
+      const { leftoverPid, nextRequest, data } = await oneTurn(true);
+      expect(nextRequest).toContain('Corral: this command left 1 process running');
+      expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
+      expect(nextRequest).toMatch(/kill -TERM -\d+/);
+      expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
+      // The session ended with the run: recorded for the session-ended flag.
+      const ended = readFileSync(join(data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
+      expect(ended).toContain('"agent":"claude-code"');
+      expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
+    });
+
+    it('without the hooks, the model is told nothing about the leftover', async () => {
+      const { leftoverPid, nextRequest } = await oneTurn(false);
+      expect(nextRequest).not.toContain('Corral');
+      expect(nextRequest).not.toContain(`pid ${leftoverPid} (process group`);
+    });
+  },
+);

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GroupView } from '../../shared/model';
+import { isAlive } from '../support/proc';
+import { runCli } from '../support/run-cli';
+import { cleanEnv, removeDir, spawnGroup, type SpawnedGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+function dataDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'corral-hook-data-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Runs `corral hook <agent> <event>` as the agent does: the payload on stdin, stdout captured. */
+function runHook(
+  agent: string,
+  event: string,
+  stdin: string,
+  data: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX, CLI, 'hook', agent, event], {
+      env: { PATH: '/usr/bin:/bin', HOME: data, CORRAL_DATA_DIR: data },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+function payload(session: string, event: string, input: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: '/nonexistent/transcript.jsonl',
+    cwd: '/tmp',
+    hook_event_name: event,
+    tool_name: 'Bash',
+    tool_use_id: 'toolu_01TestCall',
+    tool_input: { command: 'npm run dev &', description: 'start the dev server', ...input },
+  });
+}
+
+/** A tool call's shell that leaves `sleep 600` behind and exits, as an agent's Bash call does. */
+async function leaveSleeper(env: Record<string, string>): Promise<{ group: SpawnedGroup; pid: number }> {
+  const group = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', { env: cleanEnv(env) });
+  const pid = Number(await group.ready('pid'));
+  // The shell exits; the sleeper is reparented away from whoever started the shell.
+  await waitFor(`tool shell ${group.pid} to exit`, () => !isAlive(group.pid));
+  return { group, pid };
+}
+
+describe('corral hook (the command agents run)', { timeout: 180_000 }, () => {
+  it('tells the agent, after the tool call, exactly what that call left running, and nothing else', async () => {
+    const data = dataDir();
+    const session = randomUUID();
+    const marker = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session };
+    const earlier = await leaveSleeper(marker);
+
+    const pre = await runHook('claude-code', 'PreToolUse', payload(session, 'PreToolUse'), data);
+    expect(pre).toMatchObject({ code: 0, stdout: '' });
+
+    const left = await leaveSleeper(marker);
+    const otherSession = await leaveSleeper({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: randomUUID() });
+    const unmarked = await leaveSleeper({});
+
+    const post = await runHook('claude-code', 'PostToolUse', payload(session, 'PostToolUse'), data);
+    expect(post.code).toBe(0);
+    const out = JSON.parse(post.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
+    expect(out.hookSpecificOutput.hookEventName).toBe('PostToolUse');
+    const note = out.hookSpecificOutput.additionalContext;
+    expect(note).toContain(`- pid ${left.pid} (process group ${left.group.pgid}): sleep 600`);
+    expect(note).toContain(`kill -TERM -${left.group.pgid}`);
+    for (const other of [earlier, otherSession, unmarked]) expect(note).not.toContain(`pid ${other.pid} `);
+    expect(note.match(/^- pid /gm)).toHaveLength(1);
+
+    // The id in the note is the one `corral ps` shows for that group, so `corral kill` takes it.
+    const ps = await runCli(['ps', '--all', '--json'], { env: { CORRAL_DATA_DIR: data } });
+    const group = (JSON.parse(ps.stdout) as { groups: GroupView[] }).groups.find(
+      (g) => g.pgid === left.group.pgid,
+    );
+    expect(group).toBeDefined();
+    expect(note).toContain(`corral kill ${group!.id}`);
+  });
+
+  it('prints nothing when the call left nothing, ran in the background on purpose, or had no recorded start', async () => {
+    const data = dataDir();
+    const session = randomUUID();
+    const marker = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session };
+
+    await runHook('claude-code', 'PreToolUse', payload(session, 'PreToolUse'), data);
+    const clean = await runHook('claude-code', 'PostToolUse', payload(session, 'PostToolUse'), data);
+    expect(clean).toMatchObject({ code: 0, stdout: '' });
+
+    const bg = { run_in_background: true };
+    await runHook('claude-code', 'PreToolUse', payload(session, 'PreToolUse', bg), data);
+    await leaveSleeper(marker);
+    const background = await runHook('claude-code', 'PostToolUse', payload(session, 'PostToolUse', bg), data);
+    expect(background).toMatchObject({ code: 0, stdout: '' });
+
+    // The start record was used up by the background call: a second PostToolUse cannot tell.
+    const unknownStart = await runHook('claude-code', 'PostToolUse', payload(session, 'PostToolUse'), data);
+    expect(unknownStart).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('never fails the agent: bad input exits 0, prints nothing and is logged in the data directory', async () => {
+    const data = dataDir();
+    for (const [agent, event, stdin] of [
+      ['claude-code', 'PostToolUse', '{ not json'],
+      ['claude-code', 'NoSuchEvent', '{}'],
+      ['nobody', 'PostToolUse', '{}'],
+    ] as const) {
+      const r = await runHook(agent, event, stdin, data);
+      expect(r).toMatchObject({ code: 0, stdout: '' });
+    }
+    const log = readFileSync(join(data, 'hooks', 'hook-errors.log'), 'utf8');
+    expect(log).toContain('hook claude-code PostToolUse: SyntaxError');
+    expect(log).toContain("Claude Code has no hook event 'NoSuchEvent'");
+    expect(log).toContain('hook nobody PostToolUse: Error: expected: corral hook <agent> <event>');
+  });
+
+  it('records ended sessions (concurrent hooks lose nothing), and corral ps flags their leftovers session-ended', async () => {
+    const data = dataDir();
+    const sessions = Array.from({ length: 5 }, () => randomUUID());
+    const left = await leaveSleeper({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: sessions[0]! });
+    const alive = await leaveSleeper({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: randomUUID() });
+
+    const ends = await Promise.all(
+      sessions.map((s) => runHook('claude-code', 'SessionEnd', JSON.stringify({ session_id: s }), data)),
+    );
+    for (const r of ends) expect(r).toMatchObject({ code: 0, stdout: '' });
+    const path = join(data, 'hooks', 'ended-sessions.jsonl');
+    expect(existsSync(path)).toBe(true);
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { sessionId: string }).sessionId).sort()).toEqual(
+      [...sessions].sort(),
+    );
+
+    const ps = await runCli(['ps', '--all', '--json'], { env: { CORRAL_DATA_DIR: data } });
+    const groups = (JSON.parse(ps.stdout) as { groups: GroupView[] }).groups;
+    expect(groups.find((g) => g.pgid === left.group.pgid)?.flags).toContain('session-ended');
+    expect(groups.find((g) => g.pgid === alive.group.pgid)?.flags).not.toContain('session-ended');
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli';
+import { removeDir } from '../support/spawned-groups';
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) removeDir(h);
+});
+
+function home(): string {
+  const h = mkdtempSync(join(tmpdir(), 'corral-hooks-cli-'));
+  homes.push(h);
+  return h;
+}
+
+describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
+  it('dry-run prints the diff and writes nothing; install, status and uninstall report each file', async () => {
+    const h = home();
+    const env = { HOME: h, CORRAL_DATA_DIR: join(h, 'data') };
+    const settings = join(h, '.claude', 'settings.json');
+
+    const dry = await runCli(['hooks', 'install', '--agent', 'claude-code', '--dry-run'], { env });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`Claude Code: would change ${settings}:`);
+    expect(dry.stdout).toMatch(/^\+ .*bin\/corral\.mjs hook claude-code PostToolUse"$/m);
+    expect(existsSync(settings)).toBe(false);
+
+    const install = await runCli(['hooks', 'install', '--agent', 'claude-code'], { env });
+    expect(install).toMatchObject({ code: 0 });
+    expect(install.stdout).toContain(`Claude Code: installed Corral hooks in ${settings}.`);
+
+    const status = await runCli(['hooks', 'status', '--json'], { env });
+    const agents = (JSON.parse(status.stdout) as { agents: { agent: string; state: string; path: string }[] })
+      .agents;
+    expect(agents.map((a) => [a.agent, a.state])).toEqual([
+      ['claude-code', 'installed'],
+      ['codex', 'absent'],
+      ['gemini-cli', 'absent'],
+      ['qwen-code', 'absent'],
+    ]);
+
+    const uninstall = await runCli(['hooks', 'uninstall', '--agent', 'claude-code'], { env });
+    expect(uninstall.stdout).toContain(`Claude Code: removed Corral hooks from ${settings}`);
+    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({});
+  });
+
+  it('an invalid settings file is named, left untouched, and makes the run exit 1; a bad --agent is a usage error', async () => {
+    const h = home();
+    const env = { HOME: h, CORRAL_DATA_DIR: join(h, 'data') };
+    const gemini = join(h, '.gemini', 'settings.json');
+    mkdirSync(join(h, '.gemini'));
+    writeFileSync(gemini, '{ "theme": ');
+    const all = await runCli(['hooks', 'install'], { env });
+    expect(all.code).toBe(1);
+    expect(all.stdout).toContain(`Gemini CLI: ${gemini} is not valid JSON (with comments)`);
+    expect(all.stdout).toContain('Claude Code: installed Corral hooks');
+    expect(readFileSync(gemini, 'utf8')).toBe('{ "theme": ');
+
+    const bad = await runCli(['hooks', 'install', '--agent', 'cursor'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      "--agent: expected one of claude-code, codex, gemini-cli, qwen-code or all, got 'cursor'",
+    );
+  });
+});

@@ -1,0 +1,230 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/hooks/hook-agents';
+import { hooksStatus, installHooks, uninstallHooks, type HooksPlace } from '../../main/hooks/hooks-setup';
+import { removeDir } from '../support/spawned-groups';
+
+const PREFIX = "/usr/bin/node '/opt/corral app/out/main/corral.js'";
+const homes: string[] = [];
+
+function place(env: Record<string, string> = {}): HooksPlace {
+  const home = mkdtempSync(join(tmpdir(), 'corral-hooks-home-'));
+  homes.push(home);
+  return { env, home };
+}
+
+function settingsPath(agent: HookAgent, p: HooksPlace): string {
+  return HOOK_AGENT_SPECS[agent].settingsPath(p.env, p.home);
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function backupsBeside(path: string): string[] {
+  return readdirSync(dirname(path)).filter((n) => n.includes('.corral-backup-'));
+}
+
+afterEach(() => {
+  for (const h of homes.splice(0)) removeDir(h);
+});
+
+// A user's Claude Code settings with their own Bash hooks on the same events Corral uses.
+const CLAUDE_SETTINGS = `{
+    "model": "opus",
+    "permissions": { "allow": ["Bash(npm test:*)"] },
+    "hooks": {
+        "PostToolUse": [
+            { "matcher": "Bash", "hooks": [{ "type": "command", "command": "~/bin/audit-bash.sh", "timeout": 5 }] },
+            { "matcher": "Edit|Write", "hooks": [{ "type": "command", "command": "prettier --write" }] }
+        ],
+        "Stop": [{ "hooks": [{ "type": "command", "command": "notify-send done" }] }]
+    }
+}
+`;
+
+describe('corral hooks install/uninstall on real settings files', () => {
+  it('merges into Claude Code settings beside the user hooks, keeps them, backs up first, and uninstall restores the bytes', () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    write(path, CLAUDE_SETTINGS);
+
+    const installed = installHooks('claude-code', p, PREFIX, false);
+    expect(installed.error).toBeUndefined();
+    expect(installed.changed).toBe(true);
+    expect(readFileSync(installed.backup!, 'utf8')).toBe(CLAUDE_SETTINGS);
+
+    const after = JSON.parse(readFileSync(path, 'utf8')) as {
+      model: string;
+      permissions: unknown;
+      hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+    };
+    const before = JSON.parse(CLAUDE_SETTINGS) as typeof after;
+    expect(after.model).toBe('opus');
+    expect(after.permissions).toEqual(before.permissions);
+    expect(after.hooks.Stop).toEqual(before.hooks.Stop);
+    // The user's two PostToolUse groups first and unchanged, then Corral's own group.
+    expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
+    expect(after.hooks.PostToolUse![2]).toEqual({
+      matcher: 'Bash',
+      hooks: [{ type: 'command', command: `${PREFIX} hook claude-code PostToolUse` }],
+    });
+    expect(after.hooks.PreToolUse).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: `${PREFIX} hook claude-code PreToolUse` }] },
+    ]);
+    expect(after.hooks.SessionEnd).toEqual([
+      { hooks: [{ type: 'command', command: `${PREFIX} hook claude-code SessionEnd` }] },
+    ]);
+    // The file keeps its own four-space indentation.
+    expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
+
+    expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
+
+    const removed = uninstallHooks('claude-code', p, false);
+    expect(removed.changed).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
+    expect(hooksStatus('claude-code', p).state).toBe('absent');
+  });
+
+  it('is idempotent: a second install changes nothing and writes no second backup', () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    write(path, CLAUDE_SETTINGS);
+    installHooks('claude-code', p, PREFIX, false);
+    const once = readFileSync(path, 'utf8');
+    const again = installHooks('claude-code', p, PREFIX, false);
+    expect(again.changed).toBe(false);
+    expect(again.backup).toBeNull();
+    expect(readFileSync(path, 'utf8')).toBe(once);
+    expect(backupsBeside(path)).toHaveLength(1);
+  });
+
+  it('replaces its own entries when Corral moved (a new command path), leaving one group per event', () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    write(path, CLAUDE_SETTINGS);
+    installHooks('claude-code', p, '/old/node /old/corral.js', false);
+    installHooks('claude-code', p, PREFIX, false);
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('/old/corral.js');
+    expect(text.split('hook claude-code PostToolUse')).toHaveLength(2);
+    uninstallHooks('claude-code', p, false);
+    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
+  });
+
+  it('creates the settings file when there is none, and uninstall leaves an empty object', () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    const c = installHooks('claude-code', p, PREFIX, false);
+    expect(c).toMatchObject({ changed: true, backup: null });
+    expect(Object.keys((JSON.parse(readFileSync(path, 'utf8')) as { hooks: object }).hooks)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'SessionEnd',
+    ]);
+    uninstallHooks('claude-code', p, false);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({});
+  });
+
+  it('follows CLAUDE_CONFIG_DIR and CODEX_HOME', () => {
+    const p = place();
+    const claudeDir = join(p.home, 'elsewhere-claude');
+    const codexDir = join(p.home, 'elsewhere-codex');
+    const q = { env: { CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: codexDir }, home: p.home };
+    expect(installHooks('claude-code', q, PREFIX, false).path).toBe(join(claudeDir, 'settings.json'));
+    expect(installHooks('codex', q, PREFIX, false).path).toBe(join(codexDir, 'hooks.json'));
+    const codex = JSON.parse(readFileSync(join(codexDir, 'hooks.json'), 'utf8')) as {
+      hooks: Record<string, unknown[]>;
+    };
+    expect(Object.keys(codex.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'SessionEnd']);
+  });
+
+  it('keeps comments in Gemini CLI and Qwen Code settings (both accept JSONC) and restores them on uninstall', () => {
+    const text = `// my settings
+{
+  "theme": "GitHub", // dark is too dark
+  /* my own hook */
+  "hooks": {
+    "AfterTool": [
+      { "matcher": "write_file", "hooks": [{ "type": "command", "command": "./lint.sh" }] }
+    ]
+  }
+}
+`;
+    for (const agent of ['gemini-cli', 'qwen-code'] as const) {
+      const p = place();
+      const path = settingsPath(agent, p);
+      write(path, text);
+      const c = installHooks(agent, p, PREFIX, false);
+      expect(c.error).toBeUndefined();
+      const merged = readFileSync(path, 'utf8');
+      expect(merged).toContain('// dark is too dark');
+      expect(merged).toContain('/* my own hook */');
+      expect(merged).toContain('"command": "./lint.sh"');
+      const shellEvent = agent === 'gemini-cli' ? 'AfterTool' : 'PostToolUse';
+      expect(merged).toContain(`hook ${agent} ${shellEvent}`);
+      expect(merged).toContain('"matcher": "run_shell_command"');
+      expect(hooksStatus(agent, p).state).toBe('installed');
+      uninstallHooks(agent, p, false);
+      expect(readFileSync(path, 'utf8')).toBe(text);
+    }
+  });
+
+  it('leaves invalid files untouched with a clear error: broken JSON, comments where Claude Code takes none, a wrong shape', () => {
+    const cases: [HookAgent, string, RegExp][] = [
+      ['claude-code', '{ "model": "opus", ', /not valid JSON/],
+      [
+        'claude-code',
+        '{\n  // a comment\n  "model": "opus"\n}\n',
+        /not valid JSON: InvalidCommentToken at line 2/,
+      ],
+      ['codex', '[1, 2]', /does not hold a JSON object/],
+      ['gemini-cli', '{ "hooks": { "AfterTool": { "matcher": "x" } } }', /"hooks.AfterTool" is not a list/],
+      ['qwen-code', '{ "hooks": "none" }', /"hooks" is not an object/],
+    ];
+    for (const [agent, text, message] of cases) {
+      const p = place();
+      const path = settingsPath(agent, p);
+      write(path, text);
+      const c = installHooks(agent, p, PREFIX, false);
+      expect(c.error).toMatch(message);
+      expect(c.error).toContain('left untouched');
+      expect(c.changed).toBe(false);
+      expect(readFileSync(path, 'utf8')).toBe(text);
+      expect(backupsBeside(path)).toEqual([]);
+      expect(uninstallHooks(agent, p, false).error).toMatch(message);
+      expect(hooksStatus(agent, p).state).toBe('invalid');
+    }
+  });
+
+  it('--dry-run shows the diff and writes nothing', () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    write(path, CLAUDE_SETTINGS);
+    const c = installHooks('claude-code', p, PREFIX, true);
+    expect(c.changed).toBe(true);
+    expect(c.backup).toBeNull();
+    expect(c.diff).toContain(`+ `);
+    expect(c.diff).toContain(`hook claude-code PostToolUse`);
+    // A removed line only ever comes back with the comma a following entry needs.
+    const diffLines = c.diff.split('\n');
+    for (const removed of diffLines.filter((l) => l.startsWith('- '))) {
+      expect(diffLines).toContain(`+ ${removed.slice(2)},`);
+    }
+    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
+    expect(backupsBeside(path)).toEqual([]);
+  });
+
+  it('uninstall touches nothing that install did not add (a user hook that merely mentions corral stays)', () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    const text = `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"corral ps --json > /tmp/x"}]}]}}\n`;
+    write(path, text);
+    const c = uninstallHooks('claude-code', p, false);
+    expect(c.changed).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+});
