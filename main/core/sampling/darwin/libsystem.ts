@@ -15,6 +15,10 @@ export interface LibSystem {
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number;
   /** sysctl(mib, n, buffer, &length, NULL, 0); returns the length written, or -1 on error. */
   sysctl(mib: Int32Array, buf: Buffer): number;
+  /** sysctlbyname(name, buffer, &length, NULL, 0), for OID_AUTO names such as hw.tbfrequency. */
+  sysctlByName(name: string, buf: Buffer): number;
+  /** proc_pid_rusage(pid, flavor, buffer): 0, or -1 on error; the buffer must hold the flavor's struct. */
+  procPidRusage(pid: number, flavor: number, buf: Buffer): number;
   getsid(pid: number): number;
   /** devname(dev, S_IFCHR): "ttys003", or null when the device has no name. */
   devname(dev: number): string | null;
@@ -46,6 +50,10 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
   const sysctl = lib.func(
     'int sysctl(void *name, uint32_t namelen, void *oldp, void *oldlenp, void *newp, size_t newlen)',
   );
+  const sysctlByName = lib.func(
+    'int sysctlbyname(const char *name, void *oldp, void *oldlenp, void *newp, size_t newlen)',
+  );
+  const procPidRusage = lib.func('int proc_pid_rusage(int pid, int flavor, void *buffer)');
   const getsid = lib.func('int getsid(int pid)');
   const devname = lib.func('const char *devname(int32_t dev, uint16_t type)');
   const machTimebaseInfo = lib.func('int mach_timebase_info(void *info)');
@@ -60,6 +68,12 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
       const rc = sysctl(mib, mib.length, buf, length, null, 0) as number;
       return rc === 0 ? Number(length[0]) : -1;
     },
+    sysctlByName: (name, buf) => {
+      length[0] = BigInt(buf.length);
+      const rc = sysctlByName(name, buf, length, null, 0) as number;
+      return rc === 0 ? Number(length[0]) : -1;
+    },
+    procPidRusage: (pid, flavor, buf) => procPidRusage(pid, flavor, buf) as number,
     getsid: (pid) => getsid(pid) as number,
     devname: (dev) => {
       const name = devname(dev | 0, S_IFCHR) as string | null;

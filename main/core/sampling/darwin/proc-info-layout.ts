@@ -76,3 +76,12 @@ export const KERN_ARGMAX = 8;
 export const KERN_PROC = 14;
 export const KERN_PROC_PID = 1;
 export const KERN_PROCARGS2 = 49;
+
+/** proc_pid_rusage() flavor and struct rusage_info_v4 (bsd/sys/resource.h): uuid[16] then 36 × uint64. */
+export const RUSAGE_INFO_V4 = 4;
+export const RUSAGE_INFO_V4_SIZE = 16 + 36 * 8;
+export const RUSAGE_INFO = { residentSize: 64, physFootprint: 72 } as const;
+
+/** errno values the sampler tells apart. */
+export const EPERM = 1;
+export const ESRCH = 3;
