@@ -93,7 +93,11 @@ export class FakeLibSystem implements LibSystem {
     if (this.isZombie(p) && !findsZombies) return this.fail(ESRCH, 0);
     if (flavor !== PROC_PIDT_SHORTBSDINFO && !this.sameUserOrRoot(p)) return this.fail(EPERM, 0);
     const source =
-      flavor === PROC_PIDTASKALLINFO ? p.taskAllInfo : flavor === PROC_PIDTBSDINFO ? p.bsdInfo : p.shortBsdInfo;
+      flavor === PROC_PIDTASKALLINFO
+        ? p.taskAllInfo
+        : flavor === PROC_PIDTBSDINFO
+          ? p.bsdInfo
+          : p.shortBsdInfo;
     // The kernel has every flavor of a process it found; a test that leaves one out means "cannot read".
     if (!source) return this.fail(ESRCH, 0);
     return source.copy(buf, 0, 0, size);

@@ -77,7 +77,13 @@ describe('loadLibSystem bindings through koffi', () => {
     const sampler = new DarwinSampler({ markerKeys: new Set(['CLAUDECODE']) }, lib);
     const records = sampler.sampleAll();
     expect(records.map((r) => r.pid)).toEqual([4242, 4444, 4545]);
-    expect(records[1]).toMatchObject({ uid: 0, name: 'WindowServer', cpuTimeMs: null, rssBytes: null, argv: [] });
+    expect(records[1]).toMatchObject({
+      uid: 0,
+      name: 'WindowServer',
+      cpuTimeMs: null,
+      rssBytes: null,
+      argv: [],
+    });
     expect(records[1]).not.toHaveProperty('footprintBytes');
     expect(records[2]).toMatchObject({ state: 'Z', sid: 4545, ppid: 4242, cpuTimeMs: null });
     const [record] = records;
