@@ -10,6 +10,8 @@ export type WorkerCall =
   | { kind: 'call'; id: number; method: 'incidents'; args: [limit?: number] }
   | { kind: 'call'; id: number; method: 'updateSettings'; args: [patch: Partial<Settings>] }
   | { kind: 'detail'; detail: SnapshotDetail }
+  /** The machine slept (powerMonitor suspend/resume): start CPU readings afresh. */
+  | { kind: 'rebaseline' }
   | { kind: 'stop' };
 
 export type WorkerMessage =
