@@ -65,6 +65,10 @@ export class FakeLibSystem implements LibSystem {
   timebaseValue = { numer: 125, denom: 3 };
   ttys = new Map<number, string>();
   private lastErrno = 0;
+  /** kqueue: pids with a NOTE_EXIT knote, and exit events not yet collected. */
+  private readonly knotes = new Set<number>();
+  private pendingExits: number[] = [];
+  private kq: number | null = null;
 
   procListAllPids(buf: Int32Array): number {
     const pids = [...this.processes.keys()];
@@ -152,6 +156,64 @@ export class FakeLibSystem implements LibSystem {
     const p = this.processes.get(pid);
     if (!p || !this.exists(p) || this.isZombie(p)) return this.fail(ESRCH, -1);
     return p.sid === undefined ? this.fail(ESRCH, -1) : p.sid;
+  }
+
+  kqueue(): number {
+    this.kq = 7;
+    return this.kq;
+  }
+
+  /**
+   * kevent with a zero timeout (bsd/kern/kern_event.c): each change with EV_RECEIPT yields an EV_ERROR
+   * event whose data is 0 or the errno; EVFILT_PROC attach refuses a pid proc_find cannot find (gone or
+   * zombie) with ESRCH and asks no permission for NOTE_EXIT alone (filt_procattach); deleting a knote
+   * that is not there is ENOENT. Pending exits are returned only when no receipt was.
+   */
+  kevent(kq: number, changes: Buffer, nchanges: number, events: Buffer, nevents: number): number {
+    if (kq !== this.kq) return this.fail(9 /* EBADF */, -1);
+    let out = 0;
+    const emit = (pid: number, flags: number, fflags: number, data: number): void => {
+      const at = out * 32;
+      events.fill(0, at, at + 32);
+      events.writeBigUInt64LE(BigInt(pid), at);
+      events.writeInt16LE(-5, at + 8);
+      events.writeUInt16LE(flags, at + 10);
+      events.writeUInt32LE(fflags >>> 0, at + 12);
+      events.writeBigInt64LE(BigInt(data), at + 16);
+      out++;
+    };
+    for (let i = 0; i < nchanges; i++) {
+      const at = i * 32;
+      const pid = Number(changes.readBigUInt64LE(at));
+      const flags = changes.readUInt16LE(at + 10);
+      if (changes.readInt16LE(at + 8) !== -5) return this.fail(EINVAL, -1);
+      let error = 0;
+      if (flags & 0x1) {
+        const p = this.processes.get(pid);
+        if (!p || !this.exists(p) || this.isZombie(p)) error = ESRCH;
+        else this.knotes.add(pid);
+      } else if (flags & 0x2) {
+        if (!this.knotes.delete(pid)) error = 2; // ENOENT
+      }
+      if (flags & 0x40 && out < nevents) emit(pid, 0x4000, 0, error);
+    }
+    if (out > 0) return out;
+    while (out < nevents && this.pendingExits.length > 0)
+      emit(this.pendingExits.shift()!, 0x8000 | 0x10, 0x80000000, 0);
+    return out;
+  }
+
+  close(fd: number): number {
+    if (fd !== this.kq) return this.fail(9, -1);
+    this.kq = null;
+    this.knotes.clear();
+    return 0;
+  }
+
+  /** The process exits (and is reaped): a NOTE_EXIT knote on it fires once (filt_proc, EV_ONESHOT). */
+  exit(pid: number): void {
+    this.processes.delete(pid);
+    if (this.knotes.delete(pid)) this.pendingExits.push(pid);
   }
 
   devname(dev: number): string | null {

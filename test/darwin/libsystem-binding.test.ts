@@ -62,6 +62,22 @@ describe('loadLibSystem bindings through koffi', () => {
     expect(lib.procPidRusage(4444, 4, rusage)).toBe(-1);
     expect(lib.errno()).toBe(1);
 
+    const kq = lib.kqueue();
+    expect(kq).toBe(5);
+    const changes = Buffer.alloc(64);
+    for (const [i, pid] of [4242, 4545].entries()) {
+      changes.writeBigUInt64LE(BigInt(pid), i * 32);
+      changes.writeInt16LE(-5, i * 32 + 8); // EVFILT_PROC
+      changes.writeUInt16LE(0x1 | 0x40, i * 32 + 10); // EV_ADD | EV_RECEIPT
+      changes.writeUInt32LE(0x80000000, i * 32 + 12); // NOTE_EXIT
+    }
+    const receipts = Buffer.alloc(64);
+    expect(lib.kevent(kq, changes, 2, receipts, 2)).toBe(2);
+    expect(receipts.readUInt16LE(10)).toBe(0x4000);
+    expect(receipts.readBigInt64LE(16)).toBe(0n);
+    expect(receipts.readBigUInt64LE(32)).toBe(4545n);
+    expect(receipts.readBigInt64LE(48)).toBe(3n); // ESRCH: a zombie cannot be attached
+
     const hz = Buffer.alloc(8);
     expect(lib.sysctlByName('hw.tbfrequency', hz)).toBe(8);
     expect(hz.readBigUInt64LE(0)).toBe(24_000_000n);

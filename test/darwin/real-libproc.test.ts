@@ -6,7 +6,7 @@ import { BUILTIN_SIGNATURES } from '../../main/core/analysis/signatures';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
 import { loadLibSystem } from '../../main/core/sampling/darwin/libsystem';
 import { FakeAgent } from '../support/fake-agent';
-import { removeCreatedGroups } from '../support/spawned-groups';
+import { removeCreatedGroups, spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 // Runs only on a real Mac (the CI's macos-latest and Intel runners): the sampler against the real
@@ -85,5 +85,19 @@ describe.runIf(onMac)('DarwinSampler on the real libproc', () => {
     expect(launchd).toBeDefined();
     if (process.getuid?.() !== 0)
       expect(launchd).toMatchObject({ cpuTimeMs: null, rssBytes: null, argv: [] });
+  });
+
+  it('hears a followed process exit through kqueue EVFILT_PROC', async () => {
+    const group = spawnGroup('echo $$ > "$DIR/pid"; exec sleep 600');
+    const pid = Number(await group.ready('pid'));
+    const sampler = new DarwinSampler({ markerKeys: matcher.markerKeys });
+    const [record] = sampler.sampleSome([pid]);
+    expect(sampler.watchExits(new Map([[pid, record!.startKey]]))).toBe('all');
+    expect(sampler.exitedWatched()).toEqual([]);
+    process.kill(-group.pgid, 'SIGKILL');
+    expect(
+      await waitFor('the exit reported', () => (sampler.exitedWatched().includes(pid) ? true : undefined)),
+    ).toBe(true);
+    sampler.close();
   });
 });

@@ -1,4 +1,5 @@
-import type { ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import { KqueueExitWatch } from './kqueue-exit-watch';
 import { type LibSystem, loadLibSystem } from './libsystem';
 import {
   type BsdInfo,
@@ -68,6 +69,7 @@ export class DarwinSampler implements ProcessSampler {
   private readonly rusage = Buffer.alloc(RUSAGE_INFO_V4_SIZE);
   private readonly args: Buffer;
   private pids = new Int32Array(4096);
+  private exitWatch: KqueueExitWatch | null = null;
 
   constructor(
     private readonly options: SamplerOptions,
@@ -107,6 +109,25 @@ export class DarwinSampler implements ProcessSampler {
       if (n < this.pids.length) return Array.from(this.pids.subarray(0, n));
       this.pids = new Int32Array(this.pids.length * 2);
     }
+  }
+
+  /** Follows these processes (pid → startKey) for their exit through one kqueue (EVFILT_PROC NOTE_EXIT). */
+  watchExits(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
+    this.exitWatch ??= new KqueueExitWatch(this.lib, (pid) => this.startKeyNow(pid));
+    return this.exitWatch.follow(targets);
+  }
+
+  exitedWatched(): readonly number[] {
+    return this.exitWatch ? this.exitWatch.exited() : [];
+  }
+
+  close(): void {
+    this.exitWatch?.close();
+  }
+
+  private startKeyNow(pid: number): number | null {
+    const other = this.readOthers(pid);
+    return other && other.bsd.status !== SZOMB ? other.startMicros : null;
   }
 
   sampleAll(): ProcessRecord[] {

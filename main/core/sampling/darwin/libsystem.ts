@@ -20,6 +20,14 @@ export interface LibSystem {
   /** proc_pid_rusage(pid, flavor, buffer): 0, or -1 on error; the buffer must hold the flavor's struct. */
   procPidRusage(pid: number, flavor: number, buf: Buffer): number;
   getsid(pid: number): number;
+  /** kqueue(): a new kernel event queue's descriptor, -1 on error. */
+  kqueue(): number;
+  /**
+   * kevent(kq, changes, nchanges, events, nevents, &{0, 0}): applies `nchanges` struct kevent from
+   * `changes` and returns at once with the number written to `events`, -1 on error.
+   */
+  kevent(kq: number, changes: Buffer, nchanges: number, events: Buffer, nevents: number): number;
+  close(fd: number): number;
   /** devname(dev, S_IFCHR): "ttys003", or null when the device has no name. */
   devname(dev: number): string | null;
   /** mach_timebase_info: multiply Mach ticks by numer / denom to get nanoseconds. */
@@ -55,6 +63,12 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
   );
   const procPidRusage = lib.func('int proc_pid_rusage(int pid, int flavor, void *buffer)');
   const getsid = lib.func('int getsid(int pid)');
+  const kqueue = lib.func('int kqueue()');
+  const kevent = lib.func(
+    'int kevent(int kq, void *changelist, int nchanges, void *eventlist, int nevents, void *timeout)',
+  );
+  const close = lib.func('int close(int fd)');
+  const zeroTimeout = new BigInt64Array(2);
   const devname = lib.func('const char *devname(int32_t dev, uint16_t type)');
   const machTimebaseInfo = lib.func('int mach_timebase_info(void *info)');
   const length = new BigUint64Array(1);
@@ -75,6 +89,10 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
     },
     procPidRusage: (pid, flavor, buf) => procPidRusage(pid, flavor, buf) as number,
     getsid: (pid) => getsid(pid) as number,
+    kqueue: () => kqueue() as number,
+    kevent: (kq, changes, nchanges, events, nevents) =>
+      kevent(kq, changes, nchanges, events, nevents, zeroTimeout) as number,
+    close: (fd) => close(fd) as number,
     devname: (dev) => {
       const name = devname(dev | 0, S_IFCHR) as string | null;
       return name && name !== '??' ? name : null;
