@@ -44,7 +44,16 @@ export interface ProcessView {
   startKey: number;
   /** Percent of one core over the last interval; null until two readings exist. */
   cpuPercent: number | null;
-  rssBytes: number;
+  /** Resident set size; null when the kernel would not tell (another user's process on macOS). */
+  rssBytes: number | null;
+  /** macOS: physical footprint (proc_pid_rusage ri_phys_footprint), the memory Activity Monitor shows. */
+  footprintBytes?: number;
+  /**
+   * Present (false) when the process's environment could not be read, so agent markers could not count
+   * as evidence: on macOS the kernel hides the environment of SIP-protected binaries (/bin/zsh, /bin/sleep)
+   * and of other users' processes; attribution then rests on lineage and tool-call command lines.
+   */
+  environReadable?: false;
   /** Full command line, argv joined with spaces; the executable name when argv is unreadable. */
   command: string;
   flags: ProcessFlag[];
@@ -52,8 +61,8 @@ export interface ProcessView {
   name: string;
   argv: string[];
   tty: string | null;
-  /** Cumulative CPU time in seconds. */
-  cpuSeconds: number;
+  /** Cumulative CPU time in seconds; null when the kernel would not tell (another user's process on macOS). */
+  cpuSeconds: number | null;
   /** The parent Corral saw before reparenting, when it saw one. */
   originalPpid?: number;
   /** When Corral saw this process reparented, ms since epoch. */
@@ -74,6 +83,7 @@ export interface GroupView {
   processes: ProcessView[];
   /** Sum of members' CPU percent (null when none is known yet). */
   cpuPercent: number | null;
+  /** Sum of the members' resident sizes that are known. */
   rssBytes: number;
   /** Earliest start among live members, ms since epoch. */
   startedAt: number;
@@ -248,7 +258,8 @@ export interface TimelineLane {
   exitedAt: number | null;
   /** The process left the group (setsid) but belongs to it by lineage. */
   leftGroup: boolean;
-  cpuSeconds: number;
+  /** Null when the kernel would not tell (another user's process on macOS). */
+  cpuSeconds: number | null;
   segments: LaneSegment[];
   /** [time ms, cpu percent] pairs, oldest first, downsampled for long ranges. */
   cpu: Array<[number, number]>;

@@ -1,14 +1,20 @@
 // Wires the core to the desktop: tray, notifications, one window, IPC. Decisions live in the modules.
-import { app } from 'electron';
+import { app, dialog, powerMonitor } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import { join } from 'node:path';
 import { startWorkerService } from '../core/worker/worker-service';
+import { confirmAndStop } from './confirm-stop';
 import { registerIpc } from './ipc';
 import { MainWindow } from './main-window';
+import { checkNativeModules, describeNativeFailures, nativeModulesFor } from './native-check';
 import { Notifier } from './notifier';
 import { appPaths } from './paths';
+import { readingsAfter } from './power-policy';
 import { hardenApp } from './security';
 import { TrayController } from './tray-controller';
+
+/** A start-up failure whose message is written for the user (shown as is, without a stack). */
+class StartupError extends Error {}
 
 async function start(): Promise<void> {
   if (process.platform === 'darwin') {
@@ -19,8 +25,11 @@ async function start(): Promise<void> {
   const paths = appPaths();
   hardenApp(paths.devServerUrl);
 
+  const missing = checkNativeModules(nativeModulesFor(process.platform));
+  if (missing.length > 0) throw new StartupError(describeNativeFailures(missing, process.arch));
+
   // The core runs in a worker thread: table scans never block this thread (tray, IPC, notifications).
-  const { service, stop, setSnapshotDetail } = await startWorkerService(
+  const { service, stop, setSnapshotDetail, rebaseline } = await startWorkerService(
     join(__dirname, 'service-worker.js'),
     {
       dataDir: app.getPath('userData'),
@@ -34,11 +43,24 @@ async function start(): Promise<void> {
   });
   const disposeIpc = registerIpc(service, window);
   const tray = new TrayController(paths.trayIcon, service, window);
-  const notifier = new Notifier(service, (groupId) => window.show(groupId));
+  const notifier = new Notifier(
+    service,
+    (groupId) => window.show(groupId),
+    (request) => confirmAndStop(service, window, request),
+  );
+  let lastSampledAt: number | null = null;
   const offSnapshot = service.onSnapshot((snapshot: Snapshot) => {
+    // A long gap between snapshots (App Nap, a stalled worker) is not load: start readings afresh.
+    const gap = lastSampledAt === null ? 0 : snapshot.sampledAt - lastSampledAt;
+    lastSampledAt = snapshot.sampledAt;
+    const pollIntervalMs = service.settings().pollIntervalMs;
+    if (readingsAfter({ kind: 'snapshot', sinceLastMs: gap, pollIntervalMs }) === 'rebaseline') rebaseline();
     tray.update(snapshot);
     notifier.consider(snapshot);
   });
+  // A sleep is neither a runaway nor an exit storm: CPU readings and hot streaks restart on both edges.
+  powerMonitor.on('suspend', () => readingsAfter({ kind: 'suspend' }) === 'rebaseline' && rebaseline());
+  powerMonitor.on('resume', () => readingsAfter({ kind: 'resume' }) === 'rebaseline' && rebaseline());
 
   app.on('second-instance', () => window.show());
   app.on('activate', () => window.show());
@@ -51,6 +73,7 @@ async function start(): Promise<void> {
     offSnapshot();
     disposeIpc();
     tray.destroy();
+    // stop() is bounded (worker-service.ts): Quit never hangs on a dead or stuck worker.
     void stop().finally(() => app.quit());
   });
 }
@@ -65,6 +88,13 @@ if (!app.requestSingleInstanceLock()) {
     .then(start)
     .catch((err: unknown) => {
       console.error('corral: failed to start', err);
+      const detail =
+        err instanceof StartupError
+          ? err.message
+          : err instanceof Error
+            ? (err.stack ?? err.message)
+            : String(err);
+      dialog.showErrorBox('Corral could not start', detail);
       app.exit(1);
     });
 }

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { app } from 'electron';
 import { autostartDesktopEntry } from './autostart-entry';
+import { loginItemView, type LoginItemView } from './login-item-view';
 
 function autostartFile(): string {
   const configHome = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
@@ -16,18 +17,36 @@ function launcherPath(): string {
   return process.env.APPIMAGE ?? process.execPath;
 }
 
-export function isLaunchAtLogin(): boolean {
-  if (process.platform === 'linux') return existsSync(autostartFile());
-  return app.getLoginItemSettings().openAtLogin;
+export function launchAtLoginView(): LoginItemView {
+  if (process.platform === 'linux')
+    return loginItemView({
+      platform: 'linux',
+      isPackaged: app.isPackaged,
+      openAtLogin: existsSync(autostartFile()),
+    });
+  const settings = app.getLoginItemSettings() as { openAtLogin: boolean; status?: string };
+  return loginItemView({
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    openAtLogin: settings.openAtLogin,
+    status: settings.status,
+  });
 }
 
-export function setLaunchAtLogin(enabled: boolean): void {
+/** Changes the login item; returns why it refused, or null. */
+export function setLaunchAtLogin(enabled: boolean): string | null {
+  const { refusal } = launchAtLoginView();
+  if (refusal && enabled) return refusal;
   if (process.platform !== 'linux') {
     app.setLoginItemSettings({ openAtLogin: enabled });
-    return;
+    return null;
   }
   const file = autostartFile();
-  if (!enabled) return rmSync(file, { force: true });
+  if (!enabled) {
+    rmSync(file, { force: true });
+    return null;
+  }
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, autostartDesktopEntry(launcherPath()));
+  return null;
 }

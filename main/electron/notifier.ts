@@ -1,8 +1,12 @@
-// Shows what notification-policy.ts decides. Clicking opens the group; where the platform shows
-// notification buttons (macOS), "Stop group" stops it right there.
+// Shows what notification-policy.ts decides and carries out what notice-reaction.ts decides. Clicking
+// opens the group; where the platform shows notification buttons (macOS, signed builds), "Stop group"
+// asks the same confirmation as the tray. An unsigned macOS build cannot show notifications at all
+// (Electron 42+ emits 'failed'): the window opens on the group instead.
 import { Notification } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
+import type { StopRequest } from './confirm-stop';
+import { noticeReaction, type NoticeEvent } from './notice-reaction';
 import { decideNotification, INITIAL_NOTIFICATION_STATE, type Notice } from './notification-policy';
 
 const SHOWS_ACTIONS = process.platform === 'darwin';
@@ -15,6 +19,7 @@ export class Notifier {
   constructor(
     private readonly service: CorralService,
     private readonly openGroup: (groupId: string) => void,
+    private readonly confirmStop: (request: StopRequest) => Promise<void>,
   ) {}
 
   consider(snapshot: Snapshot): void {
@@ -23,22 +28,40 @@ export class Notifier {
       settings: this.service.settings().notifications,
     });
     this.state = decision.state;
-    if (decision.notice && Notification.isSupported()) this.show(decision.notice);
+    if (!decision.notice) return;
+    if (Notification.isSupported()) this.show(decision.notice);
+    else this.openGroup(decision.notice.groupId);
   }
 
   private show(notice: Notice): void {
-    const stop = SHOWS_ACTIONS ? notice.stop : null;
+    const offeredStop = SHOWS_ACTIONS && notice.stop !== null;
     const notification = new Notification({
       title: notice.title,
       body: notice.body,
-      actions: stop ? [{ type: 'button', text: 'Stop group' }] : [],
+      actions: offeredStop ? [{ type: 'button', text: 'Stop group…' }] : [],
     });
     this.live.add(notification);
-    notification.on('click', () => this.openGroup(notice.groupId));
-    notification.on('action', () => {
-      if (stop) void this.service.stopGroup(stop).catch(() => this.openGroup(stop.groupId));
+    const react = (event: NoticeEvent): void => {
+      const reaction = noticeReaction(event, notice, offeredStop);
+      switch (reaction.kind) {
+        case 'open-group':
+          if (event === 'failed') this.live.delete(notification);
+          return this.openGroup(reaction.groupId);
+        case 'confirm-stop':
+          void this.confirmStop(reaction);
+          return;
+        case 'forget':
+          this.live.delete(notification);
+          return;
+      }
+    };
+    notification.on('click', () => react('click'));
+    notification.on('action', () => react('action'));
+    notification.on('failed', (_event, error) => {
+      console.error('corral: a notification could not be shown:', error);
+      react('failed');
     });
-    notification.on('close', () => this.live.delete(notification));
+    notification.on('close', () => react('close'));
     notification.show();
   }
 }

@@ -2,7 +2,9 @@
 import { app, dialog, Menu, nativeImage, Tray } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
-import { isLaunchAtLogin, setLaunchAtLogin } from './launch-at-login';
+import { confirmAndStop } from './confirm-stop';
+import { launchAtLoginView, setLaunchAtLogin } from './launch-at-login';
+import { MenuUpdateGate } from './menu-update-gate';
 import type { MainWindow } from './main-window';
 import { toMenuTemplate } from './tray-menu';
 import { buildTrayMenuModel, type TrayAction } from './tray-menu-model';
@@ -11,6 +13,7 @@ export class TrayController {
   private readonly tray: Tray;
   private lastSnapshot: Snapshot;
   private drawn = '';
+  private readonly gate = new MenuUpdateGate<Menu>();
 
   constructor(
     iconPath: string,
@@ -27,17 +30,27 @@ export class TrayController {
 
   update(snapshot: Snapshot): void {
     this.lastSnapshot = snapshot;
+    const login = launchAtLoginView();
     const model = buildTrayMenuModel(snapshot, {
       now: Date.now(),
       notificationsPausedUntil: this.service.settings().notifications.pausedUntil,
-      launchAtLogin: isLaunchAtLogin(),
+      launchAtLogin: login.checked,
+      launchAtLoginNote: login.note,
     });
     const serialized = JSON.stringify(model);
     if (serialized === this.drawn) return;
     this.drawn = serialized;
     if (process.platform === 'darwin') this.tray.setTitle(model.title);
     this.tray.setToolTip(model.tooltip);
-    this.tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(model.items, (a) => void this.run(a))));
+    const menu = Menu.buildFromTemplate(toMenuTemplate(model.items, (a) => void this.run(a)));
+    // Replacing an open menu closes it (macOS): hold the newest until the open one closes.
+    menu.on('menu-will-show', () => this.gate.opened());
+    menu.on('menu-will-close', () => {
+      const held = this.gate.closed();
+      if (held) this.tray.setContextMenu(held);
+    });
+    const now = this.gate.offer(menu);
+    if (now) this.tray.setContextMenu(now);
   }
 
   destroy(): void {
@@ -51,7 +64,7 @@ export class TrayController {
       case 'open-group':
         return this.window.show(action.groupId);
       case 'stop-group':
-        return this.stopGroup(action.groupId, action.orphansOnly, action.description);
+        return confirmAndStop(this.service, this.window, action);
       case 'pause-notifications':
       case 'resume-notifications': {
         const { enabled } = this.service.settings().notifications;
@@ -59,33 +72,13 @@ export class TrayController {
         this.service.updateSettings({ notifications: { enabled, pausedUntil } });
         return this.update(this.lastSnapshot);
       }
-      case 'set-launch-at-login':
-        setLaunchAtLogin(action.enabled);
+      case 'set-launch-at-login': {
+        const refusal = setLaunchAtLogin(action.enabled);
+        if (refusal) dialog.showErrorBox('Launch at login', refusal);
         return this.update(this.lastSnapshot);
+      }
       case 'quit':
         return app.quit();
-    }
-  }
-
-  private async stopGroup(groupId: string, orphansOnly: boolean, description: string): Promise<void> {
-    const { response } = await dialog.showMessageBox({
-      type: 'warning',
-      buttons: ['Stop', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      message: orphansOnly ? 'Stop the leftover processes in this group?' : 'Stop this process group?',
-      detail: `${description}\n\nCorral sends SIGTERM, then SIGKILL to what is still running after the grace period.`,
-    });
-    if (response !== 0) return;
-    try {
-      const result = await this.service.stopGroup({ groupId, orphansOnly });
-      if (result.refused) dialog.showErrorBox('Corral did not stop the group', result.refused);
-      else if (!result.clean) this.window.show(groupId);
-    } catch (err) {
-      dialog.showErrorBox(
-        'Corral could not stop the group',
-        err instanceof Error ? err.message : String(err),
-      );
     }
   }
 }

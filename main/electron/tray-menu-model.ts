@@ -26,6 +26,8 @@ export interface TrayState {
   now: number;
   notificationsPausedUntil: number | null;
   launchAtLogin: boolean;
+  /** Said after "Launch at login" when the tick alone would mislead (awaiting approval, dev run). */
+  launchAtLoginNote?: string | null;
 }
 
 export interface TrayMenuModel {
@@ -108,7 +110,7 @@ export function buildTrayMenuModel(snapshot: Snapshot, state: TrayState): TrayMe
       notificationItem(state),
       {
         type: 'checkbox',
-        label: 'Launch at login',
+        label: state.launchAtLoginNote ? `Launch at login (${state.launchAtLoginNote})` : 'Launch at login',
         checked: state.launchAtLogin,
         action: { kind: 'set-launch-at-login', enabled: !state.launchAtLogin },
       },

@@ -37,8 +37,9 @@ describe('LinuxSampler on this machine', () => {
     const s = sampler();
     const before = s.sampleSome([pid])[0]!;
     let after = before;
-    while (after.cpuTimeMs <= before.cpuTimeMs) after = s.sampleSome([pid])[0]!;
-    expect(after.cpuTimeMs).toBeGreaterThan(before.cpuTimeMs);
+    expect(before.cpuTimeMs).not.toBeNull();
+    while (after.cpuTimeMs! <= before.cpuTimeMs!) after = s.sampleSome([pid])[0]!;
+    expect(after.cpuTimeMs).toBeGreaterThan(before.cpuTimeMs!);
     process.kill(-group.pgid, 'SIGKILL');
     while (readProcStat(pid) !== null) await new Promise((r) => setTimeout(r, 10));
     expect(s.sampleSome([pid])).toEqual([]);

@@ -143,7 +143,7 @@ describe('DarwinSampler', () => {
       sid: 200,
       argv: [],
       environReadable: false,
-      cpuTimeMs: 0,
+      cpuTimeMs: null,
     });
     expect(record!.startKey).toBe(20_000_005);
   });
@@ -188,8 +188,8 @@ describe('DarwinSampler', () => {
         state: '?',
         startKey: 1700000000000042,
         startedAt: 1700000000000,
-        cpuTimeMs: 0,
-        rssBytes: 0,
+        cpuTimeMs: null,
+        rssBytes: null,
         name: 'WindowServer',
         argv: [],
         tty: null,
@@ -228,16 +228,8 @@ describe('DarwinSampler', () => {
 
   it('never asks getsid(0), which would answer with the caller’s own session', () => {
     lib.processes.set(0, {
-      bsdInfo: bsdInfo({
-        status: 2,
-        pid: 0,
-        ppid: 0,
-        uid: 0,
-        comm: 'kernel_task',
-        pgid: 0,
-        startSec: 1,
-        startUsec: 0,
-      }),
+      shortBsdInfo: shortBsdInfo({ status: 2, pid: 0, ppid: 0, uid: 0, comm: 'kernel_task', pgid: 0 }),
+      kinfoProc: kinfoProc({ pid: 0, stat: 2, startSec: 1, startUsec: 0 }),
       sid: 999,
     });
     expect(sampler.sampleSome([0])[0]).toMatchObject({ pid: 0, sid: 0, name: 'kernel_task' });

@@ -1,28 +1,74 @@
 import type { LibSystem } from '../../main/core/sampling/darwin/libsystem';
 
-/** What the kernel would answer for one pid; a missing buffer means that call fails. */
+/**
+ * What the kernel holds for one pid; a missing buffer means the kernel has no such data for it. Who owns
+ * the process and whether it is a zombie come from its BSD info (pbi_uid, pbi_status), as in the kernel.
+ */
 export interface FakeProcess {
   taskAllInfo?: Buffer;
   bsdInfo?: Buffer;
   shortBsdInfo?: Buffer;
   kinfoProc?: Buffer;
   procArgs2?: Buffer;
+  /** struct rusage_info_v4 (see darwin-buffers rusageInfoV4). */
+  rusage?: Buffer;
   sid?: number;
 }
 
-const ESRCH = 3;
+export const EPERM = 1;
+export const ESRCH = 3;
+export const ENOMEM = 12;
+export const EINVAL = 22;
+
+/** ARG_MAX (xnu bsd/sys/syslimits.h), what kern.argmax reports on macOS. */
+export const XNU_ARG_MAX = 1024 * 1024;
+
+const PROC_PIDTASKALLINFO = 2;
+const PROC_PIDTBSDINFO = 3;
+const PROC_PIDT_SHORTBSDINFO = 13;
+const FLAVOR_SIZE = new Map([
+  [PROC_PIDTASKALLINFO, 232],
+  [PROC_PIDTBSDINFO, 136],
+  [PROC_PIDT_SHORTBSDINFO, 64],
+]);
+const SZOMB = 5;
+const RUSAGE_INFO_V4 = 4;
+const RUSAGE_INFO_V4_SIZE = 304;
 
 /**
- * A stand-in for libSystem with the C functions' contracts: proc_pidinfo copies at most the caller's
- * buffer size and returns the bytes written (0 on failure), sysctl fails with -1, getsid with -1.
+ * A stand-in for libSystem that answers as xnu does, refusals included. Each rule names the xnu source
+ * (apple-oss-distributions/xnu) it follows; test/darwin/fake-refusals.test.ts keeps one test per rule.
+ *
+ * - proc_pidinfo (bsd/kern/proc_info.c proc_pidinfo): a buffer smaller than the flavor's struct → ENOMEM;
+ *   a pid proc_find cannot find → ESRCH, except that the BSD-info flavors with arg ≠ 0 also find zombies
+ *   (proc_find_zombref); every flavor but PROC_PIDT_SHORTBSDINFO checks the caller's uid against the
+ *   target's (proc_security_policy, CHECK_SAME_USER) → EPERM unless the caller is root. libproc's
+ *   wrapper (libsyscall/wrappers/libproc/libproc.c proc_pidinfo) turns the failure into 0.
+ * - proc_pid_rusage (bsd/kern/proc_info.c proc_pid_rusage): gone → ESRCH (zombies are found); another
+ *   user's → EPERM (proc_security_policy, CHECK_SAME_USER).
+ * - sysctl KERN_PROCARGS2 (bsd/kern/kern_sysctl.c sysctl_procargsx): after reserving the int argc, a
+ *   buffer larger than ARG_MAX → EINVAL; a pid proc_find cannot find (gone or zombie) → EINVAL; another
+ *   user's process, unless root → EINVAL.
+ * - sysctl KERN_PROC_PID (bsd/kern/kern_sysctl.c sysctl_prochandle): no such pid is no error, 0 bytes.
+ * - sysctl KERN_ARGMAX (bsd/kern/kern_sysctl.c SYSCTL_INT argmax): ARG_MAX, 1048576.
+ * - sysctlbyname hw.tbfrequency (bsd/kern/kern_mib.c sysctl_tbfrequency): a 64-bit value.
+ * - getsid (bsd/kern/kern_prot.c getsid): proc_find only, so a zombie or a gone pid → ESRCH; no uid check.
  */
 export class FakeLibSystem implements LibSystem {
   readonly processes = new Map<number, FakeProcess>();
   readonly calls: string[] = [];
-  argmax = 262144;
+  /** The caller's uid; 0 is root, which proc_security_policy and sysctl_procargsx let through. */
+  callerUid = 501;
+  argmax = XNU_ARG_MAX;
+  /** hw.tbfrequency: 24 MHz on Apple silicon; null when the sysctl is missing. */
+  tbFrequency: number | null = 24_000_000;
   timebaseValue = { numer: 125, denom: 3 };
   ttys = new Map<number, string>();
   private lastErrno = 0;
+  /** kqueue: pids with a NOTE_EXIT knote, and exit events not yet collected. */
+  private readonly knotes = new Set<number>();
+  private pendingExits: number[] = [];
+  private kq: number | null = null;
 
   procListAllPids(buf: Int32Array): number {
     const pids = [...this.processes.keys()];
@@ -42,31 +88,132 @@ export class FakeLibSystem implements LibSystem {
 
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number {
     this.calls.push(`proc_pidinfo(${pid}, ${flavor}, ${arg})`);
+    const size = FLAVOR_SIZE.get(flavor);
+    if (size === undefined) return this.fail(EINVAL, 0);
+    if (buf.length < size) return this.fail(ENOMEM, 0);
     const p = this.processes.get(pid);
+    if (!p || !this.exists(p)) return this.fail(ESRCH, 0);
+    const findsZombies = arg !== 0 && (flavor === PROC_PIDTBSDINFO || flavor === PROC_PIDT_SHORTBSDINFO);
+    if (this.isZombie(p) && !findsZombies) return this.fail(ESRCH, 0);
+    if (flavor !== PROC_PIDT_SHORTBSDINFO && !this.sameUserOrRoot(p)) return this.fail(EPERM, 0);
     const source =
-      flavor === 2 ? p?.taskAllInfo : flavor === 3 ? p?.bsdInfo : flavor === 13 ? p?.shortBsdInfo : undefined;
-    if (!source || buf.length < source.length) return this.fail(ESRCH, 0);
-    return source.copy(buf);
+      flavor === PROC_PIDTASKALLINFO
+        ? p.taskAllInfo
+        : flavor === PROC_PIDTBSDINFO
+          ? p.bsdInfo
+          : p.shortBsdInfo;
+    // The kernel has every flavor of a process it found; a test that leaves one out means "cannot read".
+    if (!source) return this.fail(ESRCH, 0);
+    return source.copy(buf, 0, 0, size);
+  }
+
+  procPidRusage(pid: number, flavor: number, buf: Buffer): number {
+    this.calls.push(`proc_pid_rusage(${pid}, ${flavor})`);
+    if (flavor !== RUSAGE_INFO_V4 || buf.length < RUSAGE_INFO_V4_SIZE) return this.fail(EINVAL, -1);
+    const p = this.processes.get(pid);
+    if (!p || !this.exists(p)) return this.fail(ESRCH, -1);
+    if (!this.sameUserOrRoot(p)) return this.fail(EPERM, -1);
+    if (!p.rusage) return this.fail(ESRCH, -1);
+    p.rusage.copy(buf, 0, 0, RUSAGE_INFO_V4_SIZE);
+    return 0;
   }
 
   sysctl(mib: Int32Array, buf: Buffer): number {
     const [ctl, kind, a, b] = mib;
-    if (ctl === 1 && kind === 8) {
+    if (ctl === 1 && kind === 8 && mib.length === 2) {
+      if (buf.length < 4) return this.fail(ENOMEM, -1);
       buf.writeInt32LE(this.argmax);
       return 4;
     }
-    const pid = kind === 14 && a === 1 ? b : kind === 49 ? a : undefined;
-    const p = pid === undefined ? undefined : this.processes.get(pid);
-    const source = kind === 14 ? p?.kinfoProc : kind === 49 ? p?.procArgs2 : undefined;
-    if (!source || buf.length < source.length) return this.fail(22, -1);
-    this.calls.push(`sysctl(${[...mib].join(',')})`);
-    return source.copy(buf);
+    if (ctl === 1 && kind === 14 && a === 1 && mib.length === 4) {
+      this.calls.push(`sysctl(${[...mib].join(',')})`);
+      const p = this.processes.get(b as number);
+      if (!p?.kinfoProc) return 0;
+      return p.kinfoProc.copy(buf, 0, 0, Math.min(buf.length, p.kinfoProc.length));
+    }
+    if (ctl === 1 && kind === 49 && mib.length === 3) {
+      this.calls.push(`sysctl(${[...mib].join(',')})`);
+      if (buf.length - 4 > this.argmax) return this.fail(EINVAL, -1);
+      const p = this.processes.get(a as number);
+      if (!p || !this.exists(p) || this.isZombie(p)) return this.fail(EINVAL, -1);
+      if (this.ownerOf(p) !== null && !this.sameUserOrRoot(p)) return this.fail(EINVAL, -1);
+      if (!p.procArgs2) return this.fail(EINVAL, -1);
+      // A shorter buffer gets a cut answer, never an error (sysctl_procargsx, rdar://25397314).
+      return p.procArgs2.copy(buf, 0, 0, Math.min(buf.length, p.procArgs2.length));
+    }
+    return this.fail(EINVAL, -1);
+  }
+
+  sysctlByName(name: string, buf: Buffer): number {
+    if (name !== 'hw.tbfrequency' || this.tbFrequency === null) return this.fail(2 /* ENOENT */, -1);
+    if (buf.length < 8) return this.fail(ENOMEM, -1);
+    buf.writeBigUInt64LE(BigInt(this.tbFrequency));
+    return 8;
   }
 
   getsid(pid: number): number {
     this.calls.push(`getsid(${pid})`);
-    const sid = this.processes.get(pid)?.sid;
-    return sid === undefined ? this.fail(ESRCH, -1) : sid;
+    const p = this.processes.get(pid);
+    if (!p || !this.exists(p) || this.isZombie(p)) return this.fail(ESRCH, -1);
+    return p.sid === undefined ? this.fail(ESRCH, -1) : p.sid;
+  }
+
+  kqueue(): number {
+    this.kq = 7;
+    return this.kq;
+  }
+
+  /**
+   * kevent with a zero timeout (bsd/kern/kern_event.c): each change with EV_RECEIPT yields an EV_ERROR
+   * event whose data is 0 or the errno; EVFILT_PROC attach refuses a pid proc_find cannot find (gone or
+   * zombie) with ESRCH and asks no permission for NOTE_EXIT alone (filt_procattach); deleting a knote
+   * that is not there is ENOENT. Pending exits are returned only when no receipt was.
+   */
+  kevent(kq: number, changes: Buffer, nchanges: number, events: Buffer, nevents: number): number {
+    if (kq !== this.kq) return this.fail(9 /* EBADF */, -1);
+    let out = 0;
+    const emit = (pid: number, flags: number, fflags: number, data: number): void => {
+      const at = out * 32;
+      events.fill(0, at, at + 32);
+      events.writeBigUInt64LE(BigInt(pid), at);
+      events.writeInt16LE(-5, at + 8);
+      events.writeUInt16LE(flags, at + 10);
+      events.writeUInt32LE(fflags >>> 0, at + 12);
+      events.writeBigInt64LE(BigInt(data), at + 16);
+      out++;
+    };
+    for (let i = 0; i < nchanges; i++) {
+      const at = i * 32;
+      const pid = Number(changes.readBigUInt64LE(at));
+      const flags = changes.readUInt16LE(at + 10);
+      if (changes.readInt16LE(at + 8) !== -5) return this.fail(EINVAL, -1);
+      let error = 0;
+      if (flags & 0x1) {
+        const p = this.processes.get(pid);
+        if (!p || !this.exists(p) || this.isZombie(p)) error = ESRCH;
+        else this.knotes.add(pid);
+      } else if (flags & 0x2) {
+        if (!this.knotes.delete(pid)) error = 2; // ENOENT
+      }
+      if (flags & 0x40 && out < nevents) emit(pid, 0x4000, 0, error);
+    }
+    if (out > 0) return out;
+    while (out < nevents && this.pendingExits.length > 0)
+      emit(this.pendingExits.shift()!, 0x8000 | 0x10, 0x80000000, 0);
+    return out;
+  }
+
+  close(fd: number): number {
+    if (fd !== this.kq) return this.fail(9, -1);
+    this.kq = null;
+    this.knotes.clear();
+    return 0;
+  }
+
+  /** The process exits (and is reaped): a NOTE_EXIT knote on it fires once (filt_proc, EV_ONESHOT). */
+  exit(pid: number): void {
+    this.processes.delete(pid);
+    if (this.knotes.delete(pid)) this.pendingExits.push(pid);
   }
 
   devname(dev: number): string | null {
@@ -79,6 +226,27 @@ export class FakeLibSystem implements LibSystem {
 
   errno(): number {
     return this.lastErrno;
+  }
+
+  /** A process the kernel knows: it has at least one kind of BSD info. */
+  private exists(p: FakeProcess): boolean {
+    return (p.taskAllInfo ?? p.bsdInfo ?? p.shortBsdInfo) !== undefined;
+  }
+
+  private isZombie(p: FakeProcess): boolean {
+    const bsd = p.bsdInfo ?? p.taskAllInfo;
+    if (bsd) return bsd.readUInt32LE(4) === SZOMB;
+    return p.shortBsdInfo !== undefined && p.shortBsdInfo.readUInt32LE(12) === SZOMB;
+  }
+
+  private ownerOf(p: FakeProcess): number | null {
+    const bsd = p.bsdInfo ?? p.taskAllInfo;
+    if (bsd) return bsd.readUInt32LE(20);
+    return p.shortBsdInfo ? p.shortBsdInfo.readUInt32LE(36) : null;
+  }
+
+  private sameUserOrRoot(p: FakeProcess): boolean {
+    return this.callerUid === 0 || this.ownerOf(p) === this.callerUid;
   }
 
   private fail(errno: number, rc: number): number {

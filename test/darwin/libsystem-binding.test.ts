@@ -26,8 +26,8 @@ afterAll(() => {
 describe('loadLibSystem bindings through koffi', () => {
   it('marshals each call as the C signatures declare', () => {
     const pids = new Int32Array(8);
-    expect(lib.procListAllPids(pids)).toBe(2);
-    expect([...pids.subarray(0, 2)]).toEqual([4242, 4343]);
+    expect(lib.procListAllPids(pids)).toBe(4);
+    expect([...pids.subarray(0, 4)]).toEqual([4242, 4343, 4444, 4545]);
 
     expect(lib.procListChildPids(1, pids)).toBe(1);
     expect(pids[0]).toBe(4242);
@@ -40,9 +40,47 @@ describe('loadLibSystem bindings through koffi', () => {
 
     const argmax = Buffer.alloc(4);
     expect(lib.sysctl(Int32Array.of(1, 8), argmax)).toBe(4);
-    expect(argmax.readInt32LE(0)).toBe(262144);
+    expect(argmax.readInt32LE(0)).toBe(1048576);
     expect(lib.sysctl(Int32Array.of(1, 49, 4343), Buffer.alloc(64))).toBe(-1);
     expect(lib.errno()).toBe(22); // EINVAL
+
+    // sysctl_procargsx: more than ARG_MAX after the argc int is refused; exactly ARG_MAX is not.
+    expect(lib.sysctl(Int32Array.of(1, 49, 4242), Buffer.alloc(1048576 + 64 * 1024))).toBe(-1);
+    expect(lib.errno()).toBe(22);
+    expect(lib.sysctl(Int32Array.of(1, 49, 4242), Buffer.alloc(1048576))).toBeGreaterThan(4);
+
+    expect(lib.procPidInfo(4444, 2, 0, info)).toBe(0);
+    expect(lib.errno()).toBe(1); // EPERM: root's process
+    expect(lib.procPidInfo(4444, 13, 0, info.subarray(0, 64))).toBe(64);
+    expect(lib.procPidInfo(4545, 3, 0, info.subarray(0, 136))).toBe(0);
+    expect(lib.errno()).toBe(3); // a zombie needs arg 1
+    expect(lib.procPidInfo(4545, 3, 1, info.subarray(0, 136))).toBe(136);
+
+    const rusage = Buffer.alloc(304);
+    expect(lib.procPidRusage(4242, 4, rusage)).toBe(0);
+    expect(Number(rusage.readBigUInt64LE(72))).toBe(180000 * 1024);
+    expect(lib.procPidRusage(4444, 4, rusage)).toBe(-1);
+    expect(lib.errno()).toBe(1);
+
+    const kq = lib.kqueue();
+    expect(kq).toBe(5);
+    const changes = Buffer.alloc(64);
+    for (const [i, pid] of [4242, 4545].entries()) {
+      changes.writeBigUInt64LE(BigInt(pid), i * 32);
+      changes.writeInt16LE(-5, i * 32 + 8); // EVFILT_PROC
+      changes.writeUInt16LE(0x1 | 0x40, i * 32 + 10); // EV_ADD | EV_RECEIPT
+      changes.writeUInt32LE(0x80000000, i * 32 + 12); // NOTE_EXIT
+    }
+    const receipts = Buffer.alloc(64);
+    expect(lib.kevent(kq, changes, 2, receipts, 2)).toBe(2);
+    expect(receipts.readUInt16LE(10)).toBe(0x4000);
+    expect(receipts.readBigInt64LE(16)).toBe(0n);
+    expect(receipts.readBigUInt64LE(32)).toBe(4545n);
+    expect(receipts.readBigInt64LE(48)).toBe(3n); // ESRCH: a zombie cannot be attached
+
+    const hz = Buffer.alloc(8);
+    expect(lib.sysctlByName('hw.tbfrequency', hz)).toBe(8);
+    expect(hz.readBigUInt64LE(0)).toBe(24_000_000n);
 
     expect(lib.getsid(4242)).toBe(4000);
     expect(lib.getsid(4343)).toBe(-1);
@@ -54,7 +92,16 @@ describe('loadLibSystem bindings through koffi', () => {
   it('lets DarwinSampler read a whole table, skipping the pid that vanished', () => {
     const sampler = new DarwinSampler({ markerKeys: new Set(['CLAUDECODE']) }, lib);
     const records = sampler.sampleAll();
-    expect(records).toHaveLength(1);
+    expect(records.map((r) => r.pid)).toEqual([4242, 4444, 4545]);
+    expect(records[1]).toMatchObject({
+      uid: 0,
+      name: 'WindowServer',
+      cpuTimeMs: null,
+      rssBytes: null,
+      argv: [],
+    });
+    expect(records[1]).not.toHaveProperty('footprintBytes');
+    expect(records[2]).toMatchObject({ state: 'Z', sid: 4545, ppid: 4242, cpuTimeMs: null });
     const [record] = records;
     expect(record!.cpuTimeMs).toBeCloseTo(183_050, 6);
     expect({ ...record, cpuTimeMs: 0 }).toEqual({
@@ -68,6 +115,7 @@ describe('loadLibSystem bindings through koffi', () => {
       startedAt: 1474794900250,
       cpuTimeMs: 0,
       rssBytes: 266108 * 1024,
+      footprintBytes: 180000 * 1024,
       name: 'Code Helper (Renderer)',
       argv: ['sleep', '1000', 'caf\\xe9'],
       tty: 'ttys001',

@@ -131,4 +131,21 @@ describe('overview', () => {
     // The default range is the group's whole life: no lower bound is asked for.
     expect(api.requestsFor('timeline:get')[0]).toEqual({ groupId: orphaned.id });
   });
+
+  it('says when a macOS group was attributed without its environment, and when memory is unknown', async () => {
+    const hidden = makeGroup({
+      pgid: 400,
+      sid: 400,
+      agent: { name: 'claude-code', pid: 42 },
+      flags: ['orphan'],
+      processes: [
+        makeProcess({ pid: 400, command: '/bin/zsh -c source …', environReadable: false }),
+        makeProcess({ pid: 401, pgid: 400, command: 'sudo yes', rssBytes: null, cpuSeconds: null }),
+      ],
+    });
+    renderWithCorral(<App />, apiWith(makeSnapshot(11, [hidden])));
+    await screen.findByRole('table', { name: 'Process groups' });
+    expect(screen.getByTestId('env-hidden').textContent).toContain('env hidden');
+    expect(screen.getByTestId('group-memory').textContent).toMatch(/\+ \?$/);
+  });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
 export interface ProcStat {
@@ -28,6 +29,7 @@ export function allPids(): number[] {
 
 /** Live (non-zombie) members of a process group. */
 export function groupMembers(pgid: number): ProcStat[] {
+  if (process.platform !== 'linux') return psGroupMembers(pgid);
   const out: ProcStat[] = [];
   for (const pid of allPids()) {
     const s = readProcStat(pid);
@@ -39,4 +41,16 @@ export function groupMembers(pgid: number): ProcStat[] {
 export function isAlive(pid: number): boolean {
   const s = readProcStat(pid);
   return s !== null && s.state !== 'Z';
+}
+
+/** Without /proc (macOS, in CI): the same answer from ps(1). sess is not a session id there, so sid is -1. */
+function psGroupMembers(pgid: number): ProcStat[] {
+  const out = execFileSync('ps', ['-axo', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' });
+  const members: ProcStat[] = [];
+  for (const line of out.split('\n')) {
+    const [pid, ppid, group, stat] = line.trim().split(/\s+/);
+    if (Number(group) === pgid && stat && !stat.startsWith('Z'))
+      members.push({ pid: Number(pid), ppid: Number(ppid), pgid, sid: -1, state: stat[0]! });
+  }
+  return members;
 }

@@ -69,7 +69,7 @@ export function renderPsTable(groups: readonly GroupView[], now: number, all: bo
         `ppid ${p.ppid}`,
         p.state,
         p.cpuPercent === null ? '-' : p.cpuPercent.toFixed(1),
-        formatBytes(p.rssBytes),
+        p.rssBytes === null ? '?' : formatBytes(p.rssBytes),
         formatDuration(now - p.startedAt),
         p.flags.join(',') || '-',
         printable(p.command).slice(0, 200),

@@ -17,6 +17,11 @@ export class CpuMeter {
     const next = new Map<string, { cpuTimeMs: number; at: number }>();
     for (const r of records) {
       const key = identityKey(r.pid, r.startKey);
+      // CPU time the kernel would not tell (another user's process on macOS) has no percent.
+      if (r.cpuTimeMs === null) {
+        out.set(key, null);
+        continue;
+      }
       out.set(key, percentSince(this.last.get(key), r.cpuTimeMs, at));
       next.set(key, { cpuTimeMs: r.cpuTimeMs, at });
     }
@@ -28,7 +33,8 @@ export class CpuMeter {
    * One reading of one identity, kept in place, without building a result map: the monitor takes one
    * for each agent's process every second.
    */
-  reading(identity: string, cpuTimeMs: number, at: number): number | null {
+  reading(identity: string, cpuTimeMs: number | null, at: number): number | null {
+    if (cpuTimeMs === null) return null;
     const prev = this.last.get(identity);
     const percent = percentSince(prev, cpuTimeMs, at);
     if (prev) {
@@ -40,6 +46,14 @@ export class CpuMeter {
 
   forget(identity: string): void {
     this.last.delete(identity);
+  }
+
+  /**
+   * Drops every reading, so the next one of each identity starts afresh (null): after the machine slept
+   * or the sampler was starved, a delta over the gap is no measure of the last interval.
+   */
+  rebaseline(): void {
+    this.last.clear();
   }
 }
 

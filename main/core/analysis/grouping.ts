@@ -34,8 +34,10 @@ export function toProcessView(r: ProcessRecord, a: ProcessAnnotation): ProcessVi
     name: r.name,
     argv: r.argv,
     tty: r.tty,
-    cpuSeconds: Math.round(r.cpuTimeMs) / 1000,
+    cpuSeconds: r.cpuTimeMs === null ? null : Math.round(r.cpuTimeMs) / 1000,
   };
+  if (r.footprintBytes !== undefined) view.footprintBytes = r.footprintBytes;
+  if (!r.environReadable) view.environReadable = false;
   if (a.originalPpid !== undefined) view.originalPpid = a.originalPpid;
   if (a.orphanedAt !== undefined) view.orphanedAt = a.orphanedAt;
   if (a.originGroup) view.originGroup = a.originGroup;
@@ -87,7 +89,7 @@ export function buildGroups(
       flags: GROUP_FLAG_ORDER.filter((f) => flagSet.has(f)),
       processes,
       cpuPercent: cpu === null ? null : Math.round(cpu * 10) / 10,
-      rssBytes: members.reduce((sum, m) => sum + m.rssBytes, 0),
+      rssBytes: members.reduce((sum, m) => sum + (m.rssBytes ?? 0), 0),
       startedAt: members[0]!.startedAt,
       containsAgent: attributed.some((a) => a.isAgent),
     });

@@ -43,11 +43,11 @@ export function nextRunawayState(
  */
 export function looksRunawayNow(
   cpuPercent: number | null,
-  cpuTimeMs: number,
+  cpuTimeMs: number | null,
   ageMs: number,
   policy: RunawayPolicy,
 ): boolean {
-  if (cpuPercent === null || cpuPercent < policy.cpuPercent) return false;
+  if (cpuTimeMs === null || cpuPercent === null || cpuPercent < policy.cpuPercent) return false;
   if (ageMs < policy.windowSeconds * 1000 || ageMs <= 0) return false;
   return (cpuTimeMs / ageMs) * 100 >= policy.cpuPercent;
 }

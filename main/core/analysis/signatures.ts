@@ -15,7 +15,11 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
   {
     name: 'claude-code',
     comm: ['claude', 'claude.exe'],
-    commandPatterns: ['/claude-code/bin/claude(\\.exe)?(\\s|$)'],
+    // The native installer's binary is …/.local/share/claude/versions/<version>: its comm is the version.
+    commandPatterns: [
+      '/claude-code/bin/claude(\\.exe)?(\\s|$)',
+      '/share/claude/versions/[0-9][^/\\s]*(\\s|$)',
+    ],
     envMarkers: ['CLAUDECODE', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_ENTRYPOINT'],
     pidEnv: 'CLAUDE_PID',
     toolCallPatterns: ['\\.claude/shell-snapshots/snapshot-', '/claude-[0-9a-f]+-cwd(\\s|$)'],

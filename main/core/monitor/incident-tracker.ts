@@ -165,10 +165,11 @@ export class IncidentTracker {
     for (const id of group.live) {
       const p = group.members.get(id);
       if (!p) continue;
-      rss += p.record.rssBytes;
+      rss += p.record.rssBytes ?? 0;
+      const cpuNow = p.record.cpuTimeMs;
       const last = lastCpu.get(p.identity);
-      if (last !== undefined) cpuSeconds += Math.max(0, p.record.cpuTimeMs - last) / 1000;
-      if (last !== p.record.cpuTimeMs) lastCpu.set(p.identity, p.record.cpuTimeMs);
+      if (last !== undefined && cpuNow !== null) cpuSeconds += Math.max(0, cpuNow - last) / 1000;
+      if (cpuNow !== null && last !== cpuNow) lastCpu.set(p.identity, cpuNow);
       if (processFlagged(p, kind) && !listed(incident, p)) {
         incident.processes.push({
           pid: p.record.pid,

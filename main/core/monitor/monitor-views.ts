@@ -76,7 +76,7 @@ export function groupTimeline(
       startedAt: r.startedAt,
       exitedAt: end,
       leftGroup: r.pgid !== group.pgid,
-      cpuSeconds: Math.round(r.cpuTimeMs) / 1000,
+      cpuSeconds: r.cpuTimeMs === null ? null : Math.round(r.cpuTimeMs) / 1000,
       segments,
       cpu: p.history?.points(sinceMs) ?? [],
       markers: p.markers.filter((m) => m.at >= sinceMs),

@@ -118,6 +118,11 @@ export class Monitor {
     this.wholeTableWanted = wanted;
   }
 
+  /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
+  rebaseline(): void {
+    this.table.rebaseline();
+  }
+
   /** New settings apply from the next poll; new signatures to processes seen from then on. */
   updateSettings(settings: Settings, matcher: AgentMatcher = this.matcher): void {
     this.settings = settings;

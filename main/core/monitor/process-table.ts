@@ -94,6 +94,12 @@ export class ProcessTable {
     for (const p of updated) this.checkReparented(p, now);
   }
 
+  /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
+  rebaseline(): void {
+    this.meter.rebaseline();
+    for (const p of this.state.procs.values()) if (!p.runaway.active) p.runaway = initialRunawayState();
+  }
+
   /** pids of the live processes taken for agents themselves (main processes, relaunches, daemons). */
   agentsOwnPids(): number[] {
     const pids: number[] = [];

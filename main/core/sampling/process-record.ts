@@ -16,9 +16,15 @@ export interface ProcessRecord {
   startKey: number;
   /** Absolute start time, ms since epoch. */
   startedAt: number;
-  /** Cumulative user + system CPU time, ms. */
-  cpuTimeMs: number;
-  rssBytes: number;
+  /** Cumulative user + system CPU time, ms; null when the kernel will not tell (another user's process on macOS). */
+  cpuTimeMs: number | null;
+  /** Resident set size; null when the kernel will not tell (another user's process on macOS). */
+  rssBytes: number | null;
+  /**
+   * macOS only: the physical footprint (proc_pid_rusage ri_phys_footprint), the memory Activity Monitor
+   * shows; absent where the platform has no such reading or the kernel refused it.
+   */
+  footprintBytes?: number;
   /** Executable name (comm), as the kernel reports it. */
   name: string;
   /** Full argv; empty when unreadable (kernel threads, zombies, another user's process on macOS). */

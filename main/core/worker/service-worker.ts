@@ -45,6 +45,10 @@ port.on('message', (message: WorkerCall) => {
     running.monitor.setWholeTableWanted(detail === 'all');
     return;
   }
+  if (message.kind === 'rebaseline') {
+    running.monitor.rebaseline();
+    return;
+  }
   if (message.kind === 'stop') {
     void running.stop().then(() => {
       post({ kind: 'stopped' });

@@ -9,7 +9,12 @@ export type WorkerRequest = {
   [C in RequestChannel]: { kind: 'call'; id: number; channel: C; payload: RequestOf<C> };
 }[RequestChannel];
 
-export type WorkerCall = WorkerRequest | { kind: 'detail'; detail: SnapshotDetail } | { kind: 'stop' };
+export type WorkerCall =
+  | WorkerRequest
+  | { kind: 'detail'; detail: SnapshotDetail }
+  /** The machine slept (powerMonitor suspend/resume): start CPU readings afresh. */
+  | { kind: 'rebaseline' }
+  | { kind: 'stop' };
 
 export type WorkerMessage =
   | { kind: 'ready'; snapshot: Snapshot; settings: Settings }

@@ -8,8 +8,17 @@ export interface WorkerBackedService {
   service: CorralService;
   /** 'all' while a window shows every group; 'agents' otherwise, to keep each tick's message small. */
   setSnapshotDetail(detail: SnapshotDetail): void;
-  stop(): Promise<void>;
+  /** The machine slept or the process was starved: start CPU readings afresh (see power-policy.ts). */
+  rebaseline(): void;
+  /**
+   * Stops the core and the worker. Resolves even if the worker already died, and within `graceMs`
+   * even if it never answers (then the thread is terminated): Quit must not hang.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
+
+/** How long a clean stop may take before the worker thread is terminated. */
+export const STOP_GRACE_MS = 3000;
 
 type Pending = {
   resolve: (v: unknown) => void;
@@ -29,6 +38,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   let latest: Snapshot | null = null;
   let settings: Settings | null = null;
   let stopped: (() => void) | null = null;
+  let exited = false;
 
   const call = <C extends RequestChannel>(
     channel: C,
@@ -36,6 +46,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     onProgress?: Pending['onProgress'],
   ): Promise<ResponseOf<C>> =>
     new Promise<ResponseOf<C>>((resolve, reject) => {
+      if (exited) return reject(new Error('the Corral worker has exited'));
       const id = nextId++;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
       worker.postMessage({ kind: 'call', id, channel, payload } as WorkerCall);
@@ -61,6 +72,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
     worker.on('exit', (code) => {
+      exited = true;
       for (const p of pending.values()) p.reject(new Error(`the Corral worker exited (code ${code})`));
       pending.clear();
       stopped?.();
@@ -74,9 +86,17 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
             service,
             setSnapshotDetail: (detail) =>
               worker.postMessage({ kind: 'detail', detail } satisfies WorkerCall),
-            stop: () =>
+            rebaseline: () => {
+              if (!exited) worker.postMessage({ kind: 'rebaseline' } satisfies WorkerCall);
+            },
+            stop: (graceMs = STOP_GRACE_MS) =>
               new Promise<void>((done) => {
-                stopped = done;
+                if (exited) return done();
+                const timer = setTimeout(() => void worker.terminate(), graceMs);
+                stopped = () => {
+                  clearTimeout(timer);
+                  done();
+                };
                 worker.postMessage({ kind: 'stop' } satisfies WorkerCall);
               }),
           });

@@ -14,6 +14,9 @@ interface GroupRowProps {
 
 export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect, onStop }: GroupRowProps) {
   const command = groupCommand(group);
+  // macOS hides the environment of SIP-protected binaries: attribution then rests on lineage.
+  const envHidden = group.agent !== null && group.processes.some((p) => p.environReadable === false);
+  const memoryUnknown = group.processes.some((p) => p.rssBytes === null);
   return (
     <tr
       className={`group-row${selected ? ' selected' : ''}`}
@@ -38,13 +41,28 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
       <td className="command" title={command}>
         <span className="command-text">{command}</span>
         <FlagBadges flags={group.flags} />
+        {envHidden ? (
+          <span
+            className="muted env-hidden"
+            data-testid="env-hidden"
+            title="The kernel did not show this group's environment (a SIP-protected binary or another user's process): it is attributed by lineage and command line, not by environment markers."
+          >
+            {' '}
+            env hidden
+          </span>
+        ) : null}
       </td>
       <td className="num">{group.processes.length}</td>
       <td className="num" data-testid="group-cpu">
         {formatPercent(group.cpuPercent)}
       </td>
-      <td className="num" data-testid="group-memory">
+      <td
+        className="num"
+        data-testid="group-memory"
+        title={memoryUnknown ? 'Some members’ memory is unknown (another user’s processes)' : undefined}
+      >
         {formatBytes(group.rssBytes)}
+        {memoryUnknown ? ' + ?' : ''}
       </td>
       <td className="num">{formatDuration(now - group.startedAt)}</td>
       <td className="actions">

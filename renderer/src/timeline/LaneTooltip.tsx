@@ -27,7 +27,7 @@ export function LaneTooltip({ anchor }: { anchor: TooltipAnchor }) {
         <dt>SID</dt>
         <dd>{lane.sid}</dd>
         <dt>CPU</dt>
-        <dd>{formatCpuSeconds(lane.cpuSeconds)}</dd>
+        <dd>{lane.cpuSeconds === null ? 'unknown' : formatCpuSeconds(lane.cpuSeconds)}</dd>
         <dt>Started</dt>
         <dd>{formatDateTime(lane.startedAt)}</dd>
         {lane.exitedAt !== null ? (

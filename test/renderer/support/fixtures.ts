@@ -41,7 +41,7 @@ export function makeGroup(overrides: Partial<GroupView> & { pgid: number }): Gro
     agent: null,
     flags: [],
     cpuPercent: processes.reduce((sum, p) => sum + (p.cpuPercent ?? 0), 0),
-    rssBytes: processes.reduce((sum, p) => sum + p.rssBytes, 0),
+    rssBytes: processes.reduce((sum, p) => sum + (p.rssBytes ?? 0), 0),
     startedAt: Math.min(...processes.map((p) => p.startedAt)),
     containsAgent: false,
     ...overrides,

@@ -15,7 +15,19 @@ export interface LibSystem {
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number;
   /** sysctl(mib, n, buffer, &length, NULL, 0); returns the length written, or -1 on error. */
   sysctl(mib: Int32Array, buf: Buffer): number;
+  /** sysctlbyname(name, buffer, &length, NULL, 0), for OID_AUTO names such as hw.tbfrequency. */
+  sysctlByName(name: string, buf: Buffer): number;
+  /** proc_pid_rusage(pid, flavor, buffer): 0, or -1 on error; the buffer must hold the flavor's struct. */
+  procPidRusage(pid: number, flavor: number, buf: Buffer): number;
   getsid(pid: number): number;
+  /** kqueue(): a new kernel event queue's descriptor, -1 on error. */
+  kqueue(): number;
+  /**
+   * kevent(kq, changes, nchanges, events, nevents, &{0, 0}): applies `nchanges` struct kevent from
+   * `changes` and returns at once with the number written to `events`, -1 on error.
+   */
+  kevent(kq: number, changes: Buffer, nchanges: number, events: Buffer, nevents: number): number;
+  close(fd: number): number;
   /** devname(dev, S_IFCHR): "ttys003", or null when the device has no name. */
   devname(dev: number): string | null;
   /** mach_timebase_info: multiply Mach ticks by numer / denom to get nanoseconds. */
@@ -46,7 +58,17 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
   const sysctl = lib.func(
     'int sysctl(void *name, uint32_t namelen, void *oldp, void *oldlenp, void *newp, size_t newlen)',
   );
+  const sysctlByName = lib.func(
+    'int sysctlbyname(const char *name, void *oldp, void *oldlenp, void *newp, size_t newlen)',
+  );
+  const procPidRusage = lib.func('int proc_pid_rusage(int pid, int flavor, void *buffer)');
   const getsid = lib.func('int getsid(int pid)');
+  const kqueue = lib.func('int kqueue()');
+  const kevent = lib.func(
+    'int kevent(int kq, void *changelist, int nchanges, void *eventlist, int nevents, void *timeout)',
+  );
+  const close = lib.func('int close(int fd)');
+  const zeroTimeout = new BigInt64Array(2);
   const devname = lib.func('const char *devname(int32_t dev, uint16_t type)');
   const machTimebaseInfo = lib.func('int mach_timebase_info(void *info)');
   const length = new BigUint64Array(1);
@@ -60,7 +82,17 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
       const rc = sysctl(mib, mib.length, buf, length, null, 0) as number;
       return rc === 0 ? Number(length[0]) : -1;
     },
+    sysctlByName: (name, buf) => {
+      length[0] = BigInt(buf.length);
+      const rc = sysctlByName(name, buf, length, null, 0) as number;
+      return rc === 0 ? Number(length[0]) : -1;
+    },
+    procPidRusage: (pid, flavor, buf) => procPidRusage(pid, flavor, buf) as number,
     getsid: (pid) => getsid(pid) as number,
+    kqueue: () => kqueue() as number,
+    kevent: (kq, changes, nchanges, events, nevents) =>
+      kevent(kq, changes, nchanges, events, nevents, zeroTimeout) as number,
+    close: (fd) => close(fd) as number,
     devname: (dev) => {
       const name = devname(dev | 0, S_IFCHR) as string | null;
       return name && name !== '??' ? name : null;

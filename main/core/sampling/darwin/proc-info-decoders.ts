@@ -12,6 +12,8 @@ import {
   SSLEEP,
   SSTOP,
   SZOMB,
+  RUSAGE_INFO,
+  RUSAGE_INFO_V4_SIZE,
   TASKINFO,
   TASKINFO_SIZE,
 } from './proc-info-layout';
@@ -120,6 +122,21 @@ export function stateLetter(status: number, runningThreads: number | null): stri
 /** Mach absolute time units → milliseconds (numer/denom from mach_timebase_info: 1/1 on Intel, 125/3 on Apple silicon). */
 export function machTicksToMs(ticks: number, numer: number, denom: number): number {
   return (ticks * numer) / denom / 1_000_000;
+}
+
+/**
+ * Mach absolute time units → milliseconds from the timebase's frequency (sysctl hw.tbfrequency: 24 MHz
+ * on Apple silicon, 1 GHz on Intel). Unlike mach_timebase_info, which answers 1/1 to a process running
+ * under Rosetta while proc_pidinfo still counts native 24 MHz ticks, the frequency is the hardware's.
+ */
+export function ticksToMsAtFrequency(ticks: number, frequencyHz: number): number {
+  return (ticks * 1000) / frequencyHz;
+}
+
+/** ri_phys_footprint of a struct rusage_info_v4 (what Activity Monitor shows as Memory); null if short. */
+export function decodePhysFootprint(buf: Buffer): number | null {
+  if (buf.length < RUSAGE_INFO_V4_SIZE) return null;
+  return Number(buf.readBigUInt64LE(RUSAGE_INFO.physFootprint));
 }
 
 /** A fixed-size char array: up to the first NUL, or all of it when the kernel filled it completely. */

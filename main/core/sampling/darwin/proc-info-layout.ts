@@ -76,3 +76,22 @@ export const KERN_ARGMAX = 8;
 export const KERN_PROC = 14;
 export const KERN_PROC_PID = 1;
 export const KERN_PROCARGS2 = 49;
+
+/** proc_pid_rusage() flavor and struct rusage_info_v4 (bsd/sys/resource.h): uuid[16] then 36 × uint64. */
+export const RUSAGE_INFO_V4 = 4;
+export const RUSAGE_INFO_V4_SIZE = 16 + 36 * 8;
+export const RUSAGE_INFO = { residentSize: 64, physFootprint: 72 } as const;
+
+/** struct kevent (bsd/sys/event.h), 64-bit: ident, filter, flags, fflags, data, udata. */
+export const KEVENT_SIZE = 32;
+export const KEVENT = { ident: 0, filter: 8, flags: 10, fflags: 12, data: 16 } as const;
+export const EVFILT_PROC = -5;
+export const EV_ADD = 0x0001;
+export const EV_DELETE = 0x0002;
+export const EV_RECEIPT = 0x0040;
+export const EV_ERROR = 0x4000;
+export const NOTE_EXIT = 0x80000000;
+
+/** errno values the sampler tells apart. */
+export const EPERM = 1;
+export const ESRCH = 3;

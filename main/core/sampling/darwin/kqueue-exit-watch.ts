@@ -1,0 +1,131 @@
+import type { ExitWatchCoverage } from '../process-record';
+import type { LibSystem } from './libsystem';
+import {
+  ESRCH,
+  EV_ADD,
+  EV_DELETE,
+  EV_ERROR,
+  EV_RECEIPT,
+  EVFILT_PROC,
+  KEVENT,
+  KEVENT_SIZE,
+  NOTE_EXIT,
+} from './proc-info-layout';
+
+const NONE: readonly number[] = Object.freeze([]);
+
+/**
+ * Follows processes for their exit through one kqueue and EVFILT_PROC NOTE_EXIT knotes: one kevent(2)
+ * says which have exited, however many are followed. A knote is attached to the process itself
+ * (xnu bsd/kern/kern_event.c filt_procattach: kn_proc), so a pid reused later is never taken for it;
+ * NOTE_EXIT alone needs no permission over the process (only NOTE_EXITSTATUS does), and a pid that is
+ * gone or a zombie is refused with ESRCH (proc_find). Registrations ask for EV_RECEIPT, so each one's
+ * error comes back in the event list instead of failing the whole call.
+ */
+export class KqueueExitWatch {
+  private readonly followed = new Map<number, number>();
+  private goneBeforeFollowed: number[] = [];
+  private kq = -1;
+  private unavailable = false;
+  private changes = Buffer.alloc(64 * KEVENT_SIZE);
+  private events = Buffer.alloc(64 * KEVENT_SIZE);
+
+  /** `startKeyNow` reads the start time of whatever process holds a pid now (null: none). */
+  constructor(
+    private readonly lib: LibSystem,
+    private readonly startKeyNow: (pid: number) => number | null,
+  ) {}
+
+  follow(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
+    if (this.unavailable) return 'unavailable';
+    if (this.kq < 0) {
+      this.kq = this.lib.kqueue();
+      if (this.kq < 0) {
+        this.unavailable = true;
+        return 'unavailable';
+      }
+    }
+    const drop = [...this.followed].filter(([pid, key]) => targets.get(pid) !== key).map(([pid]) => pid);
+    for (const pid of drop) this.followed.delete(pid);
+    this.apply(drop, EV_DELETE);
+    const add = [...targets.keys()].filter((pid) => !this.followed.has(pid));
+    let coverage: ExitWatchCoverage = 'all';
+    const errors = this.apply(add, EV_ADD);
+    for (const pid of add) {
+      const error = errors.get(pid);
+      if (error === ESRCH) this.goneBeforeFollowed.push(pid);
+      else if (error !== 0) coverage = 'some';
+      // Attached by pid, so it is the process we mean only if that process still holds the pid now.
+      else if (this.startKeyNow(pid) !== targets.get(pid)) {
+        this.apply([pid], EV_DELETE);
+        this.goneBeforeFollowed.push(pid);
+      } else this.followed.set(pid, targets.get(pid)!);
+    }
+    return coverage;
+  }
+
+  /** Followed processes that exited since the last call; they are no longer followed. */
+  exited(): readonly number[] {
+    let out: number[] | null = null;
+    if (this.goneBeforeFollowed.length > 0) {
+      out = this.goneBeforeFollowed;
+      this.goneBeforeFollowed = [];
+    }
+    if (this.kq < 0 || this.followed.size === 0) return out ?? NONE;
+    const capacity = this.events.length / KEVENT_SIZE;
+    for (;;) {
+      const n = this.lib.kevent(this.kq, this.changes, 0, this.events, capacity);
+      if (n <= 0) break;
+      for (let i = 0; i < n; i++) {
+        const at = i * KEVENT_SIZE;
+        if (this.events.readInt16LE(at + KEVENT.filter) !== EVFILT_PROC) continue;
+        if ((this.events.readUInt32LE(at + KEVENT.fflags) & NOTE_EXIT) === 0) continue;
+        const pid = Number(this.events.readBigUInt64LE(at + KEVENT.ident));
+        // The knote is one-shot once the process exits (filt_proc sets EV_ONESHOT on NOTE_EXIT).
+        if (this.followed.delete(pid)) (out ??= []).push(pid);
+      }
+      if (n < capacity) break;
+    }
+    return out ?? NONE;
+  }
+
+  get size(): number {
+    return this.followed.size;
+  }
+
+  close(): void {
+    this.followed.clear();
+    if (this.kq >= 0) this.lib.close(this.kq);
+    this.kq = -1;
+  }
+
+  /** Registers or deletes NOTE_EXIT knotes for `pids`; returns each pid's errno (0: done). */
+  private apply(pids: readonly number[], action: number): Map<number, number> {
+    const result = new Map<number, number>();
+    if (pids.length === 0) return result;
+    if (this.changes.length < pids.length * KEVENT_SIZE)
+      this.changes = Buffer.alloc(pids.length * 2 * KEVENT_SIZE);
+    if (this.events.length < pids.length * KEVENT_SIZE)
+      this.events = Buffer.alloc(pids.length * 2 * KEVENT_SIZE);
+    this.changes.fill(0, 0, pids.length * KEVENT_SIZE);
+    pids.forEach((pid, i) => {
+      const at = i * KEVENT_SIZE;
+      this.changes.writeBigUInt64LE(BigInt(pid), at + KEVENT.ident);
+      this.changes.writeInt16LE(EVFILT_PROC, at + KEVENT.filter);
+      this.changes.writeUInt16LE(action | EV_RECEIPT, at + KEVENT.flags);
+      this.changes.writeUInt32LE(NOTE_EXIT, at + KEVENT.fflags);
+    });
+    const n = this.lib.kevent(this.kq, this.changes, pids.length, this.events, pids.length);
+    for (let i = 0; i < Math.max(0, n); i++) {
+      const at = i * KEVENT_SIZE;
+      const flags = this.events.readUInt16LE(at + KEVENT.flags);
+      const pid = Number(this.events.readBigUInt64LE(at + KEVENT.ident));
+      // EV_RECEIPT makes every receipt an EV_ERROR event (data 0 when it worked); anything else is an exit.
+      if (flags & EV_ERROR) result.set(pid, Number(this.events.readBigInt64LE(at + KEVENT.data)));
+      else if (this.followed.delete(pid)) this.goneBeforeFollowed.push(pid);
+    }
+    // A receipt missing (the call failed as a whole): treat the registration as not done.
+    for (const pid of pids) if (!result.has(pid)) result.set(pid, -1);
+    return result;
+  }
+}
