@@ -99,7 +99,9 @@ export class IncidentStore {
     const bad =
       skipped > 0 &&
       `${skipped} incident row${skipped === 1 ? '' : 's'} in ${this.file} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped (${this.table.skipped.problems.join('; ')}).`;
-    const parts = [this.readOnly && `Read-only: ${this.readOnly}.`, this.recovered, memory, bad].filter((p): p is string => Boolean(p));
+    const parts = [this.readOnly && `Read-only: ${this.readOnly}.`, this.recovered, memory, bad].filter(
+      (p): p is string => Boolean(p),
+    );
     return parts.length > 0 ? parts.join(' ') : null;
   }
 

@@ -1,4 +1,4 @@
-import type { Incident, IncidentSpan } from '../../../shared/model';
+import type { Incident, IncidentKind, IncidentSpan } from '../../../shared/model';
 
 export interface LegacyMerge {
   /** One incident per leaked group stretch, ready to be written back. */
@@ -6,6 +6,9 @@ export interface LegacyMerge {
   /** Ids of rows folded into another one, to delete. */
   folded: string[];
 }
+
+/** The order the monitor lists a group's flags in: a tie on time goes to the first. */
+const FLAG_ORDER: readonly IncidentKind[] = ['orphan', 'leaderless', 'runaway', 'held-pipe'];
 
 const endOf = (i: Incident): number => (i.closedAt === null ? Infinity : i.closedAt);
 
@@ -52,7 +55,7 @@ export function mergeLegacyRows(rows: readonly Incident[]): LegacyMerge {
   const merged: Incident[] = [];
   const folded: string[] = [];
   for (const list of byGroup.values()) {
-    list.sort((a, b) => a.openedAt - b.openedAt || a.id.localeCompare(b.id));
+    list.sort((a, b) => a.openedAt - b.openedAt || FLAG_ORDER.indexOf(a.kind) - FLAG_ORDER.indexOf(b.kind));
     let current: Incident | null = null;
     for (const row of list) {
       if (current && row.openedAt <= endOf(current)) {
