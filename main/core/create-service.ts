@@ -12,7 +12,8 @@ import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './snapshot/one-shot-snapshot';
-import { findGroupById, teardownTarget } from './snapshot/teardown-target';
+import { resolveGroupId } from './actions/resolve-group-id';
+import { teardownTarget } from './snapshot/teardown-target';
 import { resolveDataDir } from './storage/data-dir';
 import { IncidentStore } from './storage/incident-store';
 
@@ -78,11 +79,13 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<TeardownResult> => {
     const groups = snapshotGroups(monitor, { all: true });
-    const found = findGroupById(request.groupId, groups);
-    if (found === null)
-      throw new Error(`no live group with id ${request.groupId}; it may have exited already`);
-    if (found === 'reused')
-      throw new Error(`group ${request.groupId} is gone and its PGID now belongs to another group`);
+    const resolved = resolveGroupId(
+      request.groupId,
+      groups,
+      [...(monitor.groupById(request.groupId)?.members.values() ?? [])].map((m) => m.record),
+    );
+    if (resolved.kind !== 'found') throw new Error(resolved.message);
+    const found = resolved.group;
     const target = teardownTarget(request.groupId, found, groups);
     const result = await teardown(target, {
       graceMs: settings.teardown.graceMs,

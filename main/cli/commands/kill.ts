@@ -4,14 +4,16 @@ import { teardown } from '../../core/actions/teardown';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { findGroupById, teardownTarget } from '../../core/snapshot/teardown-target';
+import { rememberedMembers } from '../../core/actions/remembered-members';
+import { alreadyGone, resolveGroupId } from '../../core/actions/resolve-group-id';
+import { teardownTarget } from '../../core/snapshot/teardown-target';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 
 export const KILL_USAGE =
   'corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
 
-/** Exit codes: 0 every targeted process is gone; 1 some survived; 3 refused (nothing signalled). */
+/** Exit codes: 0 every targeted process is gone (or the group already was); 1 some survived; 3 refused. */
 export async function runKill(
   args: string[],
   settings: Settings,
@@ -49,17 +51,16 @@ export async function runKill(
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
   const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler });
-  const found = findGroupById(groupId, groups);
+  const resolved = resolveGroupId(groupId, groups, rememberedMembers(groupId));
   const refuse = (reason: string): number => {
     if (values.json)
       out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
-  if (found === null) return refuse(`no live process group matches ${groupId}; it may have exited already`);
-  if (found === 'reused') {
-    return refuse(`the group ${groupId} is gone and its PGID now belongs to another group (PGID reuse)`);
-  }
+  if (resolved.kind === 'already-gone') return alreadyGone(groupId, resolved.message, values.json, out);
+  if (resolved.kind !== 'found') return refuse(resolved.message);
+  const found = resolved.group;
   const result = await teardown(teardownTarget(groupId, found, groups), {
     graceMs,
     mode: values['orphans-only'] ? 'orphans-only' : 'group',

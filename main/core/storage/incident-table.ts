@@ -9,6 +9,7 @@ export interface IncidentQuery {
   limit?: number;
   kind?: IncidentKind;
   agent?: string;
+  groupId?: string;
 }
 
 // A group with a thousand MCP servers must not make one row unbounded.
@@ -163,7 +164,7 @@ export class IncidentTable {
     }
   }
 
-  list({ limit = DEFAULT_LIST_LIMIT, kind, agent }: IncidentQuery = {}): Incident[] {
+  list({ limit = DEFAULT_LIST_LIMIT, kind, agent, groupId }: IncidentQuery = {}): Incident[] {
     const where: string[] = [];
     const params: unknown[] = [];
     if (kind !== undefined) {
@@ -173,6 +174,10 @@ export class IncidentTable {
     if (agent !== undefined) {
       where.push('agent = ?');
       params.push(agent);
+    }
+    if (groupId !== undefined) {
+      where.push("json_extract(body, '$.groupId') = ?");
+      params.push(groupId);
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     params.push(Math.max(0, Math.floor(limit)));
