@@ -10,7 +10,7 @@ import { UsageError } from '../usage-error';
 export const SERVE_USAGE = 'corral serve [--port N]';
 
 /** out/renderer, whether running from source (tsx) or from the built out/main/corral.js. */
-function rendererDir(): string {
+function rendererDir(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const candidate of [
     join(here, '../renderer'),
@@ -19,7 +19,13 @@ function rendererDir(): string {
   ]) {
     if (existsSync(join(candidate, 'index.html'))) return candidate;
   }
-  throw new Error('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');
+  return null;
+}
+
+/** One line on stderr, no stack: what went wrong and what to do. */
+function fail(message: string): number {
+  process.stderr.write(`corral serve: ${message}\n`);
+  return 1;
 }
 
 export async function runServe(
@@ -36,8 +42,21 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
   const staticDir = rendererDir();
+  if (!staticDir)
+    return fail('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');
   const running = startCliService('serve', settings);
-  const server = await startServer(running.service, { port, staticDir });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(running.service, { port, staticDir });
+  } catch (err) {
+    await running.stop();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      return fail(`port ${port} on 127.0.0.1 is already in use; choose another with --port N`);
+    if (code === 'EACCES')
+      return fail(`not allowed to listen on port ${port} (EACCES); choose another with --port N`);
+    return fail(`could not listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   out(`Corral is serving on ${server.url}`);
   await new Promise<void>((done) => {
     const stop = (): void => done();
