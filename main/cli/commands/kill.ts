@@ -5,7 +5,7 @@ import { parseGroupId } from '../../core/analysis/group-id';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
-import { alreadyGone, resolveGroupId } from '../../core/actions/resolve-group-id';
+import { alreadyGone, announceStop, resolveGroupId } from '../../core/actions/resolve-group-id';
 import { teardownTarget } from '../../core/snapshot/teardown-target';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
@@ -61,6 +61,7 @@ export async function runKill(
   if (resolved.kind === 'already-gone') return alreadyGone(groupId, resolved.message, values.json, out);
   if (resolved.kind !== 'found') return refuse(resolved.message);
   const found = resolved.group;
+  if (!values['dry-run']) announceStop(found);
   const result = await teardown(teardownTarget(groupId, found, groups), {
     graceMs,
     mode: values['orphans-only'] ? 'orphans-only' : 'group',

@@ -1,5 +1,8 @@
 import type { GroupView } from '../../../shared/model';
+import { homedir } from 'node:os';
 import { parseGroupId } from '../analysis/group-id';
+import { resolveDataDir } from '../storage/data-dir';
+import { recordStopRequest } from '../storage/stop-requests';
 
 export interface KnownMember {
   pid: number;
@@ -94,4 +97,20 @@ export function alreadyGone(
     );
   } else out(`corral kill: ${message}. Nothing to stop.`);
   return 0;
+}
+
+/**
+ * Tells whichever Corral records incidents that this group is being stopped on the user's request,
+ * before the first signal, so its incident closes as `stopped-by-user` wherever the stop was asked.
+ */
+export function announceStop(
+  group: GroupView,
+  dataDir = resolveDataDir(process.env, process.platform, homedir()),
+): void {
+  recordStopRequest(dataDir, {
+    groupId: group.id,
+    pgid: group.pgid,
+    members: group.processes.map((p) => ({ pid: p.pid, startKey: p.startKey })),
+    at: Date.now(),
+  });
 }

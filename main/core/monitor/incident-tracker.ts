@@ -7,6 +7,7 @@ import type {
   IncidentTimeSource,
 } from '../../../shared/model';
 import { commandOf } from '../analysis/grouping';
+import { stopWasRequested } from '../storage/stop-requests';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
 export interface IncidentChange {
@@ -191,7 +192,10 @@ export class IncidentTracker {
     const changes: IncidentChange[] = [];
     const incident = this.open.get(group.id);
     if (!incident) return changes;
-    const end: IncidentEnd = group.stopRequestedAt !== null ? 'stopped-by-user' : 'exited';
+    const end: IncidentEnd =
+      group.stopRequestedAt !== null || this.askedElsewhere(group, incident, now)
+        ? 'stopped-by-user'
+        : 'exited';
     this.close(incident, end, now, 'observed', changes);
     return changes;
   }
@@ -271,6 +275,12 @@ export class IncidentTracker {
       const last = spans[spans.length - 1];
       spans.push({ from: last?.until != null ? Math.max(from, last.until) : from, until: null });
     }
+  }
+
+  /** A `corral kill` (or another Corral) asked to stop this group while the incident was open. */
+  private askedElsewhere(group: TrackedGroup, incident: Incident, now: number): boolean {
+    const members = [...group.members.values()].map((p) => p.record);
+    return stopWasRequested({ id: group.id, pgid: group.pgid, members }, incident.openedAt - 60_000, now);
   }
 
   /** A restored phase (runaway, held pipe) still open that this tracker has not yet seen itself. */

@@ -4,6 +4,7 @@ import type { Incident } from '../../../shared/model';
 import { IncidentTable, type IncidentQuery } from './incident-table';
 import { openOnDisk, whyUnwritable } from './open-on-disk';
 import { describeError, isCallerError } from './sqlite-errors';
+import { watchStopRequests } from './stop-requests';
 import { takeWriterLock } from './writer-lock';
 
 export type { IncidentQuery } from './incident-table';
@@ -69,7 +70,13 @@ export class IncidentStore {
       if (lock.role === 'reader') {
         this.readOnly = lock.why;
         reader = true;
-      } else this.releaseLock = lock.release;
+      } else {
+        const unwatch = watchStopRequests(dir);
+        this.releaseLock = () => {
+          unwatch();
+          lock.release();
+        };
+      }
     }
     const opening = openOnDisk(dir, this.file, this.lastDiskAttempt, { reader });
     this.recovered = opening.table ? opening.recovered : null;
