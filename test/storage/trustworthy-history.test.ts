@@ -1,15 +1,18 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-store';
 import { runCli } from '../support/run-cli';
-import { removeDir } from '../support/spawned-groups';
+import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { makeIncident } from './make-incident';
-import { nodeWithTsx, runFixture, startFixture } from './run-fixture';
+import { nodeWithTsx, REPO_ROOT, runFixture, startFixture } from './run-fixture';
 
+const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) removeDir(dir);
@@ -65,6 +68,41 @@ describe('malformed incident rows', () => {
     expect(
       (JSON.parse(json.stdout) as { incidents: Array<{ id: string }> }).incidents.map((i) => i.id),
     ).toEqual(['good-1']);
+  });
+});
+
+describe('malformed open incident rows and corral watch', () => {
+  it('are skipped and reported once on stderr; the watch goes on and exits cleanly', async () => {
+    const dir = dataDir();
+    const good = JSON.parse(JSON.stringify(makeIncident('x'))) as Record<string, unknown>;
+    insertRaw(dir, [
+      { id: 'nan', kind: 'orphan', body: JSON.stringify({ ...good, id: 'nan', openedAt: 'NaN' }) },
+      { id: 'procs', kind: 'orphan', body: JSON.stringify({ ...good, id: 'procs', processes: 7 }) },
+    ]);
+    const watcher = spawn(process.execPath, ['--import', 'tsx', CLI, 'watch'], {
+      // Without the tsx launcher in between: the signal reaches the watch itself.
+      cwd: REPO_ROOT,
+      env: { ...cleanEnv(), CORRAL_DATA_DIR: dir, CORRAL_CONFIG: '/nonexistent' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    trackGroup(watcher.pid!);
+    let stdout = '';
+    let stderr = '';
+    watcher.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    watcher.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    await waitFor('the report of the skipped rows', () => stderr.includes('could not be read'), {
+      timeoutMs: 30_000,
+    });
+    // A screen drawn after a poll: the watch went on past the bad rows (and has its SIGINT handler).
+    await waitFor('a screen', () => stdout.includes('corral watch —'), { timeoutMs: 30_000 });
+    const exit = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
+    watcher.kill('SIGINT');
+    expect(await exit).toBe(0);
+    expect(stderr).toContain('2 incident rows');
+    expect(stderr.split('could not be read')).toHaveLength(2);
+    expect(stderr).toContain('incident nan: openedAt "NaN" is not a time');
+    expect(stderr).not.toMatch(/TypeError|RangeError/);
   });
 });
 
