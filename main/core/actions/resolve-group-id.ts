@@ -50,7 +50,7 @@ export function resolveGroupId(
   if (!group || group.processes.length === 0)
     return {
       kind: 'already-gone',
-      message: `group ${id} is already gone: no process is left in PGID ${parts.pgid}`,
+      message: `group ${id} is already gone (no live group: no process is left in PGID ${parts.pgid})`,
     };
   if (group.id === id) return { kind: 'found', group, proof: 'same-id' };
   const members = group.processes;
