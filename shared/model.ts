@@ -149,8 +149,32 @@ export interface IncidentProcess {
   command: string;
 }
 
+/** One stretch of time a flag held; `until` is null while it still holds. */
+export interface IncidentSpan {
+  from: number;
+  until: number | null;
+}
+
+/** What happened to one leaked group over the incident's life; each flag is counted within the one incident. */
+export interface IncidentPhases {
+  /** When a process of the group was orphaned (its parent exited); null if it never was. */
+  orphanedAt: number | null;
+  /** When the group lost its leader while members lived on; null if it never did. */
+  leaderlessAt: number | null;
+  runaway: IncidentSpan[];
+  heldPipe: IncidentSpan[];
+}
+
+/**
+ * How a time was established: `observed`, Corral saw the change happen (a reparenting, the leader's
+ * exit, CPU turning hot, the last member's exit); `noticed`, it was already so when Corral first
+ * looked, and the time is when Corral noticed.
+ */
+export type IncidentTimeSource = 'observed' | 'noticed';
+
 export interface Incident {
   id: string;
+  /** The incident's first flag (kept for compatibility); `flags` lists every flag it had. */
   kind: IncidentKind;
   agent: string | null;
   agentPid: number | null;
@@ -163,6 +187,15 @@ export interface Incident {
   cpuSeconds: number;
   peakRssBytes: number;
   end: IncidentEnd;
+  /** Every flag the group had during the incident, in the order they appeared (`kind` is the first). */
+  flags: IncidentKind[];
+  phases: IncidentPhases;
+  /** Whether `openedAt` is when the leak happened (`observed`) or when Corral first saw it (`noticed`). */
+  openedAtSource: IncidentTimeSource;
+  /** Kernel start time of the oldest process listed: the leak cannot have begun before it. */
+  earliestStartAt: number | null;
+  /** Whether `closedAt` is when Corral saw the end, or when a restarted Corral found it over. */
+  closedAtSource: IncidentTimeSource | null;
 }
 
 export type TeardownOutcomeKind =

@@ -16,5 +16,9 @@ export function startCliService(
     onError: (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
   });
   if (running.store.problem) process.stderr.write(`corral ${command}: storage: ${running.store.problem}\n`);
+  // Said once when it changes (a disk filling up or freeing), never once per write.
+  running.store.onProblemChange((problem) =>
+    process.stderr.write(`corral ${command}: storage: ${problem ?? 'incidents are saved to disk again'}\n`),
+  );
   return running;
 }

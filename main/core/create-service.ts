@@ -76,16 +76,12 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<TeardownResult> => {
     const outcome = await stopGroup(request, snapshotGroups(monitor, { all: true }), {
+      remembered: [...(monitor.groupById(request.groupId)?.members.values() ?? [])].map((m) => m.record),
       graceMs: settings.teardown.graceMs,
       sampler,
       onProgress,
     });
-    if (outcome.refused !== null)
-      throw new Error(
-        outcome.refused === 'no-such-group'
-          ? `no live group with id ${request.groupId}; it may have exited already`
-          : `group ${request.groupId} is gone and its PGID now belongs to another group`,
-      );
+    if (outcome.refused !== null) throw new Error(outcome.refused.message);
     const { group: found, result } = outcome;
     for (const s of result.signals) monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
     return result;

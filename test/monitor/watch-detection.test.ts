@@ -41,12 +41,15 @@ describe('corral watch detection (real processes under a fake agent)', () => {
     expect(Number(runaway.detail?.cpuPercent)).toBeGreaterThanOrEqual(50);
     const incident = await waitFor('runaway incident with CPU-seconds', async () =>
       (await harness!.running.service.incidents()).find(
-        (i) => i.kind === 'runaway' && i.pgid === call.pid && i.cpuSeconds > 0.5,
+        (i) => i.flags.includes('runaway') && i.pgid === call.pid && i.cpuSeconds > 0.5,
       ),
     );
     expect(incident.agent).toBe('claude-code');
     expect(incident.end).toBe('open');
-    expect(incident.processes[0]?.pid).toBe(runaway.pid);
+    expect(incident.processes.map((p) => p.pid)).toContain(runaway.pid);
+    // One leak, one incident: the orphan, leaderless and runaway flags are phases of it.
+    expect((await harness.running.service.incidents()).filter((i) => i.pgid === call.pid)).toHaveLength(1);
+    expect(incident.phases.runaway[0]?.until).toBeNull();
   });
 
   it('seed 2: flags the held pipe while the sleep holds the tool call output', async () => {

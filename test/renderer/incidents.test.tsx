@@ -73,6 +73,28 @@ describe('incidents page', () => {
     expect(screen.getByRole('row', { name: /open/ }).getAttribute('data-incident-id')).toBe('c');
   });
 
+  it('shows one row per leak with every flag it had, and says when the start was only noticed', async () => {
+    const leak = makeIncident({
+      id: 'leak',
+      openedAt: day1,
+      flags: ['orphan', 'leaderless', 'runaway'],
+      openedAtSource: 'noticed',
+    });
+    const api = new FakeCorralApi({
+      'snapshot:get': () => ({ seq: 1, sampledAt: 0, groups: [] }),
+      'incidents:list': () => [leak],
+    });
+    renderWithCorral(<IncidentsPage />, api);
+    const history = await screen.findByRole('table', { name: 'Incident history' });
+    const row = within(history).getAllByRole('row')[1]!;
+    expect([...row.querySelectorAll('.badge')].map((b) => b.textContent)).toEqual([
+      'orphan',
+      'leaderless',
+      'runaway',
+    ]);
+    expect(row.textContent).toContain('(noticed)');
+  });
+
   it('shows an error when the history cannot be read', async () => {
     const api = new FakeCorralApi({
       'snapshot:get': () => ({ seq: 1, sampledAt: 0, groups: [] }),

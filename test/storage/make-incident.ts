@@ -15,6 +15,11 @@ export function makeIncident(id: string, overrides: Partial<Incident> = {}): Inc
     cpuSeconds: 0,
     peakRssBytes: 4096,
     end: 'open',
+    flags: [overrides.kind ?? 'orphan'],
+    phases: { orphanedAt: null, leaderlessAt: null, runaway: [], heldPipe: [] },
+    openedAtSource: 'observed',
+    earliestStartAt: null,
+    closedAtSource: null,
     ...overrides,
   };
 }

@@ -21,10 +21,13 @@ export async function runHistory(
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100_000)
     throw new UsageError(`--limit: expected 1..100000, got '${values.limit}'`);
-  const store = IncidentStore.open(resolveDataDir(process.env, process.platform, homedir()));
+  const store = IncidentStore.open(resolveDataDir(process.env, process.platform, homedir()), {
+    role: 'reader',
+  });
   try {
-    if (store.problem) process.stderr.write(`corral history: storage: ${store.problem}\n`);
     const incidents = store.list({ limit });
+    // After the read: it is the read that finds malformed rows.
+    if (store.problem) process.stderr.write(`corral history: storage: ${store.problem}\n`);
     if (values.json) {
       out(JSON.stringify({ incidents }));
       return 0;

@@ -4,13 +4,15 @@ import { stopGroup } from '../../core/actions/stop-group';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { rememberedMembers } from '../../core/actions/remembered-members';
+import { alreadyGone, announceStop } from '../../core/actions/resolve-group-id';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 
 export const KILL_USAGE =
   'corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
 
-/** Exit codes: 0 every targeted process is gone; 1 some survived; 3 refused (nothing signalled). */
+/** Exit codes: 0 every targeted process is gone (or the group already was); 1 some survived; 3 refused. */
 export async function runKill(
   args: string[],
   settings: Settings,
@@ -62,14 +64,16 @@ export async function runKill(
       dryRun: values['dry-run'],
     },
     groups,
-    { graceMs, sampler },
+    {
+      graceMs,
+      sampler,
+      remembered: rememberedMembers(groupId),
+      beforeSignal: (group) => announceStop(group),
+    },
   );
   if (outcome.refused !== null) {
-    return refuse(
-      outcome.refused === 'no-such-group'
-        ? `no live process group matches ${groupId}; it may have exited already`
-        : `the group ${groupId} is gone and its PGID now belongs to another group (PGID reuse)`,
-    );
+    const { kind, message } = outcome.refused;
+    return kind === 'already-gone' ? alreadyGone(groupId, message, values.json, out) : refuse(message);
   }
   const { result } = outcome;
   out(values.json ? JSON.stringify(result) : renderTeardown(result));

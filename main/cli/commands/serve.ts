@@ -13,7 +13,7 @@ import { UsageError } from '../usage-error';
 export const SERVE_USAGE = 'corral serve [--port N] [--metrics]';
 
 /** out/renderer, whether running from source (tsx) or from the built out/main/corral.js. */
-function rendererDir(): string {
+function rendererDir(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const candidate of [
     join(here, '../renderer'),
@@ -22,7 +22,13 @@ function rendererDir(): string {
   ]) {
     if (existsSync(join(candidate, 'index.html'))) return candidate;
   }
-  throw new Error('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');
+  return null;
+}
+
+/** One line on stderr, no stack: what went wrong and what to do. */
+function fail(message: string): number {
+  process.stderr.write(`corral serve: ${message}\n`);
+  return 1;
 }
 
 export async function runServe(
@@ -40,11 +46,25 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
   const staticDir = rendererDir();
+  if (!staticDir)
+    return fail('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');
   const running = startCliService('serve', settings, config);
   // Loopback only, like the UI: /metrics passes the same Host and Origin checks and needs no token.
   const exposed = values.metrics ? exposeMetrics(running, null) : null;
   const service = exposed ? countingTeardowns(running.service, exposed.metrics) : running.service;
-  const server = await startServer(service, { port, staticDir, metrics: exposed?.handler });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(service, { port, staticDir, metrics: exposed?.handler });
+  } catch (err) {
+    exposed?.stop();
+    await running.stop();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      return fail(`port ${port} on 127.0.0.1 is already in use; choose another with --port N`);
+    if (code === 'EACCES')
+      return fail(`not allowed to listen on port ${port} (EACCES); choose another with --port N`);
+    return fail(`could not listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   out(`Corral is serving on ${server.url}`);
   if (exposed) out(`Prometheus metrics on ${new URL('/metrics', server.url).href}`);
   await new Promise<void>((done) => {

@@ -1,35 +1,43 @@
 import type { StopGroupRequest } from '../../../shared/contract';
 import type { GroupView, TeardownResult } from '../../../shared/model';
 import type { ProcessSampler } from '../sampling/process-record';
-import { findGroupById, teardownTarget } from '../snapshot/teardown-target';
+import { teardownTarget } from '../snapshot/teardown-target';
+import { resolveGroupId, type GroupResolution, type KnownMember } from './resolve-group-id';
 import { teardown } from './teardown';
 
 export interface StopGroupOptions {
   graceMs: number;
   sampler: ProcessSampler;
+  /**
+   * Processes Corral saw in the named group (the monitor's memory of it, or the incident history):
+   * they prove an id whose anchor has since exited.
+   */
+  remembered?: readonly KnownMember[];
+  /** Called once the group is proven and before its first signal (not on a dry run). */
+  beforeSignal?: (group: GroupView) => void;
   onProgress?: (partial: TeardownResult) => void;
 }
 
-/** Why nothing was signalled before a teardown could even start; each front end words it its own way. */
-export type StopRefusal = 'no-such-group' | 'pgid-reused';
+/** Why nothing was signalled: the group is already gone, its PGID was reused, or it cannot be proven. */
+export type StopRefusal = Exclude<GroupResolution, { kind: 'found' }>;
 
 export type StopOutcome =
   { refused: StopRefusal } | { refused: null; group: GroupView; result: TeardownResult };
 
 /**
- * The one stop path every front end takes (CLI, IPC, serve, policies): finds the group the user
- * named among the groups just seen, refuses a PGID that now belongs to another group, and tears it
- * down with the request's mode.
+ * The one stop path every front end takes (CLI, IPC, serve, policies): proves that the id the user
+ * named still denotes a live group (resolve-group-id.ts), and tears it down with the request's mode.
  */
 export async function stopGroup(
   request: StopGroupRequest,
   groups: readonly GroupView[],
   options: StopGroupOptions,
 ): Promise<StopOutcome> {
-  const found = findGroupById(request.groupId, groups);
-  if (found === null) return { refused: 'no-such-group' };
-  if (found === 'reused') return { refused: 'pgid-reused' };
-  const result = await teardown(teardownTarget(request.groupId, found, groups), {
+  const resolved = resolveGroupId(request.groupId, groups, options.remembered);
+  if (resolved.kind !== 'found') return { refused: resolved };
+  const group = resolved.group;
+  if (!request.dryRun) options.beforeSignal?.(group);
+  const result = await teardown(teardownTarget(request.groupId, group, groups), {
     graceMs: options.graceMs,
     mode: request.orphansOnly ? 'orphans-only' : 'group',
     withEscaped: request.withEscaped ?? false,
@@ -37,5 +45,5 @@ export async function stopGroup(
     sampler: options.sampler,
     onProgress: options.onProgress,
   });
-  return { refused: null, group: found, result };
+  return { refused: null, group, result };
 }

@@ -1,5 +1,6 @@
 import type { AgentSignatureConfig } from '../../../shared/model';
 import type { ProcessRecord } from '../sampling/process-record';
+import { compileLinear, type LinearPattern } from './linear-pattern';
 
 /** Command lines are matched on their first and last 4 KB: a regex over 2 MB of hostile argv could stall. */
 const EDGE = 4096;
@@ -15,10 +16,10 @@ const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python
 interface CompiledSignature {
   name: string;
   comm: Set<string>;
-  commandPatterns: RegExp[];
+  commandPatterns: LinearPattern[];
   envMarkers: string[];
   pidEnv: string | undefined;
-  toolCallPatterns: RegExp[];
+  toolCallPatterns: LinearPattern[];
 }
 
 export interface MarkerMatch {
@@ -37,10 +38,10 @@ export class AgentMatcher {
     this.signatures = signatures.map((s) => ({
       name: s.name,
       comm: new Set(s.comm ?? []),
-      commandPatterns: (s.commandPatterns ?? []).map((p) => new RegExp(p)),
+      commandPatterns: (s.commandPatterns ?? []).map(compileLinear),
       envMarkers: s.envMarkers ?? [],
       pidEnv: s.pidEnv,
-      toolCallPatterns: (s.toolCallPatterns ?? []).map((p) => new RegExp(p)),
+      toolCallPatterns: (s.toolCallPatterns ?? []).map(compileLinear),
     }));
     const keys = new Set<string>();
     for (const s of this.signatures) {

@@ -1,3 +1,4 @@
+import { compileLinear } from '../analysis/linear-pattern';
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
 import { DEFAULT_SETTINGS, NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
 
@@ -49,6 +50,12 @@ function stringList(value: Json, field: string, errors: string[], regex = false)
         errors.push(
           `${field}: invalid regular expression ${JSON.stringify(pattern)} (${(err as Error).message})`,
         );
+        return undefined;
+      }
+      try {
+        compileLinear(pattern);
+      } catch (err) {
+        errors.push(`${field}: ${(err as Error).message}`);
         return undefined;
       }
     }

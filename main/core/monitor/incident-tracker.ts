@@ -1,5 +1,13 @@
-import type { GroupFlag, Incident, IncidentEnd, IncidentKind } from '../../../shared/model';
+import type {
+  GroupFlag,
+  Incident,
+  IncidentEnd,
+  IncidentKind,
+  IncidentSpan,
+  IncidentTimeSource,
+} from '../../../shared/model';
 import { commandOf } from '../analysis/grouping';
+import { stopWasRequested } from '../storage/stop-requests';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
 export interface IncidentChange {
@@ -7,22 +15,31 @@ export interface IncidentChange {
   change: 'opened' | 'closed' | 'updated';
 }
 
-// `session-ended` is a label on a group, not an incident of its own.
-const KIND_OF_FLAG: Partial<Record<GroupFlag, IncidentKind>> = {
+/** The flags that make a leak an incident (session-ended only labels one). */
+type IncidentFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe';
+
+function isIncidentFlag(flag: GroupFlag): flag is IncidentFlag {
+  return flag in KIND_OF_FLAG;
+}
+
+const KIND_OF_FLAG: Record<IncidentFlag, IncidentKind> = {
   orphan: 'orphan',
   leaderless: 'leaderless',
   runaway: 'runaway',
   'held-pipe': 'held-pipe',
 };
 
-const processFlagged = (p: TrackedProcess, kind: IncidentKind): boolean =>
-  kind === 'orphan'
-    ? p.orphanedAt !== null
-    : kind === 'runaway'
-      ? p.runaway.active
-      : kind === 'held-pipe'
-        ? p.heldPipe !== null
-        : true;
+/** A runaway hot from its first readings was already burning when Corral first looked at it. */
+const HOT_AT_FIRST_LOOK_MS = 2_000;
+
+interface PhaseStart {
+  kind: IncidentKind;
+  at: number;
+  source: IncidentTimeSource;
+}
+
+const flaggedProcess = (p: TrackedProcess): boolean =>
+  p.orphanedAt !== null || p.runaway.active || p.heldPipe !== null;
 
 function listed(incident: Incident, p: TrackedProcess): boolean {
   for (const q of incident.processes)
@@ -30,131 +47,285 @@ function listed(incident: Incident, p: TrackedProcess): boolean {
   return false;
 }
 
+function liveMembers(group: TrackedGroup): TrackedProcess[] {
+  const out: TrackedProcess[] = [];
+  for (const id of group.live) {
+    const p = group.members.get(id);
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/** When the group's `kind` began, from what Corral saw of its processes; `now` when only noticed. */
+function phaseStart(
+  kind: IncidentKind,
+  group: TrackedGroup,
+  members: TrackedProcess[],
+  now: number,
+): PhaseStart {
+  if (kind === 'orphan') {
+    let best: PhaseStart | null = null;
+    for (const p of members) {
+      if (p.orphanedAt === null) continue;
+      const reparent = p.markers.find((m) => m.kind === 'reparented');
+      const start: PhaseStart = reparent
+        ? { kind, at: reparent.at, source: 'observed' }
+        : { kind, at: p.orphanedAt, source: 'noticed' };
+      if (!best || start.at < best.at) best = start;
+    }
+    return best ?? { kind, at: now, source: 'noticed' };
+  }
+  if (kind === 'leaderless') {
+    let leaderSeen = false;
+    for (const p of group.members.values()) if (p.record.pid === group.pgid) leaderSeen = true;
+    return group.leaderExitedAt !== null && leaderSeen
+      ? { kind, at: group.leaderExitedAt, source: 'observed' }
+      : { kind, at: group.leaderExitedAt ?? now, source: 'noticed' };
+  }
+  if (kind === 'runaway') {
+    let best: PhaseStart | null = null;
+    for (const p of members) {
+      if (!p.runaway.active || p.runaway.hotSince === null) continue;
+      const at = p.runaway.hotSince;
+      const source = at - p.firstSeenAt <= HOT_AT_FIRST_LOOK_MS ? 'noticed' : 'observed';
+      if (!best || at < best.at) best = { kind, at, source };
+    }
+    return best ?? { kind, at: now, source: 'noticed' };
+  }
+  return { kind, at: now, source: 'noticed' };
+}
+
+const spansOf = (incident: Incident, kind: IncidentKind): IncidentSpan[] | null =>
+  kind === 'runaway' ? incident.phases.runaway : kind === 'held-pipe' ? incident.phases.heldPipe : null;
+
+function openSpan(spans: IncidentSpan[]): IncidentSpan | null {
+  const last = spans[spans.length - 1];
+  return last && last.until === null ? last : null;
+}
+
+/** Changes whenever a phase starts or ends or a flag is added (spans only grow and close once). */
+function phaseMark(incident: Incident): number {
+  const { phases } = incident;
+  const ends = (spans: IncidentSpan[]) => spans.length * 2 + (openSpan(spans) ? 0 : 1);
+  return (
+    incident.flags.length +
+    8 * (phases.orphanedAt === null ? 0 : 1) +
+    16 * (phases.leaderlessAt === null ? 0 : 1) +
+    32 * ends(phases.runaway) +
+    32 * 4096 * ends(phases.heldPipe)
+  );
+}
+
+function closeSpans(incident: Incident, at: number): void {
+  for (const spans of [incident.phases.runaway, incident.phases.heldPipe]) {
+    const span = openSpan(spans);
+    if (span) span.until = Math.max(span.from, at);
+  }
+}
+
 /**
- * One incident per (group, flag): opened when the flag appears, accumulating CPU-seconds and peak
- * memory while it stays, closed when the group empties, the user stops it, or a runaway calms down.
- * update() runs for every live group on every poll, so it builds no keys and no arrays when nothing
- * changed.
+ * One incident per leaked group: opened at the group's first flag, with the time each flag began and
+ * ended kept as phases, CPU-seconds and peak memory counted once for the whole group, and closed when
+ * the group empties, the user stops it, or every flag has cleared. update() runs for every live group
+ * on every poll, so it builds no keys and no arrays when nothing changed.
+ *
+ * Incidents restored from disk were opened by an earlier Corral: a flag this tracker has not itself
+ * seen on the group is never taken as cleared because it is missing now (a restarted runaway window
+ * has not filled yet), so a restored incident closes only when its group is seen ending.
  */
 export class IncidentTracker {
-  /** Open incidents by group id, then kind. */
-  private readonly open = new Map<string, Map<IncidentKind, Incident>>();
+  /** Open incidents by group id. */
+  private readonly open = new Map<string, Incident>();
   /** CPU time of each member at the last reading, by incident id, then process identity. */
   private readonly lastCpuMs = new Map<string, Map<string, number>>();
+  /** Flags this tracker has itself seen on each open incident, by incident id. */
+  private readonly seen = new Map<string, Set<IncidentKind>>();
   private counter = 0;
 
   constructor(restored: readonly Incident[] = []) {
-    for (const incident of restored) this.kindsOf(incident.groupId).set(incident.kind, incident);
+    for (const incident of restored) {
+      if (!this.open.has(incident.groupId)) this.open.set(incident.groupId, incident);
+    }
   }
 
   openIncidents(): Incident[] {
-    const out: Incident[] = [];
-    for (const byKind of this.open.values()) for (const incident of byKind.values()) out.push(incident);
-    return out;
+    return [...this.open.values()];
   }
 
-  /** Brings the group's incidents up to date with its flags. */
-  update(group: TrackedGroup, flags: readonly GroupFlag[], now: number): IncidentChange[] {
+  /** Brings the group's incident up to date with its flags. */
+  update(group: TrackedGroup, groupFlags: readonly GroupFlag[], now: number): IncidentChange[] {
+    const flags = groupFlags.filter(isIncidentFlag);
+    let incident = this.open.get(group.id);
+    if (flags.length === 0 && !incident) return [];
     const changes: IncidentChange[] = [];
-    const existing = this.open.get(group.id);
-    if (flags.length === 0 && !existing) return changes;
-    const byKind = existing ?? this.kindsOf(group.id);
+    const members = liveMembers(group);
+    if (!incident) {
+      incident = this.openIncident(group, flags, members, now);
+      changes.push({ incident, change: 'opened' });
+    }
+    const before = phaseMark(incident);
+    const seen = this.seenOf(incident.id);
     for (const flag of flags) {
       const kind = KIND_OF_FLAG[flag];
-      if (!kind) continue;
-      let incident = byKind.get(kind);
-      if (!incident) {
-        incident = {
-          id: `${now.toString(36)}-${(this.counter++).toString(36)}-${group.pgid}`,
-          kind,
-          agent: group.agent?.name ?? null,
-          agentPid: group.agent?.pid ?? null,
-          groupId: group.id,
-          pgid: group.pgid,
-          sid: group.sid,
-          processes: [],
-          openedAt: now,
-          closedAt: null,
-          cpuSeconds: 0,
-          peakRssBytes: 0,
-          end: 'open',
-        };
-        byKind.set(kind, incident);
-        changes.push({ incident, change: 'opened' });
-        this.accumulate(incident, group, kind);
-        continue;
-      }
-      // Only a real change is worth a write: an idle orphan's incident stays as it was.
-      const { cpuSeconds, peakRssBytes } = incident;
-      const processes = incident.processes.length;
-      this.accumulate(incident, group, kind);
-      if (
-        incident.cpuSeconds !== cpuSeconds ||
+      seen.add(kind);
+      if (!incident.flags.includes(kind)) incident.flags.push(kind);
+      this.startPhase(incident, kind, group, members, now);
+    }
+    for (const kind of seen) {
+      if (flags.some((f) => KIND_OF_FLAG[f] === kind)) continue;
+      const span = openSpan(spansOf(incident, kind) ?? []);
+      if (span) span.until = now;
+    }
+    const { cpuSeconds, peakRssBytes } = incident;
+    const processes = incident.processes.length;
+    this.accumulate(incident, members);
+    if (flags.length === 0 && seen.size > 0 && !this.hasUnseenOpenPhase(incident, seen)) {
+      const anyListedAlive = members.some((p) => listed(incident, p));
+      this.close(incident, anyListedAlive ? 'cleared' : 'exited', now, 'observed', changes);
+      return changes;
+    }
+    if (
+      changes.length === 0 &&
+      (incident.cpuSeconds !== cpuSeconds ||
         incident.peakRssBytes !== peakRssBytes ||
-        incident.processes.length !== processes
-      )
-        changes.push({ incident, change: 'updated' });
-    }
-    if (byKind.size > flags.length) {
-      for (const [kind, incident] of [...byKind]) {
-        if (flags.some((f) => KIND_OF_FLAG[f] === kind)) continue;
-        const end: IncidentEnd = kind === 'runaway' && group.live.size > 0 ? 'cleared' : 'exited';
-        this.close(incident, end, now, changes);
-      }
-    }
-    if (byKind.size === 0) this.open.delete(group.id);
+        incident.processes.length !== processes ||
+        phaseMark(incident) !== before)
+    )
+      changes.push({ incident, change: 'updated' });
     return changes;
   }
 
-  /** The group emptied: every incident of it closes. */
+  /** The group emptied: its incident closes. */
   groupEnded(group: TrackedGroup, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    const end: IncidentEnd = group.stopRequestedAt !== null ? 'stopped-by-user' : 'exited';
-    for (const incident of [...(this.open.get(group.id)?.values() ?? [])])
-      this.close(incident, end, now, changes);
+    const incident = this.open.get(group.id);
+    if (!incident) return changes;
+    const end: IncidentEnd =
+      group.stopRequestedAt !== null || this.askedElsewhere(group, incident, now)
+        ? 'stopped-by-user'
+        : 'exited';
+    this.close(incident, end, now, 'observed', changes);
     return changes;
   }
 
-  /** Incidents restored at start-up whose processes are all gone: closed, time unknown beyond "by now". */
+  /**
+   * Incidents restored at start-up whose processes are all gone: they ended while no Corral watched,
+   * closed as `exited` with the time marked `noticed`.
+   */
   closeRestoredIf(stillAlive: (incident: Incident) => boolean, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
     for (const incident of this.openIncidents())
-      if (!stillAlive(incident)) this.close(incident, 'exited', now, changes);
+      if (!this.seen.has(incident.id) && !stillAlive(incident))
+        this.close(incident, 'exited', now, 'noticed', changes);
     return changes;
   }
 
   /** A restored incident's group reappeared under a (possibly new) group id. */
   rebind(incident: Incident, group: TrackedGroup): void {
-    const byKind = this.open.get(incident.groupId);
-    if (byKind?.get(incident.kind) !== incident) return;
-    byKind.delete(incident.kind);
-    if (byKind.size === 0) this.open.delete(incident.groupId);
+    if (this.open.get(incident.groupId) !== incident || this.open.has(group.id)) return;
+    this.open.delete(incident.groupId);
     incident.groupId = group.id;
-    this.kindsOf(group.id).set(incident.kind, incident);
+    this.open.set(group.id, incident);
   }
 
-  private kindsOf(groupId: string): Map<IncidentKind, Incident> {
-    let byKind = this.open.get(groupId);
-    if (!byKind) {
-      byKind = new Map();
-      this.open.set(groupId, byKind);
+  private openIncident(
+    group: TrackedGroup,
+    flags: readonly IncidentFlag[],
+    members: TrackedProcess[],
+    now: number,
+  ): Incident {
+    let first: PhaseStart | null = null;
+    for (const flag of flags) {
+      const start = phaseStart(KIND_OF_FLAG[flag], group, members, now);
+      if (!first || start.at < first.at) first = start;
     }
-    return byKind;
+    const earliest = members.length > 0 ? Math.min(...members.map((p) => p.record.startedAt)) : null;
+    const incident: Incident = {
+      id: `${now.toString(36)}-${(this.counter++).toString(36)}-${group.pgid}`,
+      kind: first!.kind,
+      agent: group.agent?.name ?? null,
+      agentPid: group.agent?.pid ?? null,
+      groupId: group.id,
+      pgid: group.pgid,
+      sid: group.sid,
+      processes: [],
+      openedAt: Math.min(first!.at, now),
+      closedAt: null,
+      cpuSeconds: 0,
+      peakRssBytes: 0,
+      end: 'open',
+      flags: [first!.kind],
+      phases: { orphanedAt: null, leaderlessAt: null, runaway: [], heldPipe: [] },
+      openedAtSource: first!.source,
+      earliestStartAt: earliest,
+      closedAtSource: null,
+    };
+    this.open.set(group.id, incident);
+    return incident;
   }
 
-  private close(incident: Incident, end: IncidentEnd, now: number, changes: IncidentChange[]): void {
-    incident.closedAt = now;
+  private startPhase(
+    incident: Incident,
+    kind: IncidentKind,
+    group: TrackedGroup,
+    members: TrackedProcess[],
+    now: number,
+  ): void {
+    const { phases } = incident;
+    if (kind === 'orphan') {
+      phases.orphanedAt ??= phaseStart(kind, group, members, now).at;
+    } else if (kind === 'leaderless') {
+      phases.leaderlessAt ??= phaseStart(kind, group, members, now).at;
+    } else {
+      const spans = spansOf(incident, kind)!;
+      if (openSpan(spans)) return;
+      const from = phaseStart(kind, group, members, now).at;
+      const last = spans[spans.length - 1];
+      spans.push({ from: last?.until != null ? Math.max(from, last.until) : from, until: null });
+    }
+  }
+
+  /** A `corral kill` (or another Corral) asked to stop this group while the incident was open. */
+  private askedElsewhere(group: TrackedGroup, incident: Incident, now: number): boolean {
+    const members = [...group.members.values()].map((p) => p.record);
+    return stopWasRequested({ id: group.id, pgid: group.pgid, members }, incident.openedAt - 60_000, now);
+  }
+
+  /** A restored phase (runaway, held pipe) still open that this tracker has not yet seen itself. */
+  private hasUnseenOpenPhase(incident: Incident, seen: ReadonlySet<IncidentKind>): boolean {
+    return (
+      (!seen.has('runaway') && openSpan(incident.phases.runaway) !== null) ||
+      (!seen.has('held-pipe') && openSpan(incident.phases.heldPipe) !== null)
+    );
+  }
+
+  private seenOf(id: string): Set<IncidentKind> {
+    let seen = this.seen.get(id);
+    if (!seen) {
+      seen = new Set();
+      this.seen.set(id, seen);
+    }
+    return seen;
+  }
+
+  private close(
+    incident: Incident,
+    end: IncidentEnd,
+    now: number,
+    source: IncidentTimeSource,
+    changes: IncidentChange[],
+  ): void {
+    incident.closedAt = Math.max(now, incident.openedAt);
+    incident.closedAtSource = source;
     incident.end = end;
-    const byKind = this.open.get(incident.groupId);
-    if (byKind?.get(incident.kind) === incident) {
-      byKind.delete(incident.kind);
-      if (byKind.size === 0) this.open.delete(incident.groupId);
-    }
+    closeSpans(incident, now);
+    if (this.open.get(incident.groupId) === incident) this.open.delete(incident.groupId);
     this.lastCpuMs.delete(incident.id);
+    this.seen.delete(incident.id);
     changes.push({ incident, change: 'closed' });
   }
 
-  private accumulate(incident: Incident, group: TrackedGroup, kind: IncidentKind): void {
+  private accumulate(incident: Incident, members: TrackedProcess[]): void {
     let lastCpu = this.lastCpuMs.get(incident.id);
     if (!lastCpu) {
       lastCpu = new Map();
@@ -162,15 +333,14 @@ export class IncidentTracker {
     }
     let rss = 0;
     let cpuSeconds = incident.cpuSeconds;
-    for (const id of group.live) {
-      const p = group.members.get(id);
-      if (!p) continue;
+    const listAll = incident.flags.includes('leaderless');
+    for (const p of members) {
       rss += p.record.rssBytes ?? 0;
       const cpuNow = p.record.cpuTimeMs;
       const last = lastCpu.get(p.identity);
       if (last !== undefined && cpuNow !== null) cpuSeconds += Math.max(0, cpuNow - last) / 1000;
       if (cpuNow !== null && last !== cpuNow) lastCpu.set(p.identity, cpuNow);
-      if (processFlagged(p, kind) && !listed(incident, p)) {
+      if ((listAll || flaggedProcess(p)) && !listed(incident, p)) {
         incident.processes.push({
           pid: p.record.pid,
           startKey: p.record.startKey,

@@ -8,10 +8,36 @@ const identity = (p: ProcessView): ProcessIdentity => ({
   command: p.command,
 });
 
-/** An interactive shell: a session leader on a terminal that no agent owns. */
+const SHELLS = new Set([
+  'bash',
+  'zsh',
+  'sh',
+  'dash',
+  'fish',
+  'ksh',
+  'mksh',
+  'tcsh',
+  'csh',
+  'nu',
+  'elvish',
+  'xonsh',
+]);
+
+/** A shell reading commands from its terminal: a shell binary given no command to run. */
+function isShellAtPrompt(p: ProcessView): boolean {
+  const name = p.name.replace(/^-/, '');
+  return SHELLS.has(name) && !p.argv.slice(1).some((a) => a === '-c' || /^-[a-z]*c[a-z]*$/.test(a));
+}
+
+/**
+ * An interactive shell: a shell at its prompt on a terminal, or, in a group no agent owns, any session
+ * leader on a terminal. Agent markers do not lift the protection: a person's terminal opened from an
+ * agent's tmux inherits them.
+ */
 function interactiveShell(group: GroupView): ProcessView | undefined {
-  if (group.agent !== null) return undefined;
-  return group.processes.find((p) => p.pid === p.sid && p.tty !== null);
+  return group.processes.find(
+    (p) => p.tty !== null && ((p.pid === p.sid && group.agent === null) || isShellAtPrompt(p)),
+  );
 }
 
 /**
@@ -41,7 +67,7 @@ export function teardownTarget(
     orphans: group.processes.filter((p) => p.flags.includes('orphan')).map(identity),
     escaped,
     containsAgent: group.containsAgent,
-    protectedReason: shell ? `it holds an interactive shell (pid ${shell.pid} on ${shell.tty})` : null,
+    protectedReason: shell ? `holds an interactive shell (pid ${shell.pid} on ${shell.tty})` : null,
   };
 }
 

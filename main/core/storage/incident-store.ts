@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Incident } from '../../../shared/model';
 import { IncidentTable, type IncidentQuery } from './incident-table';
-import { openOnDisk } from './open-on-disk';
+import { openOnDisk, whyUnwritable } from './open-on-disk';
 import { describeError, isCallerError } from './sqlite-errors';
+import { watchStopRequests } from './stop-requests';
+import { takeWriterLock } from './writer-lock';
 
 export type { IncidentQuery } from './incident-table';
 
@@ -17,6 +19,11 @@ export interface IncidentStoreOptions {
   /** While kept in memory, how often to try the disk again (a full disk may free up). */
   diskRetryMs?: number;
   now?: () => number;
+  /**
+   * `auto` (a running monitor): the one writer if no other Corral holds the data directory, else a
+   * reader that says so. `reader` (a one-shot command): reads only, never takes the lock or migrates.
+   */
+  role?: 'auto' | 'reader';
 }
 
 /**
@@ -37,6 +44,12 @@ export class IncidentStore {
   private readonly maxIncidents: number;
   private readonly diskRetryMs: number;
   private readonly now: () => number;
+  /** Why this store only reads (another Corral writes); null for the writer. */
+  readonly readOnly: string | null = null;
+  private releaseLock: () => void = () => {};
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly problemListeners = new Set<(problem: string | null) => void>();
+  private reportedProblem: string | null = null;
 
   static open(dir: string, options: IncidentStoreOptions = {}): IncidentStore {
     return new IncidentStore(dir, options);
@@ -51,7 +64,21 @@ export class IncidentStore {
     this.diskRetryMs = options.diskRetryMs ?? DEFAULT_DISK_RETRY_MS;
     this.now = options.now ?? Date.now;
     this.lastDiskAttempt = this.now();
-    const opening = openOnDisk(dir, this.file, this.lastDiskAttempt);
+    let reader = options.role === 'reader';
+    if (!reader && existsOrCreatable(dir)) {
+      const lock = takeWriterLock(dir);
+      if (lock.role === 'reader') {
+        this.readOnly = lock.why;
+        reader = true;
+      } else {
+        const unwatch = watchStopRequests(dir);
+        this.releaseLock = () => {
+          unwatch();
+          lock.release();
+        };
+      }
+    }
+    const opening = openOnDisk(dir, this.file, this.lastDiskAttempt, { reader });
     this.recovered = opening.table ? opening.recovered : null;
     if (opening.table) {
       this.table = opening.table;
@@ -59,7 +86,15 @@ export class IncidentStore {
       this.unavailable = opening.problem;
       this.table = IncidentTable.inMemory();
       this.table.write(readableHistory(this.file), this.maxIncidents);
+      this.scheduleRetry();
     }
+    this.reportedProblem = this.problem;
+  }
+
+  /** Called whenever `problem` changes (appears, changes, or clears), once per change. */
+  onProblemChange(listener: (problem: string | null) => void): () => void {
+    this.problemListeners.add(listener);
+    return () => this.problemListeners.delete(listener);
   }
 
   /** What is wrong with storage, in words for the user; null when all is well. */
@@ -67,7 +102,13 @@ export class IncidentStore {
     const memory =
       this.unavailable &&
       `Incidents are kept in memory only and will be lost when Corral quits: ${this.unavailable}`;
-    const parts = [this.recovered, memory].filter((p): p is string => Boolean(p));
+    const skipped = this.table.skipped.count;
+    const bad =
+      skipped > 0 &&
+      `${skipped} incident row${skipped === 1 ? '' : 's'} in ${this.file} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped (${this.table.skipped.problems.join('; ')}).`;
+    const parts = [this.readOnly && `Read-only: ${this.readOnly}.`, this.recovered, memory, bad].filter(
+      (p): p is string => Boolean(p),
+    );
     return parts.length > 0 ? parts.join(' ') : null;
   }
 
@@ -86,6 +127,8 @@ export class IncidentStore {
    */
   upsert(incidents: readonly Incident[]): boolean {
     this.assertOpen();
+    // Another Corral records incidents here: it is the one that makes them durable.
+    if (this.readOnly) return true;
     if (!this.onDisk) this.tryDiskAgain();
     try {
       this.table.write(incidents, this.maxIncidents);
@@ -96,6 +139,7 @@ export class IncidentStore {
       this.table.write(incidents, this.maxIncidents);
       this.durable = false;
     }
+    this.reportIfChanged();
     return this.durable;
   }
 
@@ -112,7 +156,9 @@ export class IncidentStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.retryTimer) clearInterval(this.retryTimer);
     this.table.close();
+    this.releaseLock();
   }
 
   private read(query: (table: IncidentTable) => Incident[]): Incident[] {
@@ -120,10 +166,35 @@ export class IncidentStore {
     try {
       return query(this.table);
     } catch (err) {
-      if (!this.onDisk) throw err;
+      if (!this.onDisk || this.readOnly) throw err;
       this.fallBackToMemory(err);
       return query(this.table);
+    } finally {
+      this.reportIfChanged();
     }
+  }
+
+  private reportIfChanged(): void {
+    const problem = this.problem;
+    if (problem === this.reportedProblem) return;
+    this.reportedProblem = problem;
+    for (const listener of this.problemListeners) listener(problem);
+  }
+
+  /** While incidents are only in memory, the disk is tried again on a timer, not only on the next write. */
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.readOnly) return;
+    this.retryTimer = setInterval(() => {
+      if (this.closed || this.onDisk) return;
+      this.lastDiskAttempt = -Infinity;
+      this.tryDiskAgain();
+      if (this.onDisk && this.retryTimer) {
+        clearInterval(this.retryTimer);
+        this.retryTimer = null;
+      }
+      this.reportIfChanged();
+    }, this.diskRetryMs);
+    this.retryTimer.unref();
   }
 
   private fallBackToMemory(err: unknown): void {
@@ -138,8 +209,9 @@ export class IncidentStore {
     const memory = IncidentTable.inMemory();
     memory.write(rows, this.maxIncidents);
     this.table = memory;
-    this.unavailable = `cannot save to ${this.file}: ${describeError(err)}`;
+    this.unavailable = `cannot save to ${this.file}: ${whyUnwritable(this.dir, err)}`;
     this.lastDiskAttempt = this.now();
+    this.scheduleRetry();
   }
 
   private tryDiskAgain(): void {
@@ -176,5 +248,14 @@ function readableHistory(file: string): Incident[] {
     return IncidentTable.readOnlySnapshot(file);
   } catch {
     return [];
+  }
+}
+
+function existsOrCreatable(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return true;
+  } catch {
+    return false;
   }
 }

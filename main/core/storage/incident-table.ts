@@ -1,5 +1,7 @@
 import Database from 'libsql';
 import type { Incident, IncidentKind } from '../../../shared/model';
+import { readIncidentRow } from './incident-row';
+import { mergeLegacyRows } from './merge-legacy-rows';
 import { DamagedDatabaseError } from './sqlite-errors';
 
 export interface IncidentQuery {
@@ -7,15 +9,19 @@ export interface IncidentQuery {
   limit?: number;
   kind?: IncidentKind;
   agent?: string;
+  groupId?: string;
 }
 
 // A group with a thousand MCP servers must not make one row unbounded.
 export const MAX_PROCESSES_PER_INCIDENT = 256;
 export const MAX_COMMAND_CHARS = 4096;
 const DEFAULT_LIST_LIMIT = 100;
-const SCHEMA_VERSION = 1;
+/** 2: one row per leaked group with phases (1 was one row per group and flag). */
+const SCHEMA_VERSION = 2;
+/** At most this many skipped rows are described; the count says how many there were. */
+const SKIPPED_DESCRIBED = 3;
 
-const SCHEMA = `
+const SCHEMA_TABLES = `
 CREATE TABLE IF NOT EXISTS incidents (
   id TEXT PRIMARY KEY NOT NULL,
   kind TEXT NOT NULL,
@@ -25,6 +31,8 @@ CREATE TABLE IF NOT EXISTS incidents (
   ended_at INTEGER NOT NULL,
   body TEXT NOT NULL
 );
+`;
+const SCHEMA_INDEXES = `
 CREATE INDEX IF NOT EXISTS incidents_by_opened ON incidents (opened_at);
 CREATE INDEX IF NOT EXISTS incidents_closed_by_age ON incidents (is_open, ended_at);
 `;
@@ -38,26 +46,22 @@ function bounded(incident: Incident): Incident {
   return { ...incident, processes };
 }
 
-function parseBody(body: unknown): Incident | null {
-  if (typeof body !== 'string') return null;
-  try {
-    const value = JSON.parse(body) as Incident;
-    return typeof value === 'object' && value !== null && typeof value.id === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The incidents table in one open libsql database, on disk or in memory. Every write is one transaction. */
 export class IncidentTable {
+  /** Rows the last read skipped as malformed: how many, and what was wrong with the first few. */
+  skipped: { count: number; problems: string[] } = { count: 0, problems: [] };
+
   private constructor(
     private readonly db: Database.Database,
     /** Path of the database file; null for an in-memory table. */
     readonly path: string | null,
   ) {}
 
-  /** Opens (creating if needed) a file database in WAL mode and checks its integrity; throws on any problem. */
-  static openFile(path: string): IncidentTable {
+  /**
+   * Opens (creating if needed) a file database in WAL mode and checks its integrity; throws on any
+   * problem. A reader (another Corral holds the writer's lock) changes nothing in the file.
+   */
+  static openFile(path: string, { reader = false }: { reader?: boolean } = {}): IncidentTable {
     const db = new Database(path);
     try {
       db.exec('PRAGMA busy_timeout = 1000');
@@ -75,7 +79,8 @@ export class IncidentTable {
         throw new DamagedDatabaseError(`integrity check failed: ${first}`);
       }
       const table = new IncidentTable(db, path);
-      table.createSchema();
+      if (reader) table.db.exec(SCHEMA_TABLES);
+      else table.createSchema();
       return table;
     } catch (err) {
       safeClose(db);
@@ -104,31 +109,28 @@ export class IncidentTable {
   }
 
   private createSchema(): void {
-    this.db.exec(SCHEMA);
-    this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    this.db.exec(SCHEMA_TABLES);
+    this.db.exec(SCHEMA_INDEXES);
+    const version = Number((this.db.prepare('PRAGMA user_version').raw().get() as unknown[])[0]);
+    if (version >= SCHEMA_VERSION) return;
+    this.transaction(() => {
+      if (version < 2) this.mergeLegacyRows();
+      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+
+  /** Schema 1 kept one row per (group, flag); a leak becomes one row (see merge-legacy-rows). */
+  private mergeLegacyRows(): void {
+    const { merged, folded } = mergeLegacyRows(this.all());
+    const drop = this.db.prepare('DELETE FROM incidents WHERE id = ?');
+    for (const id of folded) drop.run(id);
+    this.upsertRows(merged);
   }
 
   /** Inserts or replaces the incidents, then drops the oldest closed ones beyond `maxIncidents`. */
   write(incidents: readonly Incident[], maxIncidents: number): void {
     this.transaction(() => {
-      const upsert = this.db.prepare(
-        `INSERT INTO incidents (id, kind, agent, is_open, opened_at, ended_at, body)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, agent = excluded.agent,
-           is_open = excluded.is_open, opened_at = excluded.opened_at, ended_at = excluded.ended_at,
-           body = excluded.body`,
-      );
-      for (const incident of incidents) {
-        upsert.run(
-          incident.id,
-          incident.kind,
-          incident.agent,
-          incident.end === 'open' ? 1 : 0,
-          incident.openedAt,
-          incident.closedAt ?? incident.openedAt,
-          JSON.stringify(bounded(incident)),
-        );
-      }
+      this.upsertRows(incidents);
       const count = Number((this.db.prepare('SELECT count(*) FROM incidents').raw().get() as unknown[])[0]);
       if (count > maxIncidents) {
         this.db
@@ -141,7 +143,28 @@ export class IncidentTable {
     });
   }
 
-  list({ limit = DEFAULT_LIST_LIMIT, kind, agent }: IncidentQuery = {}): Incident[] {
+  private upsertRows(incidents: readonly Incident[]): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO incidents (id, kind, agent, is_open, opened_at, ended_at, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, agent = excluded.agent,
+           is_open = excluded.is_open, opened_at = excluded.opened_at, ended_at = excluded.ended_at,
+           body = excluded.body`,
+    );
+    for (const incident of incidents) {
+      upsert.run(
+        incident.id,
+        incident.kind,
+        incident.agent,
+        incident.end === 'open' ? 1 : 0,
+        incident.openedAt,
+        incident.closedAt ?? incident.openedAt,
+        JSON.stringify(bounded(incident)),
+      );
+    }
+  }
+
+  list({ limit = DEFAULT_LIST_LIMIT, kind, agent, groupId }: IncidentQuery = {}): Incident[] {
     const where: string[] = [];
     const params: unknown[] = [];
     if (kind !== undefined) {
@@ -151,6 +174,10 @@ export class IncidentTable {
     if (agent !== undefined) {
       where.push('agent = ?');
       params.push(agent);
+    }
+    if (groupId !== undefined) {
+      where.push("json_extract(body, '$.groupId') = ?");
+      params.push(groupId);
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     params.push(Math.max(0, Math.floor(limit)));
@@ -186,7 +213,15 @@ export class IncidentTable {
       .prepare(sql)
       .raw()
       .all(...params) as unknown[][];
-    return rows.map((row) => parseBody(row[0])).filter((i): i is Incident => i !== null);
+    const incidents: Incident[] = [];
+    const skipped = { count: 0, problems: [] as string[] };
+    for (const row of rows) {
+      const reading = readIncidentRow(row[0]);
+      if ('incident' in reading) incidents.push(reading.incident);
+      else if (++skipped.count <= SKIPPED_DESCRIBED) skipped.problems.push(reading.problem);
+    }
+    this.skipped = skipped;
+    return incidents;
   }
 
   // libsql's own transaction() masks the real error when SQLite already rolled back (disk full).

@@ -6,7 +6,8 @@ import { describeError, isDamage } from './sqlite-errors';
 export type DiskOpening =
   { table: IncidentTable; recovered: string | null } | { table: null; problem: string };
 
-function whyUnwritable(dir: string, err: unknown): string {
+/** What stops Corral writing in `dir`: its permissions when they do, else what SQLite said. */
+export function whyUnwritable(dir: string, err: unknown): string {
   try {
     accessSync(dir, constants.W_OK);
   } catch (accessErr) {
@@ -21,16 +22,23 @@ function whyUnwritable(dir: string, err: unknown): string {
  * deleted) and a fresh one started; anything else that stops Corral writing there is returned as a
  * problem, so the caller can keep incidents in memory instead.
  */
-export function openOnDisk(dir: string, path: string, now: number): DiskOpening {
+export function openOnDisk(
+  dir: string,
+  path: string,
+  now: number,
+  { reader = false }: { reader?: boolean } = {},
+): DiskOpening {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     return { table: null, problem: `cannot create the data directory ${dir}: ${describeError(err)}` };
   }
   try {
-    return { table: IncidentTable.openFile(path), recovered: null };
+    return { table: IncidentTable.openFile(path, { reader }), recovered: null };
   } catch (err) {
-    if (!isDamage(err)) return { table: null, problem: `cannot save to ${path}: ${whyUnwritable(dir, err)}` };
+    // A reader never moves the writer's file aside.
+    if (!isDamage(err) || reader)
+      return { table: null, problem: `cannot save to ${path}: ${whyUnwritable(dir, err)}` };
     const damage = describeError(err);
     let aside: string;
     try {

@@ -106,7 +106,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
       <thead>
         <tr>
           <th scope="col">Opened</th>
-          <th scope="col">Kind</th>
+          <th scope="col">Flags</th>
           <th scope="col">Agent</th>
           <th scope="col">PGID</th>
           <th scope="col">Processes</th>
@@ -119,9 +119,23 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
       <tbody>
         {incidents.map((incident) => (
           <tr key={incident.id} data-incident-id={incident.id}>
-            <td>{formatDateTime(incident.openedAt)}</td>
+            <td
+              title={
+                incident.openedAtSource === 'noticed'
+                  ? 'When Corral first noticed it: the leak began earlier'
+                  : 'When the leak began, as Corral saw it'
+              }
+            >
+              {formatDateTime(incident.openedAt)}
+              {incident.openedAtSource === 'noticed' ? ' (noticed)' : ''}
+            </td>
             <td>
-              <span className={`badge badge-${incident.kind}`}>{incident.kind}</span>
+              {/* One incident per leaked group: every flag it had, the first one first. */}
+              {incident.flags.map((flag) => (
+                <span key={flag} className={`badge badge-${flag}`}>
+                  {flag}
+                </span>
+              ))}
             </td>
             <td>{incident.agent ?? '—'}</td>
             <td className="num">{incident.pgid}</td>

@@ -108,6 +108,11 @@ export function makeIncident(overrides: Partial<Incident> & { id: string }): Inc
     cpuSeconds: 10,
     peakRssBytes: 1024 * 1024,
     end: 'exited',
+    flags: [overrides.kind ?? 'orphan'],
+    phases: { orphanedAt: overrides.openedAt ?? T0, leaderlessAt: null, runaway: [], heldPipe: [] },
+    openedAtSource: 'observed',
+    earliestStartAt: null,
+    closedAtSource: 'observed',
     ...overrides,
   };
 }

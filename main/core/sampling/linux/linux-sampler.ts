@@ -13,7 +13,7 @@ import { findHeldPipes } from './find-held-pipes';
 import { procMemberReader } from './member-stats';
 import { forgetMissing, readEach } from '../read-each';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
-import { pickEnv, splitNul } from './nul-fields';
+import { argvFromCmdline, pickEnv } from './nul-fields';
 import { keptFds } from './kept-fds';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
@@ -264,7 +264,7 @@ export class LinuxSampler implements ProcessSampler {
     // The owner of /proc/<pid>/cmdline is the process's effective uid.
     const cmdline = this.reader.read(`${base}/cmdline`, { wantOwner: true });
     if (!cmdline) return null;
-    const argv = splitNul(this.reader.bytes, cmdline.length);
+    const argv = argvFromCmdline(this.reader.bytes, cmdline.length);
     const uid = cmdline.uid;
     let markers: Record<string, string> = {};
     let environReadable = false;

@@ -14,6 +14,18 @@ export function splitNul(buf: Uint8Array, length: number): string[] {
   return out;
 }
 
+/**
+ * argv from /proc/<pid>/cmdline. A process that set its title (node's `process.title`, as agents do)
+ * leaves the rest of its old argv area NUL-filled, which reads as a trail of empty arguments: they
+ * are dropped (a real trailing empty argument is dropped with them).
+ */
+export function argvFromCmdline(buf: Uint8Array, length: number): string[] {
+  const argv = splitNul(buf, length);
+  let end = argv.length;
+  while (end > 0 && argv[end - 1] === '') end--;
+  return end === argv.length ? argv : argv.slice(0, end);
+}
+
 /** Picks only the wanted keys out of a NUL-separated environ buffer. */
 export function pickEnv(buf: Buffer, length: number, keys: ReadonlySet<string>): Record<string, string> {
   const found: Record<string, string> = {};

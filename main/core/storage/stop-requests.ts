@@ -1,0 +1,87 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const STOP_REQUESTS_DIR = 'stop-requests';
+/** A request older than this is stale: its teardown has long finished. */
+const KEEP_MS = 10 * 60_000;
+
+export interface StopRequest {
+  groupId: string;
+  pgid: number;
+  /** The processes the stop was aimed at, as they were just before the first signal. */
+  members: Array<{ pid: number; startKey: number }>;
+  at: number;
+  /** pid of the Corral that asked. */
+  by: number;
+}
+
+/** Data directories whose incidents this process writes (the writer's store registers its own). */
+const written = new Set<string>();
+
+export function watchStopRequests(dataDir: string): () => void {
+  written.add(dataDir);
+  return () => written.delete(dataDir);
+}
+
+/**
+ * Leaves word in the data directory, before the first signal, that Corral was asked to stop this group:
+ * whichever Corral records incidents there (the app, a `watch`) then closes the incident as
+ * `stopped-by-user`, as it does for a stop asked in its own window. Best effort: never throws.
+ */
+export function recordStopRequest(dataDir: string, request: Omit<StopRequest, 'by'>): void {
+  try {
+    const dir = join(dataDir, STOP_REQUESTS_DIR);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const name = `${request.pgid}-${request.at}-${process.pid}.json`;
+    writeFileSync(join(dir, `.${name}`), JSON.stringify({ ...request, by: process.pid }), { mode: 0o600 });
+    renameSync(join(dir, `.${name}`), join(dir, name));
+  } catch {
+    // Without the note the incident closes as `exited`: wrong word, nothing lost.
+  }
+}
+
+function readRequests(dataDir: string, now: number): StopRequest[] {
+  const dir = join(dataDir, STOP_REQUESTS_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+  const out: StopRequest[] = [];
+  for (const name of names) {
+    try {
+      const r = JSON.parse(readFileSync(join(dir, name), 'utf8')) as StopRequest;
+      if (typeof r.at !== 'number' || now - r.at > KEEP_MS) {
+        rmSync(join(dir, name), { force: true });
+        continue;
+      }
+      if (Number.isSafeInteger(r.pgid) && Array.isArray(r.members)) out.push(r);
+    } catch {
+      rmSync(join(dir, name), { force: true });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether another command (or this one) asked Corral to stop this group since `since`: same PGID, and
+ * the same group id or one of the same processes (pid and start), so a reused PGID never matches.
+ */
+export function stopWasRequested(
+  group: { id: string; pgid: number; members: Iterable<{ pid: number; startKey: number }> },
+  since: number,
+  now: number,
+): boolean {
+  if (written.size === 0) return false;
+  const members = [...group.members];
+  for (const dir of written) {
+    for (const r of readRequests(dir, now)) {
+      if (r.pgid !== group.pgid || r.at < since) continue;
+      if (r.groupId === group.id) return true;
+      if (r.members.some((m) => members.some((p) => p.pid === m.pid && p.startKey === m.startKey)))
+        return true;
+    }
+  }
+  return false;
+}
