@@ -45,9 +45,11 @@ describe('load: a fork storm under an agent', () => {
     // Every fork, and the rate limiter's short sleeps too.
     expect(new Set(started.map((e) => e.pid)).size).toBeGreaterThanOrEqual(FORKS + 1);
     expect(started.filter((e) => e.agent?.name !== 'claude-code' || e.groupId !== storm.id)).toEqual([]);
-    // Events arrived in many separate monitor runs while the storm went on, not in one late batch.
+    // Events arrived in separate monitor runs while the storm went on, not in one late batch: the
+    // first was out before the last fork was born (how many runs depends on the machine's load).
     const batches = new Set(started.map((e) => e.at)).size;
-    expect(batches).toBeGreaterThanOrEqual(5);
+    expect(batches).toBeGreaterThan(1);
+    expect(Math.min(...started.map((e) => e.at))).toBeLessThan(Math.max(...starts));
     expect(harness.running.monitor.errors.count).toBe(0);
 
     const ps = await runCli(['ps', '--json'], { env: NO_CONFIG });

@@ -12,23 +12,40 @@ afterEach(async () => {
 });
 
 describe('corral watch detection (real processes under a fake agent)', () => {
-  it('seed 1: flags the background child orphaned within two poll intervals, attributed to claude-code', async () => {
+  // How soon the event comes is measured by the bench (detection latency); here, that it comes at all.
+  it('seed 1: flags the background child orphaned, attributed to claude-code', async () => {
     harness = startHarness({ pollIntervalMs: 250 });
     const agent = await FakeAgent.start();
     const call = await agent.toolCall(`bash -c 'exec -a corral-orphan-repro sleep 600' & echo done`);
     await call.exited();
-    const exitedAt = Date.now();
     const orphaned = await harness.next(
       'orphaned',
       (e) => e.pgid === call.pid && (e.command ?? '').startsWith('corral-orphan-repro'),
     );
-    expect(orphaned.at - exitedAt).toBeLessThanOrEqual(2 * 250);
     expect(orphaned.agent?.name).toBe('claude-code');
     expect(orphaned.sid).toBe(call.pid);
     expect(readProcStat(orphaned.pid)?.ppid).toBe(1);
     const group = harness.running.service.snapshot().groups.find((g) => g.pgid === call.pid);
     expect(group?.flags).toEqual(expect.arrayContaining(['orphan', 'leaderless']));
     expect(group?.processes.find((p) => p.pid === orphaned.pid)?.flags).toContain('orphan');
+  });
+
+  it('lineage only: flags the child of a shell that exits at once, with no env markers', async () => {
+    harness = startHarness();
+    const agent = await FakeAgent.start({ markers: {} });
+    // No marker in the environment and no pause before the shell exits: only the lineage the monitor
+    // saw (or read back from the pid counter) ties the child to the agent.
+    const call = await agent.toolCall(`bash -c 'exec -a corral-lineage-orphan sleep 600' & echo done`);
+    await call.exited();
+    const orphaned = await harness.next(
+      'orphaned',
+      (e) => e.pgid === call.pid && (e.command ?? '').startsWith('corral-lineage-orphan'),
+    );
+    expect(orphaned.agent?.name).toBe('claude-code');
+    expect(readProcStat(orphaned.pid)?.ppid).toBe(1);
+    const group = harness.running.service.snapshot().groups.find((g) => g.pgid === call.pid);
+    expect(group?.agent).toEqual({ name: 'claude-code', pid: agent.pid });
+    expect(group?.flags).toContain('orphan');
   });
 
   it('seed 1 loop: flags a busy loop runaway after the window and records its CPU-seconds', async () => {
@@ -108,15 +125,25 @@ describe('corral watch detection (real processes under a fake agent)', () => {
       'wrapper gone and sleep reparented',
       () => readProcStat(group.pid) === null && readProcStat(pid)?.ppid === 1,
     );
-    // Two full sweeps after the reparenting: the monitor has read the process, and must stay quiet.
-    const pollsBefore = harness.events.length;
-    await waitFor('the plain process to be seen', () =>
-      harness!.running.service.snapshot().groups.some((g) => g.processes.some((p) => p.pid === pid)),
+    // The monitor has read the reparented process and polled it again past its probation (newcomers no
+    // agent owns are re-read for three polls): it must have stayed quiet all along.
+    const monitor = harness.running.monitor;
+    let polls = 0;
+    const poll = monitor.poll.bind(monitor);
+    monitor.poll = () => {
+      poll();
+      polls++;
+    };
+    const seenAt = await waitFor('the plain process to be seen', () =>
+      harness!.running.service.snapshot().groups.some((g) => g.processes.some((p) => p.pid === pid))
+        ? polls + 1
+        : undefined,
     );
+    await waitFor('four more polls', () => polls >= seenAt + 4);
     const view = harness.running.service.snapshot().groups.find((g) => g.pgid === group.pgid)!;
     expect(view.agent).toBeNull();
     expect(view.processes[0]!.flags).toEqual([]);
-    expect(harness.events.slice(pollsBefore).filter((e) => e.pid === pid)).toEqual([]);
+    expect(harness.events.filter((e) => e.pid === pid)).toEqual([]);
     expect(groupMembers(group.pgid)).toHaveLength(1);
   });
 });
