@@ -84,15 +84,26 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     if (found === 'reused')
       throw new Error(`group ${request.groupId} is gone and its PGID now belongs to another group`);
     const target = teardownTarget(request.groupId, found, groups);
+    // Each signal is noted as soon as it is sent: the monitor may see the group end before the teardown
+    // returns, and must know by then that the user stopped it (its incidents end stopped-by-user).
+    let noted = 0;
+    const noteSignals = (partial: TeardownResult): void => {
+      for (const s of partial.signals.slice(noted))
+        monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
+      noted = Math.max(noted, partial.signals.length);
+    };
     const result = await teardown(target, {
       graceMs: settings.teardown.graceMs,
       mode: request.orphansOnly ? 'orphans-only' : 'group',
       withEscaped: request.withEscaped ?? false,
       dryRun: request.dryRun ?? false,
       sampler,
-      onProgress,
+      onProgress: (partial) => {
+        noteSignals(partial);
+        onProgress?.(partial);
+      },
     });
-    for (const s of result.signals) monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
+    noteSignals(result);
     return result;
   };
 
