@@ -14,10 +14,10 @@ const HELD_BYTES = 30_000_000;
 
 describe('runaway-cleared, signal-sent, and an incident ended by the user (real processes)', () => {
   it('a hot loop goes runaway and is cleared when it stops; stopping its group sends signal-sent events and ends its incidents stopped-by-user, with their peak memory', async () => {
-    harness = startHarness({ runaway: { cpuPercent: 20, windowSeconds: 1 }, teardown: { graceMs: 2000 } });
+    harness = startHarness({ runaway: { cpuPercent: 10, windowSeconds: 1 }, teardown: { graceMs: 2000 } });
     const agent = await FakeAgent.start();
     // The loop holds 30 MB in a shell variable. At nice -20 (the tests run as root) it keeps its share of
-    // a core on a machine loaded by other work, so crossing 20 % does not depend on the machine's load.
+    // a core on a machine loaded by other work, so crossing 10 % does not depend on the machine's load.
     const call = await agent.toolCall(
       `nice -n -20 bash -c 'x=$(head -c ${HELD_BYTES} /dev/zero | tr "\\\\0" a); until false; do :; done' & echo done`,
     );
@@ -32,7 +32,7 @@ describe('runaway-cleared, signal-sent, and an incident ended by the user (real 
       30_000,
     );
     expect(cleared.agent?.name).toBe('claude-code');
-    expect(Number(cleared.detail?.cpuPercent)).toBeLessThan(10);
+    expect(Number(cleared.detail?.cpuPercent)).toBeLessThan(5);
     const runawayIncident = await waitFor('the runaway incident cleared', async () =>
       (await harness!.running.service.incidents()).find(
         (i) => i.kind === 'runaway' && i.pgid === call.pid && i.end === 'cleared',
