@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
@@ -12,6 +13,12 @@ afterEach(async () => {
 
 const HELD_BYTES = 30_000_000;
 
+/** Resident bytes from /proc/<pid>/statm (test-side reader, independent of the sampler). */
+function rssBytes(pid: number): number {
+  const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+  return pages * 4096;
+}
+
 describe('runaway-cleared, signal-sent, and an incident ended by the user (real processes)', () => {
   it('a hot loop goes runaway and is cleared when it stops; stopping its group sends signal-sent events and ends its incidents stopped-by-user, with their peak memory', async () => {
     harness = startHarness({ runaway: { cpuPercent: 10, windowSeconds: 1 }, teardown: { graceMs: 2000 } });
@@ -24,6 +31,9 @@ describe('runaway-cleared, signal-sent, and an incident ended by the user (real 
     await call.exited();
     const runaway = await harness.next('runaway', (e) => e.pgid === call.pid, 30_000);
 
+    // Reading the 30 MB burns CPU too: the loop may go runaway before it holds them all. It is stopped
+    // only once it does, so the peak the incidents must show is there.
+    await waitFor('the loop to hold its 30 MB', () => rssBytes(runaway.pid) >= HELD_BYTES);
     // Stopped, it burns nothing: below half the threshold for 2 s, the runaway clears.
     process.kill(runaway.pid, 'SIGSTOP');
     const cleared = await harness.next(
