@@ -75,16 +75,31 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     request: StopGroupRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<TeardownResult> => {
+    // Each signal is noted as soon as it is sent: the monitor may see the group end before the teardown
+    // returns, and must know by then that the user stopped it (its incidents end stopped-by-user).
+    let stopping: string | null = null;
+    let noted = 0;
+    const noteSignals = (partial: TeardownResult): void => {
+      if (stopping === null) return;
+      for (const s of partial.signals.slice(noted))
+        monitor.noteSignal(stopping, s.signal, s.target, s.result, s.at);
+      noted = Math.max(noted, partial.signals.length);
+    };
     const outcome = await stopGroup(request, snapshotGroups(monitor, { all: true }), {
       remembered: [...(monitor.groupById(request.groupId)?.members.values() ?? [])].map((m) => m.record),
       graceMs: settings.teardown.graceMs,
       sampler,
-      onProgress,
+      beforeSignal: (group) => {
+        stopping = group.id;
+      },
+      onProgress: (partial) => {
+        noteSignals(partial);
+        onProgress?.(partial);
+      },
     });
     if (outcome.refused !== null) throw new Error(outcome.refused.message);
-    const { group: found, result } = outcome;
-    for (const s of result.signals) monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
-    return result;
+    noteSignals(outcome.result);
+    return outcome.result;
   };
 
   const service: CorralService = {

@@ -38,7 +38,10 @@ describe('teardown, group mode (real processes)', () => {
       expect.objectContaining({ signal: 'SIGCONT', target: `-${g.pgid}`, result: 'sent' }),
     ]);
     expect(outcomeOf(result, sleepPid)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
-    expect(outcomeOf(result, sleepPid).goneAfterMs).toBeGreaterThanOrEqual(0);
+    // Seen gone after the SIGTERM went out, and before the teardown ended.
+    const goneAfterMs = outcomeOf(result, sleepPid).goneAfterMs!;
+    expect(goneAfterMs).toBeGreaterThanOrEqual(result.signals[0]!.at - result.startedAt);
+    expect(goneAfterMs).toBeLessThanOrEqual(result.finishedAt - result.startedAt);
   });
 
   it('stops a group with several nested children once the leader exited', async () => {

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { userInfo } from 'node:os';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openIdentity } from '../../main/core/actions/identity-signal';
@@ -168,7 +169,10 @@ describe("teardown of another user's group", () => {
       expect(result.clean).toBe(false);
       expect(result.processes).toHaveLength(target.members.length);
       for (const p of result.processes) {
-        expect(p).toMatchObject({ outcome: 'not-permitted', owner: { uid: 0, user: 'root' } });
+        expect(p).toMatchObject({
+          outcome: 'not-permitted',
+          owner: { uid: process.getuid!(), user: userInfo().username },
+        });
       }
       for (const m of target.members) expect(isAlive(m.pid)).toBe(true);
     },

@@ -83,4 +83,38 @@ describe('corral watch --json and corral history', () => {
     expect(table.stdout).toContain('claude-code');
     expect(table.stdout).toContain('orphan');
   });
+
+  it('exits cleanly on SIGTERM, as the README says', async () => {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/root',
+      CORRAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'corral-watch-')),
+      CORRAL_CONFIG: '/nonexistent',
+    };
+    const watcher = spawn(process.execPath, [TSX, CLI, 'watch', '--json'], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    trackGroup(watcher.pid!);
+    const events: MonitorEvent[] = [];
+    createInterface({ input: watcher.stdout }).on('line', (line) =>
+      events.push(JSON.parse(line) as MonitorEvent),
+    );
+    let stderr = '';
+    watcher.stderr.on('data', (d) => (stderr += d));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      watcher.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    // Watching for real (it reported an agent it saw) before the signal comes.
+    const agent = await FakeAgent.start();
+    await waitFor(
+      'the watcher to see the agent',
+      () => events.some((e) => e.type === 'group-started' && e.pgid === agent.pid),
+      { timeoutMs: 30_000 },
+    );
+    watcher.kill('SIGTERM');
+    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(stderr).toBe('');
+  });
 });

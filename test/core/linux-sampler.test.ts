@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { readProcStat } from '../support/proc';
 import { spawnGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
 
 const sampler = () => new LinuxSampler({ markerKeys: new Set(['CORRAL_TEST_FIXTURE']) });
 
@@ -36,12 +37,15 @@ describe('LinuxSampler on this machine', () => {
     const pid = Number(await group.ready('pid'));
     const s = sampler();
     const before = s.sampleSome([pid])[0]!;
-    let after = before;
+    // The same kept descriptor, read again while the loop burns CPU: the time it reports grows.
     expect(before.cpuTimeMs).not.toBeNull();
-    while (after.cpuTimeMs! <= before.cpuTimeMs!) after = s.sampleSome([pid])[0]!;
-    expect(after.cpuTimeMs).toBeGreaterThan(before.cpuTimeMs!);
+    const after = await waitFor('a fresh reading with more CPU time', () => {
+      const r = s.sampleSome([pid])[0];
+      return r && r.cpuTimeMs! > before.cpuTimeMs! ? r : undefined;
+    });
+    expect(after.startKey).toBe(before.startKey);
     process.kill(-group.pgid, 'SIGKILL');
-    while (readProcStat(pid) !== null) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('the loop to be gone', () => readProcStat(pid) === null);
     expect(s.sampleSome([pid])).toEqual([]);
     s.close();
   });

@@ -44,10 +44,12 @@ describe('load: a fork storm under an agent', () => {
     const started = harness.events.filter((e) => e.type === 'process-started' && e.pgid === call.pid);
     // Every fork, and the rate limiter's short sleeps too.
     expect(new Set(started.map((e) => e.pid)).size).toBeGreaterThanOrEqual(FORKS + 1);
-    expect(started.every((e) => e.agent?.name === 'claude-code' && e.groupId === storm.id)).toBe(true);
-    // Events arrived in many separate monitor runs while the storm went on, not in one late batch.
+    expect(started.filter((e) => e.agent?.name !== 'claude-code' || e.groupId !== storm.id)).toEqual([]);
+    // Events arrived in separate monitor runs while the storm went on, not in one late batch: the
+    // first was out before the last fork was born (how many runs depends on the machine's load).
     const batches = new Set(started.map((e) => e.at)).size;
-    expect(batches).toBeGreaterThanOrEqual(5);
+    expect(batches).toBeGreaterThan(1);
+    expect(Math.min(...started.map((e) => e.at))).toBeLessThan(Math.max(...starts));
     expect(harness.running.monitor.errors.count).toBe(0);
 
     const ps = await runCli(['ps', '--json'], { env: NO_CONFIG });
@@ -60,7 +62,8 @@ describe('load: a fork storm under an agent', () => {
     expect(kill.code, kill.stderr).toBe(0);
     const result = JSON.parse(kill.stdout) as TeardownResult;
     expect(result.clean).toBe(true);
-    expect(result.signals.every((s) => s.target === `-${call.pid}`)).toBe(true);
+    expect(result.signals.length).toBeGreaterThan(0);
+    expect(result.signals.filter((s) => s.target !== `-${call.pid}`)).toEqual([]);
     await waitFor('the storm group empty', () => inGroup(call.pid) === 0);
     await harness.next('group-ended', (e) => e.pgid === call.pid);
     expect(harness.running.monitor.errors.count).toBe(0);

@@ -3,33 +3,80 @@ import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { FakeAgent } from '../support/fake-agent';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
+/**
+ * A monitor over the real process table with a live (idle) agent in it, so its watch runs, driven by
+ * fake timers: the schedule is asserted exactly, without waiting on the clock.
+ */
+function monitorWithLooks(settings = DEFAULT_SETTINGS, watchIntervalMs?: number) {
+  const sampler = new LinuxSampler({ markerKeys: matcherFor(settings).markerKeys });
+  const monitor = new Monitor({ sampler, matcher: matcherFor(settings), settings, watchIntervalMs });
+  const looks: { kind: 'poll' | 'watch'; at: number }[] = [];
+  const poll = monitor.poll.bind(monitor);
+  monitor.poll = () => {
+    looks.push({ kind: 'poll', at: performance.now() });
+    poll();
+  };
+  const watch = monitor.watch.bind(monitor);
+  monitor.watch = () => {
+    looks.push({ kind: 'watch', at: performance.now() });
+    watch();
+  };
+  return { sampler, monitor, looks };
+}
+
+/** The monitor took the agent for one: from now on its watch runs. */
+const followsAgent = (monitor: Monitor, pid: number): boolean =>
+  [...monitor.trackedProcesses()].some((p) => p.record.pid === pid && p.attribution?.isAgent === true);
+
+const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - times[i]!);
+
 describe('the monitor schedule', () => {
-  it('keeps one timer for its poll and its watch, and leaves none behind when stopped', () => {
+  it('keeps one timer for its poll and its watch while an agent runs, and leaves none behind when stopped', async () => {
+    const agent = await FakeAgent.start();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: 50 };
-    const sampler = new LinuxSampler({ markerKeys: matcherFor(settings).markerKeys });
-    const monitor = new Monitor({ sampler, matcher: matcherFor(settings), settings, watchIntervalMs: 10 });
-    let polls = 0;
-    const poll = monitor.poll.bind(monitor);
-    monitor.poll = () => {
-      polls++;
-      poll();
-    };
+    const { sampler, monitor, looks } = monitorWithLooks({ ...DEFAULT_SETTINGS, pollIntervalMs: 50 }, 10);
     monitor.start();
+    expect(followsAgent(monitor, agent.pid)).toBe(true);
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(500);
-    expect(polls).toBeGreaterThanOrEqual(5);
+    // Both kinds of look ran, from the one timer.
+    expect(looks.filter((l) => l.kind === 'poll').length).toBeGreaterThanOrEqual(5);
+    expect(looks.filter((l) => l.kind === 'watch').length).toBeGreaterThanOrEqual(20);
     expect(vi.getTimerCount()).toBe(1);
     monitor.stop();
     expect(vi.getTimerCount()).toBe(0);
-    const after = polls;
+    const after = looks.length;
     vi.advanceTimersByTime(500);
-    expect(polls).toBe(after);
+    expect(looks.length).toBe(after);
     sampler.close();
+  });
+
+  it('watches at the production pace: every 100 ms for 5 s after an agent process appeared, then every 200 ms', async () => {
+    const agent = await FakeAgent.start();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    // No watchIntervalMs: the defaults the app runs with. Polls keep the default 1 s interval.
+    const { sampler, monitor, looks } = monitorWithLooks();
+    const t0 = performance.now();
+    monitor.start();
+    expect(followsAgent(monitor, agent.pid)).toBe(true);
+    vi.advanceTimersByTime(8000);
+    monitor.stop();
+    sampler.close();
+
+    const at = (kind: 'poll' | 'watch', from: number, to: number) =>
+      looks.filter((l) => l.kind === kind && l.at - t0 >= from && l.at - t0 <= to).map((l) => l.at - t0);
+    // Every look, poll or watch: the poll takes the watch's turn when both are due.
+    const all = (from: number, to: number) =>
+      looks.filter((l) => l.at - t0 >= from && l.at - t0 <= to).map((l) => l.at - t0);
+    expect(at('poll', 0, 8000)).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000]);
+    expect(new Set(gaps(all(0, 5000)))).toEqual(new Set([100]));
+    expect(new Set(gaps(all(5000, 8000)))).toEqual(new Set([200]));
+    expect(at('watch', 0, 1000)).toHaveLength(9);
   });
 });

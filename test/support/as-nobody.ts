@@ -9,9 +9,13 @@ const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.
 /**
  * Why `nobody` cannot run code from this checkout, or null when it can. A checkout below a directory
  * only its owner may enter (a 0700 home or mktemp directory) is out of another user's reach, and the
- * tests that drop to `nobody` are skipped there, saying so.
+ * tests that drop to `nobody` are skipped there, saying so; so are they when the tests do not run as root.
  */
 export const nobodyCannotRunCheckout: string | null = (() => {
+  // setpriv changes user ids with setresuid(2), which only root (CAP_SETUID) may do: as anyone else it
+  // fails whatever the checkout's permissions are.
+  const uid = process.getuid?.();
+  if (uid !== undefined && uid !== 0) return `setpriv needs root to run as nobody (this run is uid ${uid})`;
   const probe = spawnSync(
     AS_NOBODY[0]!,
     [...AS_NOBODY.slice(1), process.execPath, '-e', 'require("fs").accessSync(process.argv[1])', TSX],

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { MonitorEvent } from '../../shared/model';
 import { startWorkerService, type WorkerBackedService } from '../../main/core/worker/worker-service';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
@@ -26,17 +27,18 @@ describe('the core in a worker thread', () => {
     running = await startWorkerService(ENTRY, { dataDir: mkdtempSync(join(tmpdir(), 'corral-worker-')) });
     const { service } = running;
     expect(service.settings().pollIntervalMs).toBe(1000);
+    // Listening before the tool call starts: an event pushed before the test looks is not lost.
+    const events: MonitorEvent[] = [];
+    const off = service.onEvent((e) => events.push(e));
     const agent = await FakeAgent.start();
     const call = await agent.toolCall('sleep 600 & echo done');
     await call.exited();
-    const orphaned = await new Promise((resolve) => {
-      const off = service.onEvent((e) => {
-        if (e.type === 'orphaned' && e.pgid === call.pid) {
-          off();
-          resolve(e);
-        }
-      });
-    });
+    const orphaned = await waitFor(
+      'the orphaned event',
+      () => events.find((e) => e.type === 'orphaned' && e.pgid === call.pid),
+      { timeoutMs: 20_000 },
+    );
+    off();
     expect(orphaned).toMatchObject({ agent: { name: 'claude-code' }, command: 'sleep 600' });
     const group = await waitFor('the group in a pushed snapshot', () =>
       service.snapshot().groups.find((g) => g.pgid === call.pid),
