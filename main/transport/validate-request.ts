@@ -20,6 +20,8 @@ const agentSignature = object(
     envMarkers: arrayOf(str, 64),
     pidEnv: str,
     toolCallPatterns: arrayOf(str, 64),
+    sessionEnv: arrayOf(str, 64),
+    toolCallEnv: str,
   },
 );
 
@@ -31,6 +33,7 @@ const settingsPatch = object(
     teardown: object({ graceMs: finiteNumber({ min: 0 }) }),
     notifications: object({ enabled: bool, pausedUntil: nullable(finiteNumber({ min: 0 })) }),
     agents: arrayOf(agentSignature, 256),
+    provenance: object({ transcripts: bool }),
   },
 );
 

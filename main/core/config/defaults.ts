@@ -6,4 +6,5 @@ export const DEFAULT_SETTINGS: Settings = {
   teardown: { graceMs: 3000 },
   notifications: { enabled: true, pausedUntil: null },
   agents: [],
+  provenance: { transcripts: true },
 };

@@ -1,3 +1,5 @@
+import type { ListeningPort } from '../../../shared/model';
+
 /** One process as a sampler saw it at one instant. */
 export interface ProcessRecord {
   pid: number;
@@ -65,6 +67,16 @@ export interface ProcessSampler {
   watchExits?(targets: ReadonlyMap<number, number>): ExitWatchCoverage;
   /** Followed processes that exited since the last call, found with one system call. */
   exitedWatched?(): readonly number[];
+  /**
+   * Working directory of each of `pids` (null where unreadable). Costs a readlink a process: call it
+   * for agents' processes, not the whole table.
+   */
+  readCwd?(pids: Iterable<number>): Map<number, string | null>;
+  /**
+   * Listening sockets (TCP listen, bound unconnected UDP) of each of `pids`; pids whose descriptors
+   * cannot be read are absent. Reads only these pids' descriptors and the socket tables once a call.
+   */
+  listeningPorts?(pids: Iterable<number>): Map<number, ListeningPort[]>;
   /** Releases what the sampler holds open (descriptors), when it is done with. */
   close?(): void;
 }

@@ -4,7 +4,7 @@ import { attribute } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { annotateOneShot } from '../analysis/one-shot-flags';
-import { BUILTIN_SIGNATURES } from '../analysis/signatures';
+import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../analysis/signatures';
 import { createSampler } from '../sampling/create-sampler';
 import { identityKey, type ProcessSampler } from '../sampling/process-record';
 
@@ -14,7 +14,7 @@ export interface OneShotSnapshot {
 }
 
 export function matcherFor(settings: Settings): AgentMatcher {
-  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES]);
+  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES], PROVENANCE_ENV);
 }
 
 /**

@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readdirSync, readFileSync } from 'node:fs';
+import type { ListeningPort } from '../../../../shared/model';
 import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
 import { forgetMissing, readEach } from '../read-each';
 import { pickEnv, splitNul } from './nul-fields';
 import { keptFds } from './kept-fds';
+import { readListeningPorts } from './listening-ports';
+import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
@@ -229,6 +232,14 @@ export class LinuxSampler implements ProcessSampler {
     this.statFds.delete(pid);
     keptFds.total--;
     closeQuietly(fd);
+  }
+
+  readCwd(pids: Iterable<number>): Map<number, string | null> {
+    return readCwds(pids, this.procRoot);
+  }
+
+  listeningPorts(pids: Iterable<number>): Map<number, ListeningPort[]> {
+    return readListeningPorts(pids, this.procRoot);
   }
 
   /** Releases every kept descriptor. */
