@@ -8,7 +8,7 @@ describe('commandInsideEval', () => {
       'npm run dev',
     ],
     ["eval 'echo '\\''quoted'\\'' && ls' && pwd", "echo 'quoted' && ls"],
-    ['eval \'a\'"b"', 'a'],
+    ['eval \'a\'"b"', null],
     ['bash -c npm run dev', null],
     ["eval 'unterminated", null],
   ])('%s', (line, expected) => {
