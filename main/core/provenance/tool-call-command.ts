@@ -19,7 +19,8 @@ export function commandInsideEval(commandLine: string): string | null {
     } else if (c === '\\' && i + 1 < commandLine.length) {
       out += commandLine[i + 1];
       i += 2;
-    } else if (/[\s;&|<>)]/.test(c)) break; // the end of the word
+    } else if (/[\s;&|<>)]/.test(c))
+      break; // the end of the word
     else return null; // double quotes or a bare word part: not a wrapper we understand
   }
   return out;
