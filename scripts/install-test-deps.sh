@@ -14,3 +14,20 @@ if [ "${#need[@]}" -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# The real Claude Code CLI for the hooks end-to-end test (test/hooks/claude-code-e2e.test.ts),
+# installed outside the checkout. 2.1.197 is the newest release that runs on Node 20. The package's
+# postinstall (install.cjs) links the native binary from the platform package over the stub
+# bin/claude.exe; the repository's .npmrc sets ignore-scripts, so it is run explicitly here.
+# Skipped (the test then says why) when the registry cannot be reached.
+claude_dir="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/claude-code-2.1.197"
+claude_pkg="$claude_dir/node_modules/@anthropic-ai/claude-code"
+if ! "$claude_pkg/bin/claude.exe" --version >/dev/null 2>&1; then
+  mkdir -p "$claude_dir"
+  if (cd "$claude_dir" && npm install --no-save --no-audit --no-fund --ignore-scripts --prefix . \
+    @anthropic-ai/claude-code@2.1.197 >/dev/null); then
+    (cd "$claude_pkg" && node install.cjs) || echo "claude-code: postinstall failed; its e2e test will be skipped" >&2
+  else
+    echo "claude-code: npm install failed; its e2e test will be skipped" >&2
+  fi
+fi

@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allPids, readProcStat } from './proc';
+import { trackGroup } from './spawned-groups';
+
+/**
+ * The real Claude Code CLI, installed by scripts/install-test-deps.sh outside the checkout:
+ * `${XDG_CACHE_HOME:-~/.cache}/corral-test/claude-code-2.1.197`. 2.1.197 is the newest release that
+ * runs on Node 20. Its bin/claude.exe is a stub until the package's postinstall links the native
+ * binary over it, which the install script runs explicitly (the repo's .npmrc ignores scripts).
+ */
+export const CLAUDE_CODE_VERSION = '2.1.197';
+
+export function claudeCodeDir(): string {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(cache, 'corral-test', `claude-code-${CLAUDE_CODE_VERSION}`);
+}
+
+export function claudeCodeBinary(): string {
+  return join(claudeCodeDir(), 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+}
+
+/** Undefined when the CLI is usable; otherwise why a test that needs it is skipped. */
+export function claudeCodeSkipReason(): string | undefined {
+  if (process.platform !== 'linux') return 'the Claude Code end-to-end tests run on Linux only';
+  const bin = claudeCodeBinary();
+  try {
+    accessSync(bin, constants.X_OK);
+  } catch {
+    return `Claude Code ${CLAUDE_CODE_VERSION} is not installed at ${bin} (run scripts/install-test-deps.sh; it needs the npm registry)`;
+  }
+  try {
+    // The placeholder stub is a few hundred bytes of script; the native binary is hundreds of MB.
+    if (readFileSync(bin).subarray(0, 4).toString('latin1') !== '\x7fELF') {
+      return `${bin} is the npm placeholder, not the native binary (its postinstall, install.cjs, did not run)`;
+    }
+  } catch (err) {
+    return `cannot read ${bin}: ${String(err)}`;
+  }
+  return undefined;
+}
+
+export interface ClaudeRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The PGID of the `claude` process (its own session and group), removed by the test's cleanup. */
+  pgid: number;
+  /** The isolated HOME of this run; CLAUDE_CONFIG_DIR is `<home>/.claude`. */
+  home: string;
+  configDir: string;
+}
+
+export interface ClaudeRunOptions {
+  prompt: string;
+  /** The fake Messages API, e.g. startFakeMessagesApi().baseUrl. */
+  baseUrl: string;
+  /** The session's working directory. */
+  cwd: string;
+  /** An isolated HOME prepared by the caller (e.g. with settings.json); a fresh one otherwise. */
+  home?: string;
+  /** Extra variables for the CLI's environment (PATH is set already). */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** A fresh HOME for one run, with `.claude/` inside it. */
+export function makeClaudeHome(): { home: string; configDir: string } {
+  const home = mkdtempSync(join(tmpdir(), 'corral-claude-home-'));
+  return { home, configDir: join(home, '.claude') };
+}
+
+/**
+ * Runs `claude -p <prompt> --dangerously-skip-permissions` against a fake API, in its own session
+ * and process group (tracked for removal by PGID). The environment is explicit: nothing of the
+ * test runner's own (which may be inside an agent and carry CLAUDECODE markers) leaks in. We run as
+ * root, where the CLI refuses to skip permissions unless IS_SANDBOX=1.
+ */
+export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
+  const home = options.home ?? makeClaudeHome().home;
+  const configDir = join(home, '.claude');
+  const env: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    CLAUDE_CONFIG_DIR: configDir,
+    SHELL: '/bin/bash',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    IS_SANDBOX: '1',
+    ANTHROPIC_BASE_URL: options.baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-tests',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CORRAL_TEST_FIXTURE: '1',
+    ...options.env,
+  };
+  const child = spawn(claudeCodeBinary(), ['-p', options.prompt, '--dangerously-skip-permissions'], {
+    cwd: options.cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (child.pid === undefined) throw new Error('could not spawn claude');
+  const pgid = child.pid;
+  trackGroup(pgid);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new Error(`claude did not finish within ${options.timeoutMs ?? 90_000} ms\n${stdout}\n${stderr}`),
+      );
+    }, options.timeoutMs ?? 90_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, pgid, home, configDir });
+    });
+  });
+}
+
+/**
+ * The process groups of every live process whose environment carries this run's HOME: the CLI's
+ * tool-call shells and whatever they left running (each tool call is its own session and group,
+ * so its leftovers have the tool-call shell's PGID/SID). Each is also tracked for removal by PGID.
+ */
+export function trackGroupsOfRun(home: string): number[] {
+  const marker = `HOME=${home}`;
+  const pgids = new Set<number>();
+  for (const pid of allPids()) {
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    if (!environ.split('\0').includes(marker)) continue;
+    const stat = readProcStat(pid);
+    if (stat && stat.state !== 'Z' && stat.pgid > 1) pgids.add(stat.pgid);
+  }
+  for (const pgid of pgids) trackGroup(pgid);
+  return [...pgids];
+}
