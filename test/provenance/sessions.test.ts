@@ -1,8 +1,12 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
 import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../../main/core/analysis/signatures';
 import { validateSettings } from '../../main/core/config/validate-settings';
+import { readClaudeSessionFile } from '../../main/core/provenance/claude-session-files';
 import { linkSessionsToAgents } from '../../main/core/provenance/session-links';
 import {
   groupsOfSession,
@@ -11,6 +15,7 @@ import {
   resolveSessionTargets,
 } from '../../main/core/provenance/resolve-targets';
 import { makeGroup, makeProcess } from '../renderer/support/fixtures';
+import { removeDir } from '../support/spawned-groups';
 
 const matcher = new AgentMatcher(BUILTIN_SIGNATURES, PROVENANCE_ENV);
 
@@ -66,6 +71,39 @@ describe('session ids from the environment (signature sessionEnv)', () => {
       'agents[0].sessionEnv: expected environment variable names',
     ]);
     expect(bad.settings.provenance).toEqual({ transcripts: true });
+  });
+});
+
+describe('readClaudeSessionFile (the shape Claude Code 2.1.197 writes)', () => {
+  it('names the session only for the process it was written by', () => {
+    const config = mkdtempSync(join(tmpdir(), 'corral-claude-config-'));
+    try {
+      mkdirSync(join(config, 'sessions'));
+      const file = (pid: number, body: unknown) =>
+        writeFileSync(join(config, 'sessions', `${pid}.json`), JSON.stringify(body));
+      file(42, {
+        pid: 42,
+        sessionId: 'c3d1',
+        cwd: '/x',
+        startedAt: 1,
+        procStart: '201201',
+        version: '2.1.197',
+      });
+      file(43, { pid: 44, sessionId: 'other-pid' });
+      file(45, { pid: 45, sessionId: '' });
+      writeFileSync(join(config, 'sessions', '46.json'), '{"pid": 46, "sessionId": "trunc');
+      expect(readClaudeSessionFile(config, 42, 201201)).toBe('c3d1');
+      expect(readClaudeSessionFile(config, 42, null)).toBe('c3d1');
+      expect(readClaudeSessionFile(config, 42, 999)).toBeNull(); // a reused pid: another start time
+      expect([43, 45, 46, 47].map((pid) => readClaudeSessionFile(config, pid, null))).toEqual([
+        null,
+        null,
+        null,
+        null,
+      ]);
+    } finally {
+      removeDir(config);
+    }
   });
 });
 

@@ -22,7 +22,7 @@ export interface ProvenanceInputs {
   records: readonly ProcessRecord[];
   attributions: ReadonlyMap<number, Attribution>;
   matcher: AgentMatcher;
-  sampler: Pick<ProcessSampler, 'readCwd' | 'listeningPorts'>;
+  sampler: Pick<ProcessSampler, 'platform' | 'readCwd' | 'listeningPorts'>;
   /** Read every process's ports, not only agents' (someone asked which process holds a port). */
   portsOfAll?: boolean;
 }
@@ -72,7 +72,11 @@ export class Provenance {
         const isAgent = a?.isAgent === true;
         let sessionId = marks.get(r.pid)?.sessionId ?? null;
         if (isAgent && sessionId === null && a!.agent === 'claude-code')
-          sessionId = readClaudeSessionFile(this.claudeConfigDir(r), r.pid);
+          sessionId = readClaudeSessionFile(
+            this.claudeConfigDir(r),
+            r.pid,
+            sampler.platform === 'linux' ? r.startKey : null,
+          );
         return { pid: r.pid, sessionId, isAgent, agentPid: a?.agentPid ?? null };
       }),
     );
