@@ -1,8 +1,8 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readListeningPorts } from '../../main/core/sampling/linux/listening-ports';
+import { ListeningPortReader, readListeningPorts } from '../../main/core/sampling/linux/listening-ports';
 import { readCwds } from '../../main/core/sampling/linux/proc-cwd';
 import { decodeAddress, parseListeningSockets } from '../../main/core/sampling/linux/socket-table';
 import { removeDir, spawnGroup } from '../support/spawned-groups';
@@ -92,6 +92,45 @@ describe('Linux readers for cwd and listening ports, on real processes', () => {
     );
     await g.ready('ready');
     expect(readListeningPorts([g.pid]).get(g.pid)).toEqual([{ protocol: 'tcp', address: '127.0.0.1', port }]);
+    removeDir(g.dir);
+  });
+
+  it('reads the socket tables again when a new socket appears, and a late listen() once they are old', async () => {
+    const [first, second, late] = [await freePort(), await freePort(), await freePort()];
+    const script = [
+      'import socket, os, time',
+      'd = os.environ["DIR"]',
+      'def wait(name):',
+      '    while not os.path.exists(d + "/" + name): time.sleep(0.02)',
+      `a = socket.socket(); a.bind(("127.0.0.1", ${first})); a.listen()`,
+      `l = socket.socket(); l.bind(("127.0.0.1", ${late}))`,
+      'open(d + "/one", "w").write("ok\\n")',
+      'wait("go")',
+      `b = socket.socket(); b.bind(("127.0.0.1", ${second})); b.listen()`,
+      'open(d + "/two", "w").write("ok\\n")',
+      'wait("listen")',
+      'l.listen()',
+      'open(d + "/three", "w").write("ok\\n")',
+      'time.sleep(600)',
+    ].join('\n');
+    const g = spawnGroup(`exec python3 -c '${script}'`);
+    let now = 0;
+    const reader = new ListeningPortReader('/proc', 5000, () => now);
+    const ports = () =>
+      reader
+        .read([g.pid])
+        .get(g.pid)!
+        .map((p) => p.port);
+    await g.ready('one');
+    expect(ports()).toEqual([first]);
+    writeFileSync(join(g.dir, 'go'), '');
+    await g.ready('two');
+    expect(ports()).toEqual([first, second].sort((x, y) => x - y)); // a new inode: read again at once
+    writeFileSync(join(g.dir, 'listen'), '');
+    await g.ready('three');
+    expect(ports()).toEqual([first, second].sort((x, y) => x - y)); // same inodes, tables still fresh
+    now += 5001;
+    expect(ports()).toEqual([first, second, late].sort((x, y) => x - y));
     removeDir(g.dir);
   });
 });

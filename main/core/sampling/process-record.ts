@@ -74,7 +74,8 @@ export interface ProcessSampler {
   readCwd?(pids: Iterable<number>): Map<number, string | null>;
   /**
    * Listening sockets (TCP listen, bound unconnected UDP) of each of `pids`; pids whose descriptors
-   * cannot be read are absent. Reads only these pids' descriptors and the socket tables once a call.
+   * cannot be read are absent. Reads only these pids' descriptors, and the socket tables at most once a
+   * call (Linux: only when a socket not seen before appears, or every few seconds).
    */
   listeningPorts?(pids: Iterable<number>): Map<number, ListeningPort[]>;
   /** Releases what the sampler holds open (descriptors), when it is done with. */

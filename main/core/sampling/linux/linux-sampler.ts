@@ -5,7 +5,7 @@ import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions }
 import { forgetMissing, readEach } from '../read-each';
 import { pickEnv, splitNul } from './nul-fields';
 import { keptFds } from './kept-fds';
-import { readListeningPorts } from './listening-ports';
+import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
@@ -38,6 +38,7 @@ export class LinuxSampler implements ProcessSampler {
   private readonly childFds = new Map<number, number>();
   private loadavgFd: number | null = null;
   private exitWatch: PidfdExitWatch | null = null;
+  private portReader: ListeningPortReader | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
@@ -239,7 +240,8 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   listeningPorts(pids: Iterable<number>): Map<number, ListeningPort[]> {
-    return readListeningPorts(pids, this.procRoot);
+    this.portReader ??= new ListeningPortReader(this.procRoot);
+    return this.portReader.read(pids);
   }
 
   /** Releases every kept descriptor. */

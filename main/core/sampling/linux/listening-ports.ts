@@ -8,40 +8,82 @@ const SOCKET_LINK = /^socket:\[(\d+)\]$/;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
- * The sockets each of `pids` is listening on. Only the given pids' descriptors are read (one readdir
- * and a readlink per descriptor), and the socket tables once per network namespace per call, through
- * `/proc/<pid>/net/…` so that a process in a container's namespace is matched with its own tables.
- * A pid whose descriptors are unreadable (gone, another user's) is absent from the result.
+ * Reading a socket table walks every bucket of the kernel's hash tables, so it costs milliseconds
+ * even when nearly empty: a reader remembers what each socket inode was and reads the tables again
+ * only when it meets a socket it has not seen, or when what it knows is older than this.
  */
-export function readListeningPorts(pids: Iterable<number>, procRoot = '/proc'): Map<number, ListeningPort[]> {
-  const tablesByNamespace = new Map<string, Map<number, ListeningPort>>();
-  const out = new Map<number, ListeningPort[]>();
-  for (const pid of pids) {
-    const inodes = socketInodes(pid, procRoot);
-    if (inodes === null) continue;
-    if (inodes.length === 0) {
-      out.set(pid, []);
-      continue;
+export const SOCKET_TABLE_MAX_AGE_MS = 5000;
+
+/**
+ * The sockets each of `pids` is listening on. Only the given pids' descriptors are read (one readdir
+ * and a readlink per descriptor), and the socket tables at most once per network namespace per call,
+ * through `/proc/<pid>/net/…` so that a process in a container's namespace is matched with its own
+ * tables. A pid whose descriptors are unreadable (gone, another user's) is absent from the result.
+ */
+export class ListeningPortReader {
+  /** Socket inode → what it was when the tables were last read (null: not listening, or not TCP/UDP). */
+  private known = new Map<number, ListeningPort | null>();
+  private readAt = -Infinity;
+
+  constructor(
+    private readonly procRoot = '/proc',
+    private readonly maxAgeMs = SOCKET_TABLE_MAX_AGE_MS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  read(pids: Iterable<number>): Map<number, ListeningPort[]> {
+    const inodesByPid = new Map<number, number[]>();
+    let unknown = this.now() - this.readAt > this.maxAgeMs;
+    for (const pid of pids) {
+      const inodes = socketInodes(pid, this.procRoot);
+      if (inodes === null) continue;
+      inodesByPid.set(pid, inodes);
+      if (!unknown) unknown = inodes.some((i) => !this.known.has(i));
     }
-    const namespace = readLink(`${procRoot}/${pid}/ns/net`) ?? `pid:${pid}`;
-    let table = tablesByNamespace.get(namespace);
-    if (!table) {
-      table = readTables(`${procRoot}/${pid}/net`);
-      tablesByNamespace.set(namespace, table);
-    }
-    const seen = new Set<string>();
-    const ports: ListeningPort[] = [];
-    for (const inode of inodes) {
-      const port = table.get(inode);
-      if (!port) continue;
-      const key = `${port.protocol} ${port.address} ${port.port}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      ports.push(port);
-    }
-    out.set(pid, ports.sort(comparePorts));
+    if (unknown) this.refresh(inodesByPid);
+    const out = new Map<number, ListeningPort[]>();
+    for (const [pid, inodes] of inodesByPid) out.set(pid, portsOf(inodes, this.known));
+    return out;
   }
-  return out;
+
+  private refresh(inodesByPid: ReadonlyMap<number, number[]>): void {
+    const tablesByNamespace = new Map<string, Map<number, ListeningPort>>();
+    const known = new Map<number, ListeningPort | null>();
+    for (const [pid, inodes] of inodesByPid) {
+      if (inodes.length === 0) continue;
+      const namespace = readLink(`${this.procRoot}/${pid}/ns/net`) ?? `pid:${pid}`;
+      let table = tablesByNamespace.get(namespace);
+      if (!table) {
+        table = readTables(`${this.procRoot}/${pid}/net`);
+        tablesByNamespace.set(namespace, table);
+      }
+      for (const inode of inodes) known.set(inode, table.get(inode) ?? null);
+    }
+    this.known = known;
+    this.readAt = this.now();
+  }
+}
+
+/** One look, no memory: for a command that asks once. */
+export function readListeningPorts(pids: Iterable<number>, procRoot = '/proc'): Map<number, ListeningPort[]> {
+  return new ListeningPortReader(procRoot, -1).read(pids);
+}
+
+function portsOf(
+  inodes: readonly number[],
+  known: ReadonlyMap<number, ListeningPort | null>,
+): ListeningPort[] {
+  const seen = new Set<string>();
+  const ports: ListeningPort[] = [];
+  for (const inode of inodes) {
+    const port = known.get(inode);
+    if (!port) continue;
+    const key = `${port.protocol} ${port.address} ${port.port}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ports.push(port);
+  }
+  return ports.sort(comparePorts);
 }
 
 export function comparePorts(a: ListeningPort, b: ListeningPort): number {
