@@ -15,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
 try {
   const agents = await startAgentPopulation(dir);
   try {
-    await spawnPopulation(EXTRA - agents.descendants - 1);
+    await spawnPopulation(EXTRA - agents.descendants - 1, { timeoutMs: 300_000 });
     const cost = measureProvenanceCost(10, 20);
     process.stdout.write(`${textTable(provenanceRows(EXTRA, cost))}\n`);
   } finally {
