@@ -25,6 +25,7 @@ import { startAgentPopulation } from './phases/agent-population';
 import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
 import { measureMemory } from './phases/memory';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
+import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
 import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
 import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
@@ -112,6 +113,9 @@ async function main(): Promise<void> {
       snapshots[extra] = { tableSize, results };
       rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
     }
+    // 1b. Provenance (cwd, ports, sessions) of the agent's processes over the same 4,000.
+    log('provenance: cwd and listening ports of the agent processes, ports of every process, addTo');
+    rows.push(...provenanceRows(4000, measureProvenanceCost(PLAN.rounds, PLAN.perRound)));
 
     // 2. Steady-state monitor cost over the 4,000, in a process of its own.
     log(
