@@ -22,6 +22,8 @@ try {
     agents.agent.close();
   }
 } finally {
-  await removeGroups();
+  await removeGroups(undefined, 120_000);
   rmSync(dir, { recursive: true, force: true });
 }
+// The agent's pipes to its finished tool calls keep the event loop alive; everything is removed.
+process.exit(0);

@@ -3,7 +3,7 @@ import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../..
 import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 import { readClaudeSessionFile } from './claude-session-files';
 import { ClaudeTranscripts } from './claude-transcripts';
 import { matchToolCall, START_SLACK_MS } from './match-tool-call';
@@ -29,6 +29,9 @@ export interface ProvenanceInputs {
 
 const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
 
+/** How long one process's cwd and ports are trusted before they are read again. */
+export const PROCESS_REFRESH_MS = 10_000;
+
 /**
  * Fills in where each agent group came from: cwd, listening ports and role of its processes, and the
  * group's session, project, tool call and ports. Keeps caches (projects, transcripts, homes) between
@@ -40,7 +43,15 @@ export class Provenance {
   private readonly homes = new OwnerHomes();
   private readonly transcripts = new ClaudeTranscripts();
 
-  constructor(private options: ProvenanceOptions) {}
+  private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
+  private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
+
+  /** `refreshMs`: how long a process's cwd and ports are kept before they are read again. */
+  constructor(
+    private options: ProvenanceOptions,
+    private readonly refreshMs = PROCESS_REFRESH_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   setOptions(options: ProvenanceOptions): void {
     this.options = options;
@@ -54,11 +65,10 @@ export class Provenance {
     const agentPids = groups
       .filter((g) => g.agent !== null)
       .flatMap((g) => g.processes.filter((p) => p.state !== 'Z').map((p) => p.pid));
-    const cwds = sampler.readCwd?.(agentPids) ?? new Map<number, string | null>();
     const portPids = inputs.portsOfAll
       ? groups.flatMap((g) => g.processes.filter((p) => p.state !== 'Z').map((p) => p.pid))
       : agentPids;
-    const ports = sampler.listeningPorts?.(portPids) ?? new Map<number, ListeningPort[]>();
+    const { cwds, ports } = this.readProcesses(agentPids, portPids, byPid, sampler);
 
     const marks = new Map<number, SessionMarks>();
     for (const r of byPid.values()) {
@@ -141,6 +151,52 @@ export class Provenance {
             matcher,
           );
     }
+  }
+
+  /**
+   * cwd and ports, each process's kept for `refreshMs`: a leftover rarely changes either, and reading
+   * them costs a readdir and a readlink per descriptor (measured in the bench's provenance rows).
+   */
+  private readProcesses(
+    agentPids: readonly number[],
+    portPids: readonly number[],
+    byPid: ReadonlyMap<number, ProcessRecord>,
+    sampler: ProvenanceInputs['sampler'],
+  ): { cwds: Map<number, string | null>; ports: Map<number, ListeningPort[]> } {
+    const now = this.now();
+    const keyOf = (pid: number): string => {
+      const r = byPid.get(pid);
+      return r ? identityKey(pid, r.startKey) : `${pid}`;
+    };
+    const stale = (pids: readonly number[], cache: Map<string, { at: number }>): number[] =>
+      pids.filter((pid) => {
+        const hit = cache.get(keyOf(pid));
+        return hit === undefined || now - hit.at >= this.refreshMs;
+      });
+    const freshCwds = sampler.readCwd?.(stale(agentPids, this.cwdCache)) ?? new Map<number, string | null>();
+    for (const [pid, cwd] of freshCwds) this.cwdCache.set(keyOf(pid), { at: now, value: cwd });
+    const portsToRead = stale(portPids, this.portCache);
+    const freshPorts = sampler.listeningPorts?.(portsToRead) ?? new Map<number, ListeningPort[]>();
+    for (const pid of portsToRead) {
+      const held = freshPorts.get(pid);
+      if (held) this.portCache.set(keyOf(pid), { at: now, value: held });
+      else this.portCache.delete(keyOf(pid));
+    }
+    const cwds = new Map<number, string | null>();
+    for (const pid of agentPids) {
+      const hit = this.cwdCache.get(keyOf(pid));
+      if (hit) cwds.set(pid, hit.value);
+    }
+    const ports = new Map<number, ListeningPort[]>();
+    for (const pid of portPids) {
+      const hit = this.portCache.get(keyOf(pid));
+      if (hit) ports.set(pid, hit.value);
+    }
+    // Keep only what was asked for now: processes that are gone, or no longer an agent's, are dropped.
+    const asked = new Set([...agentPids, ...portPids].map(keyOf));
+    for (const cache of [this.cwdCache, this.portCache])
+      for (const k of cache.keys()) if (!asked.has(k)) cache.delete(k);
+    return { cwds, ports };
   }
 
   private roleOf(
