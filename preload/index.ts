@@ -8,7 +8,7 @@ import {
   type PushChannel,
   type RequestChannel,
 } from '../shared/contract';
-import { IPC_PUSH, IPC_REQUEST } from '../main/transport/ipc-channels';
+import { IPC_PUSH, IPC_REQUEST } from '../shared/ipc-channels';
 
 type Listener = (payload: unknown) => void;
 const listeners = new Map<PushChannel, Set<Listener>>();

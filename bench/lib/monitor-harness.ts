@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findHeldPipes } from '../../main/core/analysis/held-pipes/find-held-pipes';
+import { findHeldPipes } from '../../main/core/sampling/linux/find-held-pipes';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { DEFAULT_FULL_SWEEP_EVERY, Monitor } from '../../main/core/monitor/monitor';
 import { createSampler } from '../../main/core/sampling/create-sampler';

@@ -1,11 +1,18 @@
 import type { Settings } from '../../shared/model';
-import { loadConfig } from '../core/config/load-config';
+import { loadConfig, type LoadedConfig } from '../core/config/load-config';
 import { createCorralService, type RunningService } from '../core/create-service';
 
-/** The running core for a long-lived CLI command; problems are reported on stderr, named for it. */
-export function startCliService(command: string, settings: Settings): RunningService {
+/**
+ * The running core for a long-lived CLI command; problems are reported on stderr, named for it. The
+ * config the command line already read is passed in, so the file is read and validated once.
+ */
+export function startCliService(
+  command: string,
+  settings: Settings,
+  config: LoadedConfig = loadConfig(),
+): RunningService {
   const running = createCorralService({
-    config: { ...loadConfig(), settings },
+    config: { ...config, settings },
     onError: (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
   });
   if (running.store.problem) process.stderr.write(`corral ${command}: storage: ${running.store.problem}\n`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { loadConfig } from '../core/config/load-config';
+import { loadConfig, type LoadedConfig } from '../core/config/load-config';
 import { PS_USAGE, runPs } from './commands/ps';
 import { UsageError } from './usage-error';
 
@@ -23,8 +23,9 @@ Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DAT
 
 type Command = (
   args: string[],
-  settings: ReturnType<typeof loadConfig>['settings'],
+  settings: LoadedConfig['settings'],
   out: (t: string) => void,
+  config: LoadedConfig,
 ) => Promise<number>;
 
 async function loadCommand(name: string): Promise<Command | null> {
@@ -58,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   for (const error of config.errors) process.stderr.write(`corral: config: ${error}\n`);
   try {
-    return await command(args, config.settings, (text) => process.stdout.write(`${text}\n`));
+    return await command(args, config.settings, (text) => process.stdout.write(`${text}\n`), config);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {

@@ -2,17 +2,15 @@ import { homedir } from 'node:os';
 import type { StopGroupRequest } from '../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
 import { HostInfoSource } from './host/host-info';
-import { teardown } from './actions/teardown';
-import { findHeldPipes } from './analysis/held-pipes/find-held-pipes';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
+import { stopGroup } from './actions/stop-group';
 import { Monitor } from './monitor/monitor';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './snapshot/one-shot-snapshot';
-import { findGroupById, teardownTarget } from './snapshot/teardown-target';
 import { resolveDataDir } from './storage/data-dir';
 import { IncidentStore } from './storage/incident-store';
 
@@ -51,7 +49,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     sampler,
     matcher,
     settings,
-    findHeldPipes: process.platform === 'linux' ? findHeldPipes : undefined,
+    findHeldPipes: sampler.findHeldPipes?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
     watchIntervalMs: options.watchIntervalMs,
     fullSweepEvery: options.fullSweepEvery,
@@ -73,25 +71,22 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     for (const l of snapshotListeners) l(s);
   });
 
-  const stopGroup = async (
+  const stop = async (
     request: StopGroupRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<TeardownResult> => {
-    const groups = snapshotGroups(monitor, { all: true });
-    const found = findGroupById(request.groupId, groups);
-    if (found === null)
-      throw new Error(`no live group with id ${request.groupId}; it may have exited already`);
-    if (found === 'reused')
-      throw new Error(`group ${request.groupId} is gone and its PGID now belongs to another group`);
-    const target = teardownTarget(request.groupId, found, groups);
-    const result = await teardown(target, {
+    const outcome = await stopGroup(request, snapshotGroups(monitor, { all: true }), {
       graceMs: settings.teardown.graceMs,
-      mode: request.orphansOnly ? 'orphans-only' : 'group',
-      withEscaped: request.withEscaped ?? false,
-      dryRun: request.dryRun ?? false,
       sampler,
       onProgress,
     });
+    if (outcome.refused !== null)
+      throw new Error(
+        outcome.refused === 'no-such-group'
+          ? `no live group with id ${request.groupId}; it may have exited already`
+          : `group ${request.groupId} is gone and its PGID now belongs to another group`,
+      );
+    const { group: found, result } = outcome;
     for (const s of result.signals) monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
     return result;
   };
@@ -99,7 +94,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   const service: CorralService = {
     snapshot,
     timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
-    stopGroup,
+    stopGroup: stop,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),
     settings: () => settings,
     updateSettings: async (patch): Promise<SettingsUpdate> => {

@@ -3,7 +3,7 @@ import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { PushChannel, PushContract } from '../../shared/contract';
 import type { CorralService } from '../core/service';
 import { dispatch } from '../transport/dispatch';
-import { IPC_PUSH, IPC_REQUEST } from '../transport/ipc-channels';
+import { IPC_PUSH, IPC_REQUEST } from '../../shared/ipc-channels';
 import type { MainWindow } from './main-window';
 import { isTrustedSender } from './sender-check';
 

@@ -1,9 +1,6 @@
 /** Largest request payload either transport accepts, measured as JSON text. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 
-/** A group id as the core issues it: `<pgid>:<anchorPid>:<anchorStartKey>`. */
-export const GROUP_ID_PATTERN = /^\d+:\d+:\d+$/;
-
 /** Generous for three 20-digit numbers; anything longer is not an id the core issued. */
 export const MAX_GROUP_ID_LENGTH = 64;
 

@@ -1,6 +1,7 @@
 // Small hand-written checks for request payloads. Each returns an error message or null, so a
 // validator can stop at the first problem and name the exact field.
-import { GROUP_ID_PATTERN, MAX_GROUP_ID_LENGTH } from './limits';
+import { GROUP_ID_PATTERN } from '../../shared/group-id';
+import { MAX_GROUP_ID_LENGTH } from './limits';
 
 export type Check = (value: unknown, path: string) => string | null;
 
@@ -14,11 +15,16 @@ export const bool: Check = (value, path) => (typeof value === 'boolean' ? null :
 
 export const str: Check = (value, path) => (typeof value === 'string' ? null : `${path} must be a string`);
 
-export function finiteNumber({ min, integer = false }: { min?: number; integer?: boolean } = {}): Check {
+export function finiteNumber({
+  min,
+  max,
+  integer = false,
+}: { min?: number; max?: number; integer?: boolean } = {}): Check {
   return (value, path) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${path} must be a finite number`;
     if (integer && !Number.isInteger(value)) return `${path} must be an integer`;
     if (min !== undefined && value < min) return `${path} must be >= ${min}`;
+    if (max !== undefined && value > max) return `${path} must be <= ${max}`;
     return null;
   };
 }

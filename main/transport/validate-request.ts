@@ -1,5 +1,6 @@
 // The single gate for requests from the renderer (Electron IPC) and from browsers (serve WebSocket).
 // Everything that reaches the service has passed through here.
+import { NUMERIC_SETTINGS } from '../../shared/settings-table';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
 import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES } from './limits';
 import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
@@ -28,9 +29,12 @@ const agentSignature = object(
 const settingsPatch = object(
   {},
   {
-    pollIntervalMs: finiteNumber({ min: 0 }),
-    runaway: object({ cpuPercent: finiteNumber({ min: 0 }), windowSeconds: finiteNumber({ min: 0 }) }),
-    teardown: object({ graceMs: finiteNumber({ min: 0 }) }),
+    pollIntervalMs: finiteNumber(NUMERIC_SETTINGS.pollIntervalMs),
+    runaway: object({
+      cpuPercent: finiteNumber(NUMERIC_SETTINGS.cpuPercent),
+      windowSeconds: finiteNumber(NUMERIC_SETTINGS.windowSeconds),
+    }),
+    teardown: object({ graceMs: finiteNumber(NUMERIC_SETTINGS.graceMs) }),
     notifications: object({ enabled: bool, pausedUntil: nullable(finiteNumber({ min: 0 })) }),
     agents: arrayOf(agentSignature, 256),
     provenance: object({ transcripts: bool }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMemberStat } from '../../main/core/actions/member-stats';
+import { parseMemberStat } from '../../main/core/sampling/linux/member-stats';
 
 const stat = (comm: string, rest: string) => Buffer.from(`4242 (${comm}) ${rest}\n`);
 // state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime prio nice threads itreal starttime ...

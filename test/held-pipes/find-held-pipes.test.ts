@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeHeldPipe } from '../../main/core/analysis/held-pipes/describe-held-pipe';
-import { findHeldPipes } from '../../main/core/analysis/held-pipes/find-held-pipes';
-import { procLabel } from '../../main/core/analysis/held-pipes/proc-label';
+import { findHeldPipes } from '../../main/core/sampling/linux/find-held-pipes';
+import { procLabel } from '../../main/core/sampling/linux/proc-label';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive } from '../support/proc';
 import { spawnGroup, trackGroup } from '../support/spawned-groups';

@@ -34,7 +34,7 @@ describe('settings form parsing', () => {
       ...settingsToForm(current),
       pollIntervalMs: 'fast',
       cpuPercent: '0',
-      windowSeconds: '1.5',
+      windowSeconds: '0.05',
       graceMs: '',
       agentsJson: '{',
     };
@@ -42,10 +42,17 @@ describe('settings form parsing', () => {
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.errors.pollIntervalMs).toBe('Poll interval must be a number.');
-    expect(parsed.errors.cpuPercent).toBe('Runaway threshold must be between 1 and 100000.');
-    expect(parsed.errors.windowSeconds).toBe('Runaway window must be a whole number.');
+    expect(parsed.errors.cpuPercent).toBe('Runaway threshold must be between 1 and 10000.');
+    expect(parsed.errors.windowSeconds).toBe('Runaway window must be between 0.1 and 86400.');
     expect(parsed.errors.graceMs).toBe('Grace period must be a number.');
     expect(parsed.errors.agentsJson).toMatch(/^Agent signatures are not valid JSON/);
+  });
+
+  it('asks for whole milliseconds', () => {
+    const parsed = parseSettingsForm({ ...settingsToForm(current), graceMs: '1.5' }, current);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.graceMs).toBe('Grace period must be a whole number.');
   });
 
   it.each([
@@ -116,7 +123,7 @@ describe('settings page', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByTestId('error-poll-interval').textContent).toBe(
-      'Poll interval must be between 250 and 600000.',
+      'Poll interval must be between 100 and 60000.',
     );
     expect(poll.getAttribute('aria-invalid')).toBe('true');
     expect(poll.getAttribute('aria-describedby')).toBe('poll-interval-error');

@@ -1,9 +1,8 @@
 import type { Settings, TeardownResult } from '../../../shared/model';
-import { teardown } from '../../core/actions/teardown';
+import { stopGroup } from '../../core/actions/stop-group';
 import { resolvePortTargets, resolveSessionTargets } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { findGroupById, teardownTarget } from '../../core/snapshot/teardown-target';
 
 export interface KillByOptions {
   by: { port: number } | { session: string };
@@ -48,17 +47,14 @@ export async function runKillBy(
   }
   const results: TeardownResult[] = [];
   for (const groupId of resolved.groupIds) {
-    const found = findGroupById(groupId, groups);
-    if (found === null || found === 'reused') continue; // resolved from this very snapshot: cannot happen
-    results.push(
-      await teardown(teardownTarget(groupId, found, groups), {
-        graceMs: o.graceMs,
-        mode: o.orphansOnly ? 'orphans-only' : 'group',
-        withEscaped: o.withEscaped,
-        dryRun: o.dryRun,
-        sampler,
-      }),
+    const outcome = await stopGroup(
+      { groupId, orphansOnly: o.orphansOnly, withEscaped: o.withEscaped, dryRun: o.dryRun },
+      groups,
+      { graceMs: o.graceMs, sampler },
     );
+    // Resolved from this very snapshot, so the group is there; a refusal would be a bug, not a skip.
+    if (outcome.refused !== null) throw new Error(`group ${groupId} vanished from its own snapshot`);
+    results.push(outcome.result);
   }
   if (o.json) out(JSON.stringify({ target: what, refused: null, skipped: resolved.skipped, results }));
   else {

@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { Settings, TeardownResult } from '../../../shared/model';
-import { teardown } from '../../core/actions/teardown';
+import { stopGroup } from '../../core/actions/stop-group';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { parsePort } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { findGroupById, teardownTarget } from '../../core/snapshot/teardown-target';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 import { runKillBy } from './kill-by-provenance';
@@ -60,24 +59,30 @@ export async function runKill(
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
   const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler });
-  const found = findGroupById(groupId, groups);
   const refuse = (reason: string): number => {
     if (values.json)
       out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
-  if (found === null) return refuse(`no live process group matches ${groupId}; it may have exited already`);
-  if (found === 'reused') {
-    return refuse(`the group ${groupId} is gone and its PGID now belongs to another group (PGID reuse)`);
+  const outcome = await stopGroup(
+    {
+      groupId,
+      orphansOnly: values['orphans-only'],
+      withEscaped: values['with-escaped'],
+      dryRun: values['dry-run'],
+    },
+    groups,
+    { graceMs, sampler },
+  );
+  if (outcome.refused !== null) {
+    return refuse(
+      outcome.refused === 'no-such-group'
+        ? `no live process group matches ${groupId}; it may have exited already`
+        : `the group ${groupId} is gone and its PGID now belongs to another group (PGID reuse)`,
+    );
   }
-  const result = await teardown(teardownTarget(groupId, found, groups), {
-    graceMs,
-    mode: values['orphans-only'] ? 'orphans-only' : 'group',
-    withEscaped: values['with-escaped'],
-    dryRun: values['dry-run'],
-    sampler,
-  });
+  const { result } = outcome;
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Settings } from '../../../shared/model';
+import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
 import { startServer } from '../../serve/start-server';
 import { UsageError } from '../usage-error';
@@ -26,6 +27,7 @@ export async function runServe(
   args: string[],
   settings: Settings,
   out: (text: string) => void,
+  config?: LoadedConfig,
 ): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -36,7 +38,7 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
   const staticDir = rendererDir();
-  const running = startCliService('serve', settings);
+  const running = startCliService('serve', settings, config);
   const server = await startServer(running.service, { port, staticDir });
   out(`Corral is serving on ${server.url}`);
   await new Promise<void>((done) => {

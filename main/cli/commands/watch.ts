@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { MonitorEvent, Settings } from '../../../shared/model';
+import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
 import { formatDuration, printable } from '../terminal-text';
 import { renderPsTable } from './ps';
@@ -36,13 +37,14 @@ export async function runWatch(
   args: string[],
   settings: Settings,
   out: (text: string) => void,
+  config?: LoadedConfig,
 ): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
     strict: true,
   });
-  const running = startCliService('watch', settings);
+  const running = startCliService('watch', settings, config);
   const recent: string[] = [];
   const stopEvents = running.service.onEvent((event) => {
     if (values.json) out(JSON.stringify(event));

@@ -1,43 +1,11 @@
-import { existsSync } from 'node:fs';
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
-import { LinuxSampler } from '../sampling/linux/linux-sampler';
-import { ProcFileReader } from '../sampling/linux/proc-files';
-import { parseStat } from '../sampling/linux/stat-parser';
+import type { MemberStat, ProcessSampler } from '../sampling/process-record';
 
-/** What watching a member needs: who it is, where it is, whether it is dead. */
-export type MemberStat = Pick<ProcessRecord, 'pid' | 'ppid' | 'pgid' | 'sid' | 'state' | 'startKey'> & {
-  uid?: number;
-};
+export type { MemberStat };
 
 export type ReadMembers = (pids: Iterable<number>) => MemberStat[];
 
-/**
- * The reader for the 10 ms watch. On Linux it reads only /proc/<pid>/stat (a full sampler record
- * also reads the command line and environment of every new identity, which adds up over a
- * 1,000-member group);
- * elsewhere, and for any other sampler, it asks the sampler.
- */
+/** The reader for the 10 ms watch: the sampler's cheap member read where it has one, full records elsewhere. */
 export function memberReader(sampler: ProcessSampler): ReadMembers {
-  if (!(sampler instanceof LinuxSampler)) return (pids) => sampler.sampleSome(pids);
-  const reader = new ProcFileReader();
-  return (pids) => {
-    const out: MemberStat[] = [];
-    // Once one member is found gone, the group is likely dying: a failed open costs a thrown error,
-    // so the rest are checked for existence first (the read that follows still proves identity).
-    let dying = false;
-    for (const pid of pids) {
-      if (dying && !existsSync(`/proc/${pid}`)) continue;
-      const file = reader.read(`/proc/${pid}/stat`, { singleShot: true });
-      const stat = file && parseMemberStat(reader.bytes, file.length);
-      if (stat && stat.pid === pid) out.push(stat);
-      else dying = true;
-    }
-    return out;
-  };
-}
-
-/** proc(5) fields 1, 3-6 and 22 of /proc/<pid>/stat; null for anything malformed. */
-export function parseMemberStat(buf: Uint8Array, length: number): MemberStat | null {
-  const f = parseStat(buf, length);
-  return f && { pid: f.pid, ppid: f.ppid, pgid: f.pgid, sid: f.sid, state: f.state, startKey: f.startTicks };
+  if (sampler.readMembers) return sampler.readMembers.bind(sampler);
+  return (pids) => sampler.sampleSome(pids);
 }

@@ -1,3 +1,5 @@
+import { GROUP_ID_PATTERN } from '../../../shared/group-id';
+
 /** A group id names one process group for its whole life, even after its PGID is reused. */
 export interface GroupIdParts {
   pgid: number;
@@ -5,15 +7,13 @@ export interface GroupIdParts {
   anchorStartKey: number;
 }
 
-const GROUP_ID = /^(\d{1,10}):(\d{1,10}):(\d{1,20})$/;
-
 export function formatGroupId({ pgid, anchorPid, anchorStartKey }: GroupIdParts): string {
   return `${pgid}:${anchorPid}:${anchorStartKey}`;
 }
 
 /** Parses `<pgid>:<anchorPid>:<anchorStartKey>`; null for anything else (a bare PID is not a group id). */
 export function parseGroupId(id: string): GroupIdParts | null {
-  const m = GROUP_ID.exec(id);
+  const m = GROUP_ID_PATTERN.exec(id);
   if (!m) return null;
   const parts = { pgid: Number(m[1]), anchorPid: Number(m[2]), anchorStartKey: Number(m[3]) };
   if (!Number.isSafeInteger(parts.anchorStartKey) || parts.pgid <= 1 || parts.anchorPid <= 0) return null;

@@ -1,5 +1,5 @@
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
-import { DEFAULT_SETTINGS } from './defaults';
+import { DEFAULT_SETTINGS, NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
 
 export interface ValidatedSettings {
   settings: Settings;
@@ -15,11 +15,9 @@ const isObject = (v: Json): v is Record<string, Json> =>
 function numberIn(
   value: Json,
   field: string,
-  min: number,
-  max: number,
+  { min, max, integer }: NumericSetting,
   fallback: number,
   errors: string[],
-  integer = false,
 ): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
@@ -132,11 +130,9 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   const pollIntervalMs = numberIn(
     input.pollIntervalMs,
     'pollIntervalMs',
-    100,
-    60_000,
+    NUMERIC_SETTINGS.pollIntervalMs,
     base.pollIntervalMs,
     errors,
-    true,
   );
 
   const runaway = { ...base.runaway };
@@ -147,16 +143,14 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       runaway.cpuPercent = numberIn(
         input.runaway.cpuPercent,
         'runaway.cpuPercent',
-        1,
-        10_000,
+        NUMERIC_SETTINGS.cpuPercent,
         runaway.cpuPercent,
         errors,
       );
       runaway.windowSeconds = numberIn(
         input.runaway.windowSeconds,
         'runaway.windowSeconds',
-        0.1,
-        86_400,
+        NUMERIC_SETTINGS.windowSeconds,
         runaway.windowSeconds,
         errors,
       );
@@ -171,11 +165,9 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       teardown.graceMs = numberIn(
         input.teardown.graceMs,
         'teardown.graceMs',
-        0,
-        600_000,
+        NUMERIC_SETTINGS.graceMs,
         teardown.graceMs,
         errors,
-        true,
       );
     }
   }

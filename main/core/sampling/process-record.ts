@@ -1,4 +1,5 @@
 import type { ListeningPort } from '../../../shared/model';
+import type { HeldPipe } from './match-held-pipes';
 
 /** One process as a sampler saw it at one instant. */
 export interface ProcessRecord {
@@ -78,8 +79,30 @@ export interface ProcessSampler {
    * call (Linux: only when a socket not seen before appears, or every few seconds).
    */
   listeningPorts?(pids: Iterable<number>): Map<number, ListeningPort[]>;
+  /**
+   * Which of the holders keep open a pipe or socket one of the readers reads (Linux: their fd tables
+   * and the unix-socket peer dump). Omitted where the platform has no such lookup.
+   */
+  findHeldPipes?(query: HeldPipeQuery): HeldPipe[];
+  /**
+   * The few fields watching a group's members needs, read more cheaply than full records (Linux:
+   * /proc/<pid>/stat only). Omitted where a full record costs no more; then sampleSome serves.
+   */
+  readMembers?(pids: Iterable<number>): MemberStat[];
   /** Releases what the sampler holds open (descriptors), when it is done with. */
   close?(): void;
 }
 
 export type ExitWatchCoverage = 'all' | 'some' | 'unavailable';
+
+export interface HeldPipeQuery {
+  /** The agent's pid, and the tool-call wrapper's pid while it is still alive. */
+  readerPids: readonly number[];
+  /** The agent's descendants whose tool-call wrapper has exited. */
+  holderPids: readonly number[];
+}
+
+/** What watching a member needs: who it is, where it is, whether it is dead. */
+export type MemberStat = Pick<ProcessRecord, 'pid' | 'ppid' | 'pgid' | 'sid' | 'state' | 'startKey'> & {
+  uid?: number;
+};

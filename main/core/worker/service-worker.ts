@@ -1,9 +1,11 @@
 // Worker-thread entry: the whole core (sampling, analysis, teardown, storage) runs here, so the
 // Electron main thread only receives small messages and never does a table scan itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Snapshot } from '../../../shared/model';
+import type { Snapshot, TeardownResult } from '../../../shared/model';
+import type { SettingsUpdate } from '../service';
+import { answerRequest } from '../service-requests';
 import { createCorralService } from '../create-service';
-import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage } from './worker-protocol';
+import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
 const port = parentPort;
@@ -26,20 +28,15 @@ service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot: trim(snapsho
 service.onEvent((event) => post({ kind: 'event', event }));
 post({ kind: 'ready', snapshot: trim(service.snapshot()), settings: service.settings() });
 
-async function answer(call: Extract<WorkerCall, { kind: 'call' }>): Promise<unknown> {
-  switch (call.method) {
-    case 'timeline':
-      return service.timeline(...call.args);
-    case 'incidents':
-      return service.incidents(...call.args);
-    case 'stopGroup':
-      return service.stopGroup(call.args[0], (partial) => post({ kind: 'progress', id: call.id, partial }));
-    case 'updateSettings': {
-      const result = await service.updateSettings(call.args[0]);
-      if (result.ok) post({ kind: 'settings', settings: result.settings });
-      return result;
-    }
+/** Answers a request through the one table of service requests; progress and new settings are pushed. */
+async function answer(call: WorkerRequest): Promise<unknown> {
+  const onProgress = (partial: TeardownResult): void => post({ kind: 'progress', id: call.id, partial });
+  const value = await answerRequest(service, call.channel, call.payload, onProgress);
+  if (call.channel === 'settings:set') {
+    const result = value as SettingsUpdate;
+    if (result.ok) post({ kind: 'settings', settings: result.settings });
   }
+  return value;
 }
 
 port.on('message', (message: WorkerCall) => {

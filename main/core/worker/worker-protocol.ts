@@ -1,16 +1,15 @@
-import type { StopGroupRequest } from '../../../shared/contract';
+import type { RequestChannel, RequestOf } from '../../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../../shared/model';
 
 /** How much of the table the worker pushes each tick: agents' groups, or every group. */
 export type SnapshotDetail = 'agents' | 'all';
 
-export type WorkerCall =
-  | { kind: 'call'; id: number; method: 'timeline'; args: [groupId: string, sinceMs?: number] }
-  | { kind: 'call'; id: number; method: 'stopGroup'; args: [request: StopGroupRequest] }
-  | { kind: 'call'; id: number; method: 'incidents'; args: [limit?: number] }
-  | { kind: 'call'; id: number; method: 'updateSettings'; args: [patch: Partial<Settings>] }
-  | { kind: 'detail'; detail: SnapshotDetail }
-  | { kind: 'stop' };
+/** One contract request carried to the worker, answered there through SERVICE_REQUESTS. */
+export type WorkerRequest = {
+  [C in RequestChannel]: { kind: 'call'; id: number; channel: C; payload: RequestOf<C> };
+}[RequestChannel];
+
+export type WorkerCall = WorkerRequest | { kind: 'detail'; detail: SnapshotDetail } | { kind: 'stop' };
 
 export type WorkerMessage =
   | { kind: 'ready'; snapshot: Snapshot; settings: Settings }

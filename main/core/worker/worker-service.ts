@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { StopGroupRequest } from '../../../shared/contract';
+import type { RequestChannel, RequestOf, ResponseOf } from '../../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../../shared/model';
-import type { CorralService, SettingsUpdate } from '../service';
+import type { CorralService } from '../service';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage } from './worker-protocol';
 
 export interface WorkerBackedService {
@@ -30,25 +30,24 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   let settings: Settings | null = null;
   let stopped: (() => void) | null = null;
 
-  const call = <T>(
-    message: Omit<Extract<WorkerCall, { kind: 'call' }>, 'id'>,
+  const call = <C extends RequestChannel>(
+    channel: C,
+    payload: RequestOf<C>,
     onProgress?: Pending['onProgress'],
-  ): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
+  ): Promise<ResponseOf<C>> =>
+    new Promise<ResponseOf<C>>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
-      worker.postMessage({ ...message, id } as WorkerCall);
+      worker.postMessage({ kind: 'call', id, channel, payload } as WorkerCall);
     });
 
   const service: CorralService = {
     snapshot: () => latest!,
     settings: () => settings!,
-    timeline: (groupId, sinceMs) => call({ kind: 'call', method: 'timeline', args: [groupId, sinceMs] }),
-    incidents: (limit) => call({ kind: 'call', method: 'incidents', args: [limit] }),
-    stopGroup: (request: StopGroupRequest, onProgress) =>
-      call<TeardownResult>({ kind: 'call', method: 'stopGroup', args: [request] }, onProgress),
-    updateSettings: (patch) =>
-      call<SettingsUpdate>({ kind: 'call', method: 'updateSettings', args: [patch] }),
+    timeline: (groupId, sinceMs) => call('timeline:get', { groupId, sinceMs }),
+    incidents: (limit) => call('incidents:list', { limit }),
+    stopGroup: (request, onProgress) => call('group:stop', request, onProgress),
+    updateSettings: (patch) => call('settings:set', patch),
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
       return () => snapshotListeners.delete(listener);

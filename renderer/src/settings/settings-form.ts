@@ -1,4 +1,5 @@
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
+import { NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
 
 export interface SettingsForm {
   pollIntervalMs: string;
@@ -14,12 +15,8 @@ export type FieldErrors = Partial<Record<SettingsField, string>>;
 
 export type ParsedSettings = { ok: true; patch: Partial<Settings> } | { ok: false; errors: FieldErrors };
 
-export const LIMITS = {
-  pollIntervalMs: { min: 250, max: 600_000 },
-  cpuPercent: { min: 1, max: 100_000 },
-  windowSeconds: { min: 1, max: 86_400 },
-  graceMs: { min: 0, max: 600_000 },
-};
+/** The bounds the core enforces, so the form never accepts what loading the config would reject. */
+export const LIMITS = NUMERIC_SETTINGS;
 
 export function settingsToForm(settings: Settings): SettingsForm {
   return {
@@ -32,12 +29,7 @@ export function settingsToForm(settings: Settings): SettingsForm {
   };
 }
 
-function parseNumber(
-  text: string,
-  label: string,
-  { min, max }: { min: number; max: number },
-  integer: boolean,
-): number | string {
+function parseNumber(text: string, { label, min, max, integer }: NumericSetting): number | string {
   const trimmed = text.trim();
   const value = Number(trimmed);
   if (trimmed === '' || !Number.isFinite(value)) return `${label} must be a number.`;
@@ -117,17 +109,11 @@ export function parseSettingsForm(form: SettingsForm, current: Settings): Parsed
   };
   const pollIntervalMs = pick<number>(
     'pollIntervalMs',
-    parseNumber(form.pollIntervalMs, 'Poll interval', LIMITS.pollIntervalMs, true),
+    parseNumber(form.pollIntervalMs, LIMITS.pollIntervalMs),
   );
-  const cpuPercent = pick<number>(
-    'cpuPercent',
-    parseNumber(form.cpuPercent, 'Runaway threshold', LIMITS.cpuPercent, false),
-  );
-  const windowSeconds = pick<number>(
-    'windowSeconds',
-    parseNumber(form.windowSeconds, 'Runaway window', LIMITS.windowSeconds, true),
-  );
-  const graceMs = pick<number>('graceMs', parseNumber(form.graceMs, 'Grace period', LIMITS.graceMs, true));
+  const cpuPercent = pick<number>('cpuPercent', parseNumber(form.cpuPercent, LIMITS.cpuPercent));
+  const windowSeconds = pick<number>('windowSeconds', parseNumber(form.windowSeconds, LIMITS.windowSeconds));
+  const graceMs = pick<number>('graceMs', parseNumber(form.graceMs, LIMITS.graceMs));
   const agents = pick<AgentSignatureConfig[]>('agentsJson', parseAgents(form.agentsJson));
 
   if (

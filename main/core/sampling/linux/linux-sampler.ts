@@ -1,7 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readdirSync, readFileSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
-import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import type { HeldPipe } from '../match-held-pipes';
+import type {
+  ExitWatchCoverage,
+  HeldPipeQuery,
+  MemberStat,
+  ProcessRecord,
+  ProcessSampler,
+  SamplerOptions,
+} from '../process-record';
+import { findHeldPipes } from './find-held-pipes';
+import { procMemberReader } from './member-stats';
 import { forgetMissing, readEach } from '../read-each';
 import { pickEnv, splitNul } from './nul-fields';
 import { keptFds } from './kept-fds';
@@ -39,6 +49,7 @@ export class LinuxSampler implements ProcessSampler {
   private loadavgFd: number | null = null;
   private exitWatch: PidfdExitWatch | null = null;
   private portReader: ListeningPortReader | null = null;
+  private memberRead: ((pids: Iterable<number>) => MemberStat[]) | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
@@ -110,6 +121,15 @@ export class LinuxSampler implements ProcessSampler {
     if (length === null) return null;
     const f = parseStat(this.reader.bytes, length);
     return f && f.pid === pid && f.exitSignal !== -1 ? f.startTicks : null;
+  }
+
+  findHeldPipes(query: HeldPipeQuery): HeldPipe[] {
+    return findHeldPipes(query);
+  }
+
+  readMembers(pids: Iterable<number>): MemberStat[] {
+    this.memberRead ??= procMemberReader();
+    return this.memberRead(pids);
   }
 
   sampleAll(): ProcessRecord[] {

@@ -1,13 +1,7 @@
-import { listPipeFds, type PipeFd } from '../../sampling/linux/pipe-fds';
-import { matchHeldPipes, type HeldPipe, type PipeListing } from './match-held-pipes';
-import { readUnixSocketPeers } from '../../sampling/linux/unix-socket-peers';
-
-export interface HeldPipeQuery {
-  /** The agent's pid, and the tool-call wrapper's pid while it is still alive. */
-  readerPids: readonly number[];
-  /** The agent's descendants whose tool-call wrapper has exited. */
-  holderPids: readonly number[];
-}
+import { listPipeFds, type PipeFd } from './pipe-fds';
+import { matchHeldPipes, type HeldPipe, type PipeListing } from '../match-held-pipes';
+import { readUnixSocketPeers } from './unix-socket-peers';
+import type { HeldPipeQuery } from '../process-record';
 
 export interface HeldPipeSources {
   listPipes: (pid: number) => PipeFd[] | null;

@@ -1,4 +1,4 @@
-import type { PipeFd } from '../../sampling/linux/pipe-fds';
+import type { PipeFd } from './linux/pipe-fds';
 
 /** The pipe descriptors of one process; null when they could not be read. */
 export interface PipeListing {

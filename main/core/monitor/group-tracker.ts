@@ -1,0 +1,111 @@
+import { chooseAnchor, formatGroupId } from '../analysis/group-id';
+import type { IncidentGlue } from './incident-glue';
+import type { MonitorState } from './monitor-state';
+import type { TrackedGroup, TrackedProcess } from './tracked';
+
+const MAX_ENDED_GROUPS = 500;
+const DEFAULT_RETAIN_ENDED_MS = 24 * 3600_000;
+
+/** Agent groups from first sight until they empty; a PGID reused by a new group is a new group. */
+export class GroupTracker {
+  constructor(
+    private readonly state: MonitorState,
+    private readonly incidents: IncidentGlue,
+    private readonly retainEndedMs = DEFAULT_RETAIN_ENDED_MS,
+  ) {}
+
+  /** Keeps agent groups' membership current. */
+  update(now: number): void {
+    const state = this.state;
+    const byPgid = new Map<number, TrackedProcess[]>();
+    for (const p of state.liveAgentProcs()) {
+      if (!p.attribution || p.exitedAt !== null || p.record.pgid <= 0) continue;
+      const list = byPgid.get(p.record.pgid);
+      if (list) list.push(p);
+      else byPgid.set(p.record.pgid, [p]);
+    }
+    for (const [pgid, members] of byPgid) {
+      let group = state.liveGroupByPgid.get(pgid);
+      if (group && !members.some((m) => group!.live.has(m.identity))) {
+        this.end(group, now);
+        group = undefined;
+      }
+      if (!group) group = this.start(pgid, members, now);
+      const current = new Set(members.map((m) => m.identity));
+      for (const id of group.live) {
+        if (current.has(id)) continue;
+        const left = group.members.get(id);
+        if (left && left.exitedAt === null && left.record.pgid !== pgid) {
+          left.markers.push({
+            at: now,
+            kind: 'left-group',
+            label: `left group ${pgid} for ${left.record.pgid}`,
+          });
+        }
+      }
+      group.live = current;
+      for (const m of members) group.members.set(m.identity, m);
+      const leader = members.find((m) => m.record.pid === pgid);
+      if (!leader && group.leaderExitedAt === null) {
+        group.leaderExitedAt = now;
+        const former = [...group.members.values()].find((m) => m.record.pid === pgid);
+        former?.markers.push({ at: now, kind: 'leader-exited', label: 'group leader exited' });
+      }
+    }
+    for (const [pgid, group] of state.liveGroupByPgid) if (!byPgid.has(pgid)) this.end(group, now);
+    // Processes that left their tool call's group by setsid stay on its timeline.
+    for (const members of byPgid.values()) {
+      for (const p of members) {
+        const origin =
+          p.lineage && p.lineage.originPgid !== p.record.pgid
+            ? state.liveGroupByPgid.get(p.lineage.originPgid)
+            : undefined;
+        origin?.members.set(p.identity, p);
+      }
+    }
+    this.retainEnded(now);
+  }
+
+  private start(pgid: number, members: TrackedProcess[], now: number): TrackedGroup {
+    const anchor = chooseAnchor(
+      pgid,
+      members.map((m) => m.record),
+    );
+    const owner = members.find((m) => m.record.pid === pgid)?.attribution ?? members[0]!.attribution!;
+    const group: TrackedGroup = {
+      id: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
+      pgid,
+      sid: anchor.sid,
+      agent: { name: owner.agent, pid: owner.agentPid },
+      startedAt: Math.min(...members.map((m) => m.record.startedAt)),
+      endedAt: null,
+      leaderExitedAt: null,
+      members: new Map(members.map((m) => [m.identity, m])),
+      live: new Set(members.map((m) => m.identity)),
+      stopRequestedAt: null,
+    };
+    this.state.groups.set(group.id, group);
+    this.state.liveGroupByPgid.set(pgid, group);
+    this.state.emitGroup('group-started', group, now);
+    this.incidents.rebind(group);
+    return group;
+  }
+
+  private end(group: TrackedGroup, now: number): void {
+    group.endedAt = now;
+    group.live = new Set();
+    this.state.liveGroupByPgid.delete(group.pgid);
+    this.state.emitGroup('group-ended', group, now);
+    this.incidents.groupEnded(group, now);
+  }
+
+  private retainEnded(now: number): void {
+    const groups = this.state.groups;
+    const ended = [...groups.values()].filter((g) => g.endedAt !== null);
+    const excess = ended.length - MAX_ENDED_GROUPS;
+    ended.sort((a, b) => a.endedAt! - b.endedAt!);
+    ended.forEach((g, i) => {
+      if (i < excess || now - g.endedAt! > this.retainEndedMs) groups.delete(g.id);
+    });
+  }
+}

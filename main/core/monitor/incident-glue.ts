@@ -1,0 +1,94 @@
+import type { Incident } from '../../../shared/model';
+import { incidentFlags } from './group-flags';
+import { IncidentTracker, type IncidentChange } from './incident-tracker';
+import type { MonitorState } from './monitor-state';
+import type { TrackedGroup } from './tracked';
+
+/** Turns groups' flags into incidents and incident changes into events and pending saves. */
+export class IncidentGlue {
+  private readonly tracker: IncidentTracker;
+
+  constructor(
+    private readonly state: MonitorState,
+    restored: readonly Incident[],
+  ) {
+    this.tracker = new IncidentTracker(restored);
+  }
+
+  openIncidents(): Incident[] {
+    return this.tracker.openIncidents();
+  }
+
+  /** Every live group's incidents follow its flags. */
+  updateAll(now: number): void {
+    for (const group of this.state.liveGroupByPgid.values()) {
+      if (group.members.size === 0) continue;
+      this.apply(this.tracker.update(group, incidentFlags(group), now), group, now);
+    }
+  }
+
+  groupEnded(group: TrackedGroup, now: number): void {
+    this.apply(this.tracker.groupEnded(group, now), group, now);
+  }
+
+  /** A restored incident whose processes are this new group's belongs to it. */
+  rebind(group: TrackedGroup): void {
+    for (const incident of this.tracker.openIncidents()) {
+      if (incident.pgid !== group.pgid || incident.groupId === group.id) continue;
+      const sameProcess = incident.processes.some((ip) =>
+        [...group.members.values()].some((m) => m.record.pid === ip.pid && m.record.startKey === ip.startKey),
+      );
+      if (sameProcess) this.tracker.rebind(incident, group);
+    }
+  }
+
+  /** Closes restored incidents whose processes and group are gone from the first table read. */
+  closeRestored(now: number): void {
+    const state = this.state;
+    const alive = (incident: Incident): boolean =>
+      incident.processes.some((ip) => {
+        const p = state.procs.get(ip.pid);
+        return p !== undefined && p.record.startKey === ip.startKey && p.exitedAt === null;
+      }) || state.liveGroupByPgid.get(incident.pgid)?.id === incident.groupId;
+    for (const { incident } of this.tracker.closeRestoredIf(alive, now)) {
+      state.pendingIncidentSaves.set(incident.id, incident);
+      state.pendingEvents.push({
+        type: 'incident-closed',
+        at: now,
+        groupId: incident.groupId,
+        pid: incident.processes[0]?.pid ?? incident.pgid,
+        pgid: incident.pgid,
+        sid: incident.sid,
+        agent: incident.agent ? { name: incident.agent, pid: incident.agentPid } : null,
+        detail: {
+          incidentId: incident.id,
+          kind: incident.kind,
+          end: incident.end,
+          cpuSeconds: incident.cpuSeconds,
+        },
+      });
+    }
+  }
+
+  private apply(changes: readonly IncidentChange[], group: TrackedGroup, now: number): void {
+    for (const { incident, change } of changes) {
+      this.state.pendingIncidentSaves.set(incident.id, incident);
+      if (change === 'updated') continue;
+      this.state.pendingEvents.push({
+        type: change === 'opened' ? 'incident-opened' : 'incident-closed',
+        at: now,
+        groupId: group.id,
+        pid: incident.processes[0]?.pid ?? group.pgid,
+        pgid: group.pgid,
+        sid: group.sid,
+        agent: group.agent,
+        detail: {
+          incidentId: incident.id,
+          kind: incident.kind,
+          end: incident.end,
+          cpuSeconds: incident.cpuSeconds,
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import type { Incident, MonitorEvent, MonitorEventType } from '../../../shared/model';
+import { chooseAnchor, formatGroupId } from '../analysis/group-id';
+import { commandOf } from '../analysis/grouping';
+import type { TrackedGroup, TrackedProcess } from './tracked';
+
+/**
+ * What the monitor's parts share: the tracked processes and groups, and the events and incident
+ * saves of the current run, delivered together when the run ends.
+ */
+export class MonitorState {
+  readonly procs = new Map<number, TrackedProcess>();
+  readonly groups = new Map<string, TrackedGroup>();
+  readonly liveGroupByPgid = new Map<number, TrackedGroup>();
+  /** pids of live agent-attributed processes: the few the monitor looks at every poll. */
+  readonly agentPids = new Set<number>();
+  /** Set when processes came, went, or changed parent, group or session: groups and watches need a look. */
+  structureChanged = true;
+  /** Monotonic time (performance.now()) an agent's process was last born or exited. */
+  lastActivityAt = -Infinity;
+  polls = 0;
+  pendingEvents: MonitorEvent[] = [];
+  readonly pendingIncidentSaves = new Map<string, Incident>();
+
+  liveAgentProcs(): TrackedProcess[] {
+    const live: TrackedProcess[] = [];
+    for (const pid of this.agentPids) {
+      const p = this.procs.get(pid);
+      if (p && p.exitedAt === null) live.push(p);
+    }
+    return live;
+  }
+
+  emit(
+    type: MonitorEventType,
+    p: TrackedProcess,
+    now: number,
+    detail?: Record<string, string | number | boolean | null>,
+  ): void {
+    const group = this.liveGroupByPgid.get(p.record.pgid);
+    const event: MonitorEvent = {
+      type,
+      at: now,
+      groupId: group?.id ?? this.provisionalGroupId(p),
+      pid: p.record.pid,
+      pgid: p.record.pgid,
+      sid: p.record.sid,
+      agent: p.attribution ? { name: p.attribution.agent, pid: p.attribution.agentPid } : null,
+      command: commandOf(p.record),
+    };
+    if (detail) event.detail = detail;
+    this.pendingEvents.push(event);
+  }
+
+  emitGroup(type: MonitorEventType, group: TrackedGroup, now: number): void {
+    this.pendingEvents.push({
+      type,
+      at: now,
+      groupId: group.id,
+      pid: group.pgid,
+      pgid: group.pgid,
+      sid: group.sid,
+      agent: group.agent,
+    });
+  }
+
+  /** The run's events, in order; events from a newly started group's members carry its id. */
+  takeEvents(): MonitorEvent[] {
+    for (const e of this.pendingEvents) {
+      const group = this.liveGroupByPgid.get(e.pgid);
+      if (group && e.type !== 'group-ended' && !this.groups.get(e.groupId)) e.groupId = group.id;
+    }
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    return events;
+  }
+
+  private provisionalGroupId(p: TrackedProcess): string {
+    const members = [...this.procs.values()].filter(
+      (q) => q.exitedAt === null && q.record.pgid === p.record.pgid,
+    );
+    const anchor = chooseAnchor(
+      p.record.pgid,
+      (members.length > 0 ? members : [p]).map((m) => m.record),
+    );
+    return formatGroupId({ pgid: p.record.pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey });
+  }
+}

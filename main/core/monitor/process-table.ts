@@ -1,0 +1,320 @@
+import type { Settings } from '../../../shared/model';
+import type { AgentMatcher } from '../analysis/agent-matcher';
+import { attribute } from '../analysis/attribution';
+import { CpuMeter } from '../analysis/cpu-meter';
+import { commandOf } from '../analysis/grouping';
+import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
+import { isOrphan, type OrphanEvidence } from '../analysis/orphans';
+import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
+import { identityKey, type ProcessRecord } from '../sampling/process-record';
+import { CpuHistory } from './cpu-history';
+import type { MonitorState } from './monitor-state';
+import type { TrackedProcess } from './tracked';
+
+const PROBATION_POLLS = 3;
+
+export interface ProcessTableContext {
+  settings(): Settings;
+  matcher(): AgentMatcher;
+  /** Wall-clock origin of CPU histories. */
+  baseMs: number;
+}
+
+/**
+ * The tracked processes: folds sampled records in, classifies newcomers (attribution, lineage),
+ * notices exits, orphans and runaways, and emits their events.
+ */
+export class ProcessTable {
+  private readonly memory = new LineageMemory();
+  private readonly meter = new CpuMeter();
+  /** Newcomers no agent owned when first seen, re-read for a few polls (they may exec into one). */
+  private readonly probation = new Map<number, number>();
+
+  constructor(
+    private readonly state: MonitorState,
+    private readonly context: ProcessTableContext,
+  ) {}
+
+  /** The pids on probation, each counting one more look. */
+  takeProbation(): number[] {
+    const pids: number[] = [];
+    for (const [pid, left] of this.probation) {
+      pids.push(pid);
+      if (left <= 1) this.probation.delete(pid);
+      else this.probation.set(pid, left - 1);
+    }
+    return pids;
+  }
+
+  /**
+   * Folds a batch of records into the tracked state. `alive` (a full pid list) or `readPids` (the pids
+   * asked for) tells which tracked processes are gone.
+   */
+  ingest(
+    records: readonly ProcessRecord[],
+    alive: ReadonlySet<number> | null,
+    readPids: ReadonlySet<number> | null,
+    now: number,
+    isPoll: boolean,
+  ): void {
+    const procs = this.state.procs;
+    const seen = new Set<number>();
+    const newcomers: ProcessRecord[] = [];
+    const updated: TrackedProcess[] = [];
+    for (const r of records) {
+      seen.add(r.pid);
+      const known = procs.get(r.pid);
+      if (known && known.record.startKey === r.startKey) {
+        this.updateKnown(known, r, now);
+        updated.push(known);
+      } else {
+        if (known) this.markExited(known, now);
+        newcomers.push(r);
+      }
+    }
+    const candidates = alive ? [...procs.keys()] : readPids ? [...readPids] : [];
+    for (const pid of candidates) {
+      const p = procs.get(pid);
+      const gone = alive ? !alive.has(pid) : !seen.has(pid);
+      if (p && gone) {
+        this.markExited(p, now);
+        procs.delete(pid);
+      }
+    }
+    newcomers.sort((a, b) => a.startKey - b.startKey || a.pid - b.pid);
+    this.addNewcomers(newcomers, now);
+
+    for (const r of records) {
+      const p = procs.get(r.pid);
+      if (!p || p.record !== r) continue;
+      const percent = this.meter.reading(p.identity, r.cpuTimeMs, now);
+      if (percent !== null) p.cpuPercent = percent;
+      if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
+    }
+    for (const p of updated) this.checkReparented(p, now);
+  }
+
+  /** Agents' live processes by parent pid. */
+  knownChildren(): Map<number, number[]> {
+    const byParent = new Map<number, number[]>();
+    for (const p of this.state.liveAgentProcs()) {
+      const list = byParent.get(p.record.ppid);
+      if (list) list.push(p.record.pid);
+      else byParent.set(p.record.ppid, [p.record.pid]);
+    }
+    return byParent;
+  }
+
+  /** Agents' processes that lead their session or group, and agents' processes' live parents. */
+  watchedParents(): Set<number> {
+    const watched = new Set<number>();
+    for (const p of this.state.liveAgentProcs()) {
+      if (!p.attribution || p.exitedAt !== null) continue;
+      const r = p.record;
+      if (p.attribution.isAgent || r.pid === r.sid || r.pid === r.pgid) watched.add(r.pid);
+      if (r.ppid > 1) {
+        const parent = this.state.procs.get(r.ppid);
+        if (parent && parent.exitedAt === null) watched.add(r.ppid);
+      }
+    }
+    return watched;
+  }
+
+  /** After a full list: lineage is forgotten for identities, groups and sessions no longer alive. */
+  pruneMemory(alive: ReadonlySet<number> | null): void {
+    if (!alive) return;
+    const identities = new Set<string>();
+    const pgids = new Set<number>();
+    const sids = new Set<number>();
+    for (const p of this.state.procs.values()) {
+      if (p.exitedAt !== null) continue;
+      identities.add(p.identity);
+      pgids.add(p.record.pgid);
+      sids.add(p.record.sid);
+    }
+    this.memory.prune(identities, pgids, sids);
+  }
+
+  private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
+    const before = p.record;
+    const wasZombie = before.state === 'Z';
+    // A new name means the process exec'd: it may have become an agent (a relaunch).
+    const execd = before.name !== r.name;
+    if (execd || before.ppid !== r.ppid || before.pgid !== r.pgid || before.sid !== r.sid)
+      this.state.structureChanged = true;
+    p.record = r;
+    if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
+    if (execd && p.attribution && !p.attribution.isAgent && this.context.matcher().agentOf(r)) {
+      p.attribution = { ...p.attribution, isAgent: true, agentPid: r.pid, source: 'agent' };
+    }
+    if (execd && !p.attribution && p.exitedAt === null) this.reclassify(p, now);
+  }
+
+  private addNewcomers(newcomers: readonly ProcessRecord[], now: number): void {
+    if (newcomers.length === 0) return;
+    this.state.structureChanged = true;
+    // Context for attribution: the newcomers plus every live process we already attribute.
+    const context: ProcessRecord[] = [...newcomers];
+    for (const p of this.state.liveAgentProcs()) context.push(p.record);
+    const attributions = attribute(context, this.context.matcher(), this.memory);
+    for (const r of newcomers) {
+      const identity = identityKey(r.pid, r.startKey);
+      const attribution = attributions.get(r.pid) ?? null;
+      const p: TrackedProcess = {
+        identity,
+        record: r,
+        firstSeenAt: now,
+        exitedAt: r.state === 'Z' ? now : null,
+        attribution,
+        lineage: null,
+        cpuPercent: null,
+        runaway: initialRunawayState(),
+        runawaySpans: [],
+        orphanedAt: null,
+        heldPipe: null,
+        history: null,
+        markers: [],
+      };
+      this.state.procs.set(r.pid, p);
+      if (attribution) this.adopt(p, attribution, now);
+      // Seen between fork and exec, it may still become an agent's: look again for a few polls.
+      else if (p.exitedAt === null) this.probation.set(r.pid, PROBATION_POLLS);
+    }
+  }
+
+  /** From now on this process is followed as an agent's. */
+  private adopt(
+    p: TrackedProcess,
+    attribution: NonNullable<TrackedProcess['attribution']>,
+    now: number,
+  ): void {
+    const r = p.record;
+    p.attribution = attribution;
+    this.state.structureChanged = true;
+    this.state.lastActivityAt = performance.now();
+    this.probation.delete(r.pid);
+    if (p.exitedAt === null) this.state.agentPids.add(r.pid);
+    p.lineage = this.lineageFor(r, attribution, now);
+    this.memory.remember(p.identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
+    p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
+    if (!attribution.isAgent) this.state.emit('process-started', p, now);
+    // When first seen, no reparenting was observed yet: only the structure can show an orphan.
+    if (isOrphan(this.orphanEvidence(p, false))) this.markOrphaned(p, now, 'found adopted');
+  }
+
+  /** A process on probation that exec'd since: classify it again. */
+  private reclassify(p: TrackedProcess, now: number): void {
+    const context: ProcessRecord[] = [p.record];
+    for (const q of this.state.liveAgentProcs()) context.push(q.record);
+    const attribution = attribute(context, this.context.matcher(), this.memory).get(p.record.pid);
+    if (attribution) this.adopt(p, attribution, now);
+  }
+
+  private isToolCallSession(sid: number): boolean {
+    const leader = this.state.procs.get(sid);
+    return leader !== undefined && leader.attribution !== null && !leader.attribution.isAgent;
+  }
+
+  private lineageFor(
+    r: ProcessRecord,
+    a: NonNullable<TrackedProcess['attribution']>,
+    now: number,
+  ): LineageEntry {
+    const parent = this.state.procs.get(r.ppid);
+    const parentLineage = parent?.attribution && !parent.attribution.isAgent ? parent.lineage : null;
+    return {
+      agent: a.agent,
+      agentPid: a.agentPid,
+      // A tool call's descendants keep the tool call's group and session as their origin.
+      originPgid: parentLineage?.originPgid ?? r.pgid,
+      originSid: parentLineage?.originSid ?? r.sid,
+      originalPpid: r.ppid,
+      ancestry: parent?.lineage ? [r.pid, ...parent.lineage.ancestry].slice(0, 32) : [r.pid, r.ppid],
+      firstSeenAt: now,
+    };
+  }
+
+  private orphanEvidence(p: TrackedProcess, observedReparent: boolean): OrphanEvidence {
+    const r = p.record;
+    const live = (pid: number): TrackedProcess | undefined => {
+      const q = this.state.procs.get(pid);
+      return q && q.exitedAt === null ? q : undefined;
+    };
+    const parent = live(r.ppid);
+    const groupLeader = live(r.pgid);
+    const groupLeaderAlive = groupLeader?.record.pgid === r.pgid;
+    return {
+      attributed: p.attribution !== null,
+      isAgent: p.attribution?.isAgent ?? false,
+      ppid: r.ppid,
+      parent: parent?.record,
+      parentAttributed: parent?.attribution != null,
+      groupLeaderAlive,
+      groupLeaderIsAgent: groupLeaderAlive && groupLeader?.attribution?.isAgent === true,
+      sessionLeaderAlive: live(r.sid)?.record.sid === r.sid,
+      observedReparent,
+    };
+  }
+
+  /**
+   * A process seen with a parent other than the one it had when first seen was reparented: its
+   * parent exited. Only this is looked at after adoption (the structure was looked at then).
+   */
+  private checkReparented(p: TrackedProcess, now: number): void {
+    if (!p.lineage || p.orphanedAt !== null || p.exitedAt !== null) return;
+    if (p.record.ppid === p.lineage.originalPpid) return;
+    if (!isOrphan(this.orphanEvidence(p, true))) return;
+    p.markers.push({
+      at: now,
+      kind: 'reparented',
+      label: `reparented ${p.lineage.originalPpid} → ${p.record.ppid}`,
+    });
+    this.markOrphaned(p, now, `parent ${p.lineage.originalPpid} exited`);
+  }
+
+  private markOrphaned(p: TrackedProcess, now: number, why: string): void {
+    p.orphanedAt = now;
+    this.state.emit('orphaned', p, now, {
+      ppid: p.record.ppid,
+      originalPpid: p.lineage?.originalPpid ?? null,
+      reason: why,
+    });
+  }
+
+  private markExited(p: TrackedProcess, now: number): void {
+    if (p.exitedAt !== null && p.record.state !== 'Z') return;
+    if (p.exitedAt === null) {
+      p.exitedAt = now;
+      this.state.structureChanged = true;
+      if (p.attribution) this.state.lastActivityAt = performance.now();
+      this.state.agentPids.delete(p.record.pid);
+      if (p.attribution) {
+        p.markers.push({ at: now, kind: 'exited', label: 'exited' });
+        if (!p.attribution.isAgent) this.state.emit('process-exited', p, now);
+        if (p.runaway.active) this.closeRunawaySpan(p, now);
+      }
+    }
+    this.meter.forget(p.identity);
+  }
+
+  private trackCpu(p: TrackedProcess, percent: number | null, now: number): void {
+    if (percent === null) return;
+    p.history ??= new CpuHistory(this.context.baseMs);
+    p.history.add(now, percent);
+    if (p.attribution?.isAgent) return;
+    const before = p.runaway.active;
+    p.runaway = nextRunawayState(p.runaway, percent, now, this.context.settings().runaway);
+    if (!before && p.runaway.active) {
+      p.runawaySpans.push([p.runaway.hotSince ?? now, null]);
+      this.state.emit('runaway', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
+    } else if (before && !p.runaway.active) {
+      this.closeRunawaySpan(p, now);
+      this.state.emit('runaway-cleared', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
+    }
+  }
+
+  private closeRunawaySpan(p: TrackedProcess, now: number): void {
+    const span = p.runawaySpans[p.runawaySpans.length - 1];
+    if (span && span[1] === null) span[1] = now;
+  }
+}

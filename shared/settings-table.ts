@@ -1,0 +1,30 @@
+import type { Settings } from './model';
+
+/** One numeric setting: its bounds, whether it must be whole, its unit, and its name in the form. */
+export interface NumericSetting {
+  min: number;
+  max: number;
+  integer: boolean;
+  unit: 'ms' | 's' | '%';
+  label: string;
+}
+
+/**
+ * The numeric settings, declared once: config loading, request validation and the Settings form all
+ * check against these bounds (the README documents them).
+ */
+export const NUMERIC_SETTINGS = {
+  pollIntervalMs: { min: 100, max: 60_000, integer: true, unit: 'ms', label: 'Poll interval' },
+  cpuPercent: { min: 1, max: 10_000, integer: false, unit: '%', label: 'Runaway threshold' },
+  windowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Runaway window' },
+  graceMs: { min: 0, max: 600_000, integer: true, unit: 'ms', label: 'Grace period' },
+} as const satisfies Record<string, NumericSetting>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  pollIntervalMs: 1000,
+  runaway: { cpuPercent: 80, windowSeconds: 30 },
+  teardown: { graceMs: 3000 },
+  notifications: { enabled: true, pausedUntil: null },
+  agents: [],
+  provenance: { transcripts: true },
+};
