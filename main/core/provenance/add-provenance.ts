@@ -10,7 +10,7 @@ import { matchToolCall, START_SLACK_MS } from './match-tool-call';
 import { classifyRole } from './mcp-server';
 import { OwnerHomes } from './owner-home';
 import { ProjectRoots } from './project-root';
-import { linkSessionsToAgents } from './session-links';
+import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
 import { commandInsideEval } from './tool-call-command';
 
 export interface ProvenanceOptions {
@@ -45,6 +45,7 @@ export class Provenance {
 
   private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
   private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
+  private readonly sessionFiles = new Map<string, { at: number; value: string | null }>();
 
   /** `refreshMs`: how long a process's cwd and ports are kept before they are read again. */
   constructor(
@@ -70,30 +71,30 @@ export class Provenance {
       : agentPids;
     const { cwds, ports } = this.readProcesses(agentPids, portPids, byPid, sampler);
 
+    // Only attributed processes can carry a session: walk those, not the whole table.
     const marks = new Map<number, SessionMarks>();
-    for (const r of byPid.values()) {
-      const a = attributions.get(r.pid);
-      const m = a ? matcher.sessionOf(a.agent, r.markers) : null;
-      if (m) marks.set(r.pid, m);
+    const facts: SessionLinkFacts[] = [];
+    for (const [pid, a] of attributions) {
+      const r = byPid.get(pid);
+      if (!r) continue;
+      const m = matcher.sessionOf(a.agent, r.markers);
+      if (m) marks.set(pid, m);
+      let sessionId = m?.sessionId ?? null;
+      if (a.isAgent && sessionId === null && a.agent === 'claude-code')
+        sessionId = this.sessionFileOf(r, sampler);
+      facts.push({ pid, sessionId, isAgent: a.isAgent, agentPid: a.agentPid });
     }
-    const links = linkSessionsToAgents(
-      [...byPid.values()].map((r) => {
-        const a = attributions.get(r.pid);
-        const isAgent = a?.isAgent === true;
-        let sessionId = marks.get(r.pid)?.sessionId ?? null;
-        if (isAgent && sessionId === null && a!.agent === 'claude-code')
-          sessionId = readClaudeSessionFile(
-            this.claudeConfigDir(r),
-            r.pid,
-            sampler.platform === 'linux' ? r.startKey : null,
-          );
-        return { pid: r.pid, sessionId, isAgent, agentPid: a?.agentPid ?? null };
-      }),
-    );
+    const links = linkSessionsToAgents(facts);
     const sessionOfAgent = new Map<number, string>();
     for (const [session, pid] of links) if (!sessionOfAgent.has(pid)) sessionOfAgent.set(pid, session);
 
     for (const g of groups) {
+      // Groups no agent owns get nothing read or guessed, only their ports when a port was asked for.
+      if (!g.agent && !inputs.portsOfAll) {
+        g.session = null;
+        g.toolCall = null;
+        continue;
+      }
       for (const p of g.processes) {
         if (cwds.has(p.pid)) p.cwd = cwds.get(p.pid)!;
         const held = ports.get(p.pid);
@@ -103,7 +104,7 @@ export class Provenance {
           const { role, mcpServer } = this.roleOf(r, byPid, attributions, marks, matcher);
           p.role = role;
           if (mcpServer) p.mcpServer = mcpServer;
-        } else p.role = null;
+        } else if (g.agent) p.role = null;
       }
       const union = new Map<string, ListeningPort>();
       for (const p of g.processes) for (const port of p.ports ?? []) union.set(portKey(port), port);
@@ -270,6 +271,22 @@ export class Provenance {
       description: null,
       startedAt: leader?.startedAt ?? g.startedAt,
     };
+  }
+
+  /** The session named by a Claude Code process's session file, re-read every `refreshMs`. */
+  private sessionFileOf(r: ProcessRecord, sampler: ProvenanceInputs['sampler']): string | null {
+    const key = identityKey(r.pid, r.startKey);
+    const now = this.now();
+    const hit = this.sessionFiles.get(key);
+    if (hit && now - hit.at < this.refreshMs) return hit.value;
+    const value = readClaudeSessionFile(
+      this.claudeConfigDir(r),
+      r.pid,
+      sampler.platform === 'linux' ? r.startKey : null,
+    );
+    if (this.sessionFiles.size > 1024) this.sessionFiles.clear();
+    this.sessionFiles.set(key, { at: now, value });
+    return value;
   }
 
   private claudeConfigDir(r: ProcessRecord): string {
