@@ -27,6 +27,7 @@ import { hookLatencyRows, measureHookLatency, type HookLatency } from './phases/
 import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
+import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
 import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
 import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
@@ -120,6 +121,9 @@ async function main(): Promise<void> {
     log('agent hook: corral hook claude-code PostToolUse with the 4,000 extra processes');
     const hookLatency: HookLatency = await measureHookLatency(quick ? 10 : 30);
     rows.push(...hookLatencyRows(4000, hookLatency));
+    // 1b. Provenance (cwd, ports, sessions) of the agent's processes over the same 4,000.
+    log('provenance: cwd and listening ports of the agent processes, ports of every process, addTo');
+    rows.push(...provenanceRows(4000, measureProvenanceCost(PLAN.rounds, PLAN.perRound)));
 
     // 2. Steady-state monitor cost over the 4,000, in a process of its own.
     log(

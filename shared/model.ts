@@ -69,6 +69,45 @@ export interface ProcessView {
   orphanedAt?: number;
   /** PGID/SID of the tool call this process came from, if it left it (setsid). */
   originGroup?: { pgid: number; sid: number };
+  /** Working directory; null when unreadable. Filled where provenance is read (agents' processes). */
+  cwd?: string | null;
+  /** Sockets this process is listening on (TCP listen, unconnected bound UDP); empty when none. */
+  ports?: ListeningPort[];
+  /** What this process is to its agent: the agent itself, part of a tool call, or an MCP server. */
+  role?: ProcessRole;
+  /** For an MCP server, its name where the command line tells it (`filesystem`, `playwright`). */
+  mcpServer?: string;
+}
+
+export type ProcessRole = 'agent' | 'tool-call' | 'mcp-server' | null;
+
+export interface ListeningPort {
+  protocol: 'tcp' | 'tcp6' | 'udp' | 'udp6';
+  /** Local address as text: `127.0.0.1`, `0.0.0.0`, `::`, `::1`. */
+  address: string;
+  port: number;
+}
+
+/** The agent session a group came from. */
+export interface SessionRef {
+  id: string;
+  /** Where the id was found: the processes' environment, Corral's lineage memory, or a transcript. */
+  source: 'env' | 'lineage' | 'transcript';
+  /** Nearest enclosing git work tree of the group's cwd, else that cwd; null when unknown. */
+  project: string | null;
+  /** The session's agent process is alive now. */
+  agentAlive: boolean;
+}
+
+/** The agent's tool call that started a group, from the agent's own transcript or environment. */
+export interface ToolCallRef {
+  /** The agent's id for the call (`toolu_…`, Codex `call_…`), null when unknown. */
+  id: string | null;
+  command: string;
+  /** What the agent wrote the call was for ("Start the dev server"), null when unknown. */
+  description: string | null;
+  /** When the agent issued the call, ms since epoch. */
+  startedAt: number;
 }
 
 export interface GroupView {
@@ -89,6 +128,12 @@ export interface GroupView {
   startedAt: number;
   /** The group contains the agent's own process (stop it with orphans-only). */
   containsAgent: boolean;
+  /** The agent session this group came from; null when none is known. */
+  session?: SessionRef | null;
+  /** The tool call that started this group; null when unknown. */
+  toolCall?: ToolCallRef | null;
+  /** Union of the members' listening sockets. */
+  ports?: ListeningPort[];
 }
 
 export interface HostInfo {
@@ -256,6 +301,10 @@ export interface AgentSignatureConfig {
   pidEnv?: string;
   /** Regular expressions that mark a tool-call shell's command line. */
   toolCallPatterns?: string[];
+  /** Environment variables holding the agent's session id, first present wins. */
+  sessionEnv?: string[];
+  /** Environment variable holding the id of the tool call a process came from (Codex). */
+  toolCallEnv?: string;
 }
 
 export interface Settings {
@@ -264,6 +313,8 @@ export interface Settings {
   teardown: { graceMs: number };
   notifications: { enabled: boolean; pausedUntil: number | null };
   agents: AgentSignatureConfig[];
+  /** Where provenance may be read from. Absent means the defaults (everything on). */
+  provenance?: { transcripts: boolean };
 }
 
 /** What happened to one process over time: one lane of a group's timeline. */

@@ -26,4 +26,5 @@ export const DEFAULT_SETTINGS: Settings = {
   teardown: { graceMs: 3000 },
   notifications: { enabled: true, pausedUntil: null },
   agents: [],
+  provenance: { transcripts: true },
 };

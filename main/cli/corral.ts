@@ -5,11 +5,15 @@ import { UsageError } from './usage-error';
 
 const USAGE = `Usage:
   ${PS_USAGE}
-      Agent sessions, their process groups and processes. --all includes groups no agent owns.
+      Agent sessions, their process groups and processes. --all includes groups no agent owns;
+      --port shows who listens on a port (any owner), --session one agent session's groups.
   corral watch [--json]
       Live view; --json prints one event per line (NDJSON).
-  corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]
-      Stop a whole process group: SIGTERM, a grace period, SIGKILL.
+  corral kill <group-id> | --port N [--any-owner] | --session ID
+             [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]
+      Stop a whole process group: SIGTERM, a grace period, SIGKILL. --port stops the group listening
+      on a port (one no agent started only with --any-owner); --session every group of an agent
+      session except the agent's own, one outcome per group.
   corral history [--json] [--limit N]
       Incidents Corral has recorded.
   corral serve [--port N] [--metrics]

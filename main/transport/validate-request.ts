@@ -21,6 +21,8 @@ const agentSignature = object(
     envMarkers: arrayOf(str, 64),
     pidEnv: str,
     toolCallPatterns: arrayOf(str, 64),
+    sessionEnv: arrayOf(str, 64),
+    toolCallEnv: str,
   },
 );
 
@@ -35,6 +37,7 @@ const settingsPatch = object(
     teardown: object({ graceMs: finiteNumber(NUMERIC_SETTINGS.graceMs) }),
     notifications: object({ enabled: bool, pausedUntil: nullable(finiteNumber({ min: 0 })) }),
     agents: arrayOf(agentSignature, 256),
+    provenance: object({ transcripts: bool }),
   },
 );
 

@@ -21,6 +21,9 @@ interface AgentMessage {
   stdout?: string;
 }
 
+/** The tool_use id the fake agent writes in its transcript for its n-th tool call. */
+export const fakeToolUseId = (n: number): string => `toolu_fake${String(n).padStart(4, '0')}`;
+
 export interface ToolCall {
   /** PID of the `bash -c` wrapper, which is also its PGID and SID. */
   pid: number;
@@ -48,16 +51,27 @@ export class FakeAgent {
     name = 'claude',
     markers = CLAUDE_MARKERS,
     env = {},
+    cwd,
+    sessionFile = false,
+    transcript = false,
   }: {
     name?: string;
+    /** A value "$PID" becomes the agent's own pid (Claude Code's CLAUDE_PID). */
     markers?: Record<string, string>;
     env?: Record<string, string>;
+    cwd?: string;
+    /** Write `$CLAUDE_CONFIG_DIR/sessions/<pid>.json` as Claude Code does while it runs. */
+    sessionFile?: boolean;
+    /** Append each tool call to the session's transcript in Claude Code's record shape. */
+    transcript?: boolean;
   } = {}): Promise<FakeAgent> {
-    const child = spawn(process.execPath, [FIXTURE, name, JSON.stringify(markers)], {
+    const options = JSON.stringify({ sessionFile, transcript });
+    const child = spawn(process.execPath, [FIXTURE, name, JSON.stringify(markers), options], {
       detached: true,
       argv0: name,
       stdio: ['pipe', 'pipe', 'pipe'],
       env: cleanEnv(env),
+      ...(cwd ? { cwd } : {}),
     });
     trackGroup(child.pid!);
     const agent = new FakeAgent(child);
@@ -65,9 +79,12 @@ export class FakeAgent {
     return agent;
   }
 
-  async toolCall(cmd: string, { detached = true }: { detached?: boolean } = {}): Promise<ToolCall> {
+  async toolCall(
+    cmd: string,
+    { detached = true, description }: { detached?: boolean; description?: string } = {},
+  ): Promise<ToolCall> {
     const id = this.nextId++;
-    this.child.stdin.write(`${JSON.stringify({ id, cmd, detached })}\n`);
+    this.child.stdin.write(`${JSON.stringify({ id, cmd, detached, description })}\n`);
     const spawned = await waitFor(`tool call ${id} spawned`, () =>
       this.messages.find((m) => m.id === id && m.event === 'spawned'),
     );

@@ -2,15 +2,17 @@ import { parseArgs } from 'node:util';
 import type { Settings, TeardownResult } from '../../../shared/model';
 import { stopGroup } from '../../core/actions/stop-group';
 import { parseGroupId } from '../../core/analysis/group-id';
+import { parsePort } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
 import { alreadyGone, announceStop } from '../../core/actions/resolve-group-id';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
+import { runKillBy } from './kill-by-provenance';
 
 export const KILL_USAGE =
-  'corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
+  'corral kill <group-id> | --port N [--any-owner] | --session ID  [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
 
 /** Exit codes: 0 every targeted process is gone (or the group already was); 1 some survived; 3 refused. */
 export async function runKill(
@@ -26,14 +28,18 @@ export async function runKill(
       'with-escaped': { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      session: { type: 'string' },
+      'any-owner': { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: true,
   });
-  if (positionals.length !== 1)
+  const by = targetBy(values.port, values.session, positionals.length);
+  if (by === null && positionals.length !== 1)
     throw new UsageError('expected exactly one group id (the GROUP column of corral ps)');
-  const groupId = positionals[0]!;
-  if (!parseGroupId(groupId)) {
+  const groupId = positionals[0] ?? '';
+  if (by === null && !parseGroupId(groupId)) {
     throw new UsageError(
       `'${groupId}' is not a group id. Corral stops groups by the id corral ps shows (<pgid>:<pid>:<start>), never by a bare PID or PGID.`,
     );
@@ -46,6 +52,11 @@ export async function runKill(
         `--grace-ms: expected a whole number of ms from 0 to 600000, got '${values['grace-ms']}'`,
       );
     }
+  }
+  if (by !== null) {
+    const common = { anyOwner: values['any-owner'], graceMs, withEscaped: values['with-escaped'] };
+    const flags = { orphansOnly: values['orphans-only'], dryRun: values['dry-run'], json: values.json };
+    return runKillBy({ by, ...common, ...flags }, settings, out, renderTeardown);
   }
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
@@ -79,6 +90,24 @@ export async function runKill(
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;
+}
+
+/** `--port N` or `--session ID` in place of a group id; null when neither was given. */
+function targetBy(
+  port: string | undefined,
+  session: string | undefined,
+  positionals: number,
+): { port: number } | { session: string } | null {
+  if (port === undefined && session === undefined) return null;
+  if (positionals > 0 || (port !== undefined && session !== undefined))
+    throw new UsageError('name the groups one way: a group id, --port or --session');
+  if (session !== undefined) {
+    if (!/^[\w.-]{1,128}$/.test(session)) throw new UsageError(`--session: '${session}' is not a session id`);
+    return { session };
+  }
+  const n = parsePort(port!);
+  if (n === null) throw new UsageError(`--port: expected a port number from 1 to 65535, got '${port}'`);
+  return { port: n };
 }
 
 export function renderTeardown(r: TeardownResult): string {

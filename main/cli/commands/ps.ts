@@ -1,12 +1,14 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { GroupView, Settings } from '../../../shared/model';
+import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions, type EndedSession } from '../../hooks/ended-sessions';
 import { formatBytes, formatDuration, formatTable, printable } from '../terminal-text';
+import { UsageError } from '../usage-error';
 
-export const PS_USAGE = 'corral ps [--all] [--json]';
+export const PS_USAGE = 'corral ps [--all] [--port N] [--session ID] [--json]';
 
 export async function runPs(
   args: string[],
@@ -15,12 +17,34 @@ export async function runPs(
 ): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    options: {
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      session: { type: 'string' },
+    },
     strict: true,
     allowPositionals: false,
   });
-  const snapshot = await takeOneShotSnapshot(settings, { endedSessions: endedSessionsOrNone() });
-  const groups = values.all ? snapshot.groups : snapshot.groups.filter((g) => g.agent !== null);
+  const port = values.port === undefined ? null : parsePort(values.port);
+  if (values.port !== undefined && port === null)
+    throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
+  if (values.session !== undefined && !/^[\w.-]{1,128}$/.test(values.session))
+    throw new UsageError(`--session: '${values.session}' is not a session id`);
+  const snapshot = await takeOneShotSnapshot(settings, {
+    portsOfAll: port !== null,
+    endedSessions: endedSessionsOrNone(),
+  });
+  // Who holds a port is asked of every process, not only agents'.
+  let groups =
+    values.all || port !== null ? snapshot.groups : snapshot.groups.filter((g) => g.agent !== null);
+  if (port !== null) groups = groupsOnPort(groups, port);
+  if (values.session !== undefined) {
+    const matched = groupsOfSession(groups, values.session);
+    if (matched === null)
+      throw new UsageError(`--session: '${values.session}' is the start of more than one session id`);
+    groups = matched;
+  }
   if (values.json) {
     out(JSON.stringify({ sampledAt: snapshot.sampledAt, groups }));
     return 0;
@@ -58,7 +82,7 @@ export function renderPsTable(groups: readonly GroupView[], now: number, all: bo
       formatBytes(g.rssBytes),
       formatDuration(now - g.startedAt),
       g.flags.join(',') || '-',
-      '',
+      printable(provenanceText(g)).slice(0, 200),
     ]);
     for (const p of g.processes) {
       rows.push([
@@ -72,9 +96,30 @@ export function renderPsTable(groups: readonly GroupView[], now: number, all: bo
         p.rssBytes === null ? '?' : formatBytes(p.rssBytes),
         formatDuration(now - p.startedAt),
         p.flags.join(',') || '-',
-        printable(p.command).slice(0, 200),
+        printable(`${p.command}${portsText(p.ports)}`).slice(0, 200),
       ]);
     }
   }
   return formatTable(rows);
+}
+
+function portsText(ports: GroupView['ports']): string {
+  return ports && ports.length > 0 ? ` ${ports.map((p) => `:${p.port}`).join(' ')}` : '';
+}
+
+/** Where a group came from, on its own row: session, project, the tool call's words and command. */
+export function provenanceText(g: GroupView): string {
+  const parts: string[] = [];
+  if (g.session) {
+    const project = g.session.project ? ` ${g.session.project}` : '';
+    parts.push(
+      `[session ${g.session.id.slice(0, 8)}${project}${g.session.agentAlive ? '' : ', agent exited'}]`,
+    );
+  }
+  if (g.toolCall) {
+    parts.push(
+      g.toolCall.description ? `${g.toolCall.description}: ${g.toolCall.command}` : `$ ${g.toolCall.command}`,
+    );
+  }
+  return `${parts.join(' ')}${portsText(g.ports)}`.trim();
 }

@@ -20,6 +20,14 @@ interface CompiledSignature {
   envMarkers: string[];
   pidEnv: string | undefined;
   toolCallPatterns: LinearPattern[];
+  sessionEnv: string[];
+  toolCallEnv: string | undefined;
+}
+
+/** A session id (and a tool call id, where the agent exports one) read from a process's environment. */
+export interface SessionMarks {
+  sessionId: string;
+  toolCallId: string | null;
 }
 
 export interface MarkerMatch {
@@ -31,10 +39,12 @@ export interface MarkerMatch {
 /** Compiled agent signatures: which processes are agents, and which carry an agent's marks. */
 export class AgentMatcher {
   private readonly signatures: CompiledSignature[];
+  private readonly byName: Map<string, CompiledSignature>;
   /** Every environment variable worth reading from a process. */
   readonly markerKeys: ReadonlySet<string>;
 
-  constructor(signatures: readonly AgentSignatureConfig[]) {
+  /** `extraEnv`: variables read along with the markers for provenance, never used to attribute. */
+  constructor(signatures: readonly AgentSignatureConfig[], extraEnv: readonly string[] = []) {
     this.signatures = signatures.map((s) => ({
       name: s.name,
       comm: new Set(s.comm ?? []),
@@ -42,12 +52,19 @@ export class AgentMatcher {
       envMarkers: s.envMarkers ?? [],
       pidEnv: s.pidEnv,
       toolCallPatterns: (s.toolCallPatterns ?? []).map(compileLinear),
+      sessionEnv: s.sessionEnv ?? [],
+      toolCallEnv: s.toolCallEnv,
     }));
+    this.byName = new Map();
+    for (const s of this.signatures) if (!this.byName.has(s.name)) this.byName.set(s.name, s);
     const keys = new Set<string>();
     for (const s of this.signatures) {
       for (const k of s.envMarkers) keys.add(k);
       if (s.pidEnv) keys.add(s.pidEnv);
+      for (const k of s.sessionEnv) keys.add(k);
+      if (s.toolCallEnv) keys.add(s.toolCallEnv);
     }
+    for (const k of extraEnv) keys.add(k);
     this.markerKeys = keys;
   }
 
@@ -72,6 +89,19 @@ export class AgentMatcher {
       }
     }
     return null;
+  }
+
+  /**
+   * The session id a process of `agent` carries in its environment, by that agent's own variables (an
+   * agent started from another inherits the outer one's markers, so only the attributed agent's count).
+   */
+  sessionOf(agent: string, markers: Record<string, string>): SessionMarks | null {
+    const s = this.byName.get(agent);
+    if (!s) return null;
+    const key = s.sessionEnv.find((k) => markers[k] !== undefined && markers[k] !== '');
+    if (key === undefined) return null;
+    const toolCallId = s.toolCallEnv ? markers[s.toolCallEnv] : undefined;
+    return { sessionId: markers[key]!, toolCallId: toolCallId ? toolCallId : null };
   }
 
   /** The agent whose tool-call shell this command line is (e.g. Claude's shell-snapshot wrapper). */

@@ -22,6 +22,7 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
     ],
     envMarkers: ['CLAUDECODE', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_ENTRYPOINT'],
     pidEnv: 'CLAUDE_PID',
+    sessionEnv: ['CLAUDE_CODE_SESSION_ID'],
     toolCallPatterns: ['\\.claude/shell-snapshots/snapshot-', '/claude-[0-9a-f]+-cwd(\\s|$)'],
   },
   // Observed: Codex CLI 0.171, `node …/bin/codex.js` → native `codex`, and the long-lived
@@ -37,6 +38,8 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
       'CODEX_MANAGED_BY_NPM',
       'CODEX_CI',
     ],
+    sessionEnv: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID'],
+    toolCallEnv: 'CODEX_TOOL_CALL_ID',
   },
   // Observed: Gemini CLI 0.61, `node …/gemini` relaunching itself.
   { name: 'gemini-cli', comm: ['gemini'], envMarkers: ['GEMINI_CLI', 'GEMINI_CLI_NO_RELAUNCH'] },
@@ -51,13 +54,21 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
   // Not observed here: Aider is a Python program started as `aider` (documentation).
   { name: 'aider', comm: ['aider'] },
   // Observed: OpenCode 1.18, one native binary; markers are set on the main process itself.
-  { name: 'opencode', comm: ['opencode'], envMarkers: ['OPENCODE'], pidEnv: 'OPENCODE_PID' },
+  // Its main process's pid is the only per-instance id it exports, so it stands for the session.
+  {
+    name: 'opencode',
+    comm: ['opencode'],
+    envMarkers: ['OPENCODE'],
+    pidEnv: 'OPENCODE_PID',
+    sessionEnv: ['OPENCODE_PID'],
+  },
   // Observed: Qwen Code 0.15 and 0.24, `node …/qwen`, relaunched once or twice.
   {
     name: 'qwen-code',
     comm: ['qwen'],
     envMarkers: ['QWEN_CODE', 'QWEN_CODE_NO_RELAUNCH', 'QWEN_CODE_SESSION_ID'],
     pidEnv: 'QWEN_CODE_LAUNCHER_PID',
+    sessionEnv: ['QWEN_CODE_SESSION_ID'],
   },
   // Observed: Copilot CLI 1.0, `node …/copilot` loader → single binary with comm `MainThread`.
   {
@@ -66,10 +77,23 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
     commandPatterns: ['/copilot-(linux|darwin)-(x64|arm64)/copilot(\\s|$)'],
     envMarkers: ['COPILOT_CLI', 'COPILOT_AGENT_SESSION_ID'],
     pidEnv: 'COPILOT_LOADER_PID',
+    sessionEnv: ['COPILOT_AGENT_SESSION_ID'],
   },
   // Not observed here: Block's goose (documentation). Only its agent subcommands, so the unrelated
-  // `goose` database-migration tool is not taken for it.
-  { name: 'goose', commandPatterns: ['(^|/)goose\\s+(session|run|web|acp)(\\s|$)'] },
+  // `goose` database-migration tool is not taken for it. Its documentation names AGENT_SESSION_ID as
+  // the variable it sets for the commands it runs; too generic a name to attribute by, so it is only
+  // read as the session id of a process already attributed to goose.
+  {
+    name: 'goose',
+    commandPatterns: ['(^|/)goose\\s+(session|run|web|acp)(\\s|$)'],
+    sessionEnv: ['AGENT_SESSION_ID'],
+  },
   // Not observed here: Sourcegraph's Amp CLI, `amp` (documentation).
   { name: 'amp', comm: ['amp'] },
 ];
+
+/**
+ * Variables read with the markers, not for attribution but for provenance: where the agent keeps its
+ * transcripts (Claude Code's `CLAUDE_CONFIG_DIR`).
+ */
+export const PROVENANCE_ENV: readonly string[] = ['CLAUDE_CONFIG_DIR'];

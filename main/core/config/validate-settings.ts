@@ -63,6 +63,8 @@ function stringList(value: Json, field: string, errors: string[], regex = false)
   return value as string[];
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 function validateAgent(value: Json, field: string, errors: string[]): AgentSignatureConfig | null {
   if (!isObject(value)) {
     errors.push(`${field}: expected an object`);
@@ -70,7 +72,16 @@ function validateAgent(value: Json, field: string, errors: string[]): AgentSigna
   }
   unknownKeys(
     value,
-    ['name', 'comm', 'commandPatterns', 'envMarkers', 'pidEnv', 'toolCallPatterns'],
+    [
+      'name',
+      'comm',
+      'commandPatterns',
+      'envMarkers',
+      'pidEnv',
+      'toolCallPatterns',
+      'sessionEnv',
+      'toolCallEnv',
+    ],
     `${field}.`,
     errors,
   );
@@ -84,13 +95,22 @@ function validateAgent(value: Json, field: string, errors: string[]): AgentSigna
   const commandPatterns = stringList(value.commandPatterns, `${field}.commandPatterns`, errors, true);
   const envMarkers = stringList(value.envMarkers, `${field}.envMarkers`, errors);
   const toolCallPatterns = stringList(value.toolCallPatterns, `${field}.toolCallPatterns`, errors, true);
+  const sessionEnv = stringList(value.sessionEnv, `${field}.sessionEnv`, errors);
+  if (sessionEnv) {
+    if (sessionEnv.every((k) => ENV_NAME.test(k))) agent.sessionEnv = sessionEnv;
+    else errors.push(`${field}.sessionEnv: expected environment variable names`);
+  }
+  if (value.toolCallEnv !== undefined) {
+    if (typeof value.toolCallEnv === 'string' && ENV_NAME.test(value.toolCallEnv))
+      agent.toolCallEnv = value.toolCallEnv;
+    else errors.push(`${field}.toolCallEnv: expected an environment variable name`);
+  }
   if (comm) agent.comm = comm;
   if (commandPatterns) agent.commandPatterns = commandPatterns;
   if (envMarkers) agent.envMarkers = envMarkers;
   if (toolCallPatterns) agent.toolCallPatterns = toolCallPatterns;
   if (value.pidEnv !== undefined) {
-    if (typeof value.pidEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value.pidEnv))
-      agent.pidEnv = value.pidEnv;
+    if (typeof value.pidEnv === 'string' && ENV_NAME.test(value.pidEnv)) agent.pidEnv = value.pidEnv;
     else errors.push(`${field}.pidEnv: expected an environment variable name`);
   }
   if (errors.length > before) return null;
@@ -107,7 +127,12 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   if (!isObject(input)) {
     return { settings: base, errors: ['(top level): expected a JSON object'] };
   }
-  unknownKeys(input, ['agents', 'pollIntervalMs', 'runaway', 'teardown', 'notifications'], '', errors);
+  unknownKeys(
+    input,
+    ['agents', 'pollIntervalMs', 'runaway', 'teardown', 'notifications', 'provenance'],
+    '',
+    errors,
+  );
 
   const pollIntervalMs = numberIn(
     input.pollIntervalMs,
@@ -176,6 +201,20 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     }
   }
 
+  const provenance = { transcripts: base.provenance?.transcripts ?? true };
+  if (input.provenance !== undefined) {
+    if (!isObject(input.provenance)) errors.push('provenance: expected an object');
+    else {
+      unknownKeys(input.provenance, ['transcripts'], 'provenance.', errors);
+      const { transcripts } = input.provenance;
+      if (transcripts !== undefined) {
+        if (typeof transcripts === 'boolean') provenance.transcripts = transcripts;
+        else
+          errors.push(`provenance.transcripts: expected true or false, got ${JSON.stringify(transcripts)}`);
+      }
+    }
+  }
+
   let agents = base.agents;
   if (input.agents !== undefined) {
     if (!Array.isArray(input.agents)) errors.push('agents: expected a list of agent signatures');
@@ -188,5 +227,5 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     }
   }
 
-  return { settings: { pollIntervalMs, runaway, teardown, notifications, agents }, errors };
+  return { settings: { pollIntervalMs, runaway, teardown, notifications, agents, provenance }, errors };
 }

@@ -1,3 +1,4 @@
+import type { ListeningPort } from '../../../shared/model';
 import type { HeldPipe } from './match-held-pipes';
 
 /** One process as a sampler saw it at one instant. */
@@ -73,6 +74,17 @@ export interface ProcessSampler {
   watchExits?(targets: ReadonlyMap<number, number>): ExitWatchCoverage;
   /** Followed processes that exited since the last call, found with one system call. */
   exitedWatched?(): readonly number[];
+  /**
+   * Working directory of each of `pids` (null where unreadable). Costs a readlink a process: call it
+   * for agents' processes, not the whole table.
+   */
+  readCwd?(pids: Iterable<number>): Map<number, string | null>;
+  /**
+   * Listening sockets (TCP listen, bound unconnected UDP) of each of `pids`; pids whose descriptors
+   * cannot be read are absent. Reads only these pids' descriptors, and the socket tables at most once a
+   * call (Linux: only when a socket not seen before appears, or every few seconds).
+   */
+  listeningPorts?(pids: Iterable<number>): Map<number, ListeningPort[]>;
   /**
    * Which of the holders keep open a pipe or socket one of the readers reads (Linux: their fd tables
    * and the unix-socket peer dump). Omitted where the platform has no such lookup.

@@ -4,7 +4,8 @@ import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { annotateOneShot } from '../analysis/one-shot-flags';
-import { BUILTIN_SIGNATURES } from '../analysis/signatures';
+import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../analysis/signatures';
+import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 import { flagSessionEnded, type EndedSessions } from '../../hooks/ended-sessions';
@@ -15,12 +16,17 @@ export interface OneShotSnapshot {
 }
 
 export function matcherFor(settings: Settings): AgentMatcher {
-  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES]);
+  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES], PROVENANCE_ENV);
+}
+
+export function provenanceOptions(settings: Settings): { transcripts: boolean } {
+  return { transcripts: settings.provenance?.transcripts ?? true };
 }
 
 /**
  * Two samples `intervalMs` apart, so CPU percent is a real delta, then grouped and attributed.
  * `intervalMs: 0` takes one sample and leaves CPU percent unknown (enough to name a group to stop).
+ * Agents' groups carry their provenance (cwd, ports, session, tool call).
  */
 export async function takeOneShotSnapshot(
   settings: Settings,
@@ -28,7 +34,14 @@ export async function takeOneShotSnapshot(
     intervalMs = 300,
     sampler,
     endedSessions,
-  }: { intervalMs?: number; sampler?: ProcessSampler; endedSessions?: EndedSessions } = {},
+    portsOfAll = false,
+  }: {
+    intervalMs?: number;
+    sampler?: ProcessSampler;
+    endedSessions?: EndedSessions;
+    /** Read the listening ports of every process, not only agents' (a port was asked for). */
+    portsOfAll?: boolean;
+  } = {},
 ): Promise<OneShotSnapshot> {
   const matcher = matcherFor(settings);
   const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
@@ -53,6 +66,13 @@ export async function takeOneShotSnapshot(
     if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
   }
   const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
+  new Provenance(provenanceOptions(settings)).addTo(groups, {
+    records,
+    attributions,
+    matcher,
+    sampler: source,
+    portsOfAll,
+  });
   if (!endedSessions || endedSessions.size === 0) return { sampledAt, groups };
   const markers = new Map(records.map((r) => [r.pid, r.markers]));
   return { sampledAt, groups: flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions) };

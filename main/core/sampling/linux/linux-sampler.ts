@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readdirSync, readFileSync } from 'node:fs';
+import type { ListeningPort } from '../../../../shared/model';
 import type { HeldPipe } from '../match-held-pipes';
 import type {
   ExitWatchCoverage,
@@ -15,6 +16,8 @@ import { forgetMissing, readEach } from '../read-each';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
 import { argvFromCmdline, pickEnv } from './nul-fields';
 import { keptFds } from './kept-fds';
+import { ListeningPortReader } from './listening-ports';
+import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
@@ -46,6 +49,7 @@ export class LinuxSampler implements ProcessSampler {
   private readonly childFds = new Map<number, number>();
   private loadavgFd: number | null = null;
   private exitWatch: PidfdExitWatch | null = null;
+  private portReader: ListeningPortReader | null = null;
   private memberRead: ((pids: Iterable<number>) => MemberStat[]) | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
@@ -250,6 +254,15 @@ export class LinuxSampler implements ProcessSampler {
     this.statFds.delete(pid);
     keptFds.total--;
     closeQuietly(fd);
+  }
+
+  readCwd(pids: Iterable<number>): Map<number, string | null> {
+    return readCwds(pids, this.procRoot);
+  }
+
+  listeningPorts(pids: Iterable<number>): Map<number, ListeningPort[]> {
+    this.portReader ??= new ListeningPortReader(this.procRoot);
+    return this.portReader.read(pids);
   }
 
   /** Releases every kept descriptor. */

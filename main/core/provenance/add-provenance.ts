@@ -1,0 +1,313 @@
+import { join } from 'node:path';
+import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../../shared/model';
+import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
+import type { Attribution } from '../analysis/attribution';
+import { commandOf } from '../analysis/grouping';
+import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import { readClaudeSessionFile } from './claude-session-files';
+import { ClaudeTranscripts } from './claude-transcripts';
+import { matchToolCall, START_SLACK_MS } from './match-tool-call';
+import { classifyRole } from './mcp-server';
+import { OwnerHomes } from './owner-home';
+import { ProjectRoots } from './project-root';
+import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
+import { commandInsideEval } from './tool-call-command';
+
+export interface ProvenanceOptions {
+  /** Read Claude Code transcripts for tool calls' descriptions (setting `provenance.transcripts`). */
+  transcripts: boolean;
+}
+
+export interface ProvenanceInputs {
+  records: readonly ProcessRecord[];
+  attributions: ReadonlyMap<number, Attribution>;
+  matcher: AgentMatcher;
+  sampler: Pick<ProcessSampler, 'platform' | 'readCwd' | 'listeningPorts'>;
+  /** Read every process's ports, not only agents' (someone asked which process holds a port). */
+  portsOfAll?: boolean;
+}
+
+const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
+
+/** How long one process's cwd and ports are trusted before they are read again. */
+export const PROCESS_REFRESH_MS = 10_000;
+
+/**
+ * Fills in where each agent group came from: cwd, listening ports and role of its processes, and the
+ * group's session, project, tool call and ports. Keeps caches (projects, transcripts, homes) between
+ * calls, so one instance should live as long as its caller (the monitor, or one CLI command).
+ * Only agents' processes are read, unless `portsOfAll`.
+ */
+export class Provenance {
+  private readonly projects = new ProjectRoots();
+  private readonly homes = new OwnerHomes();
+  private readonly transcripts = new ClaudeTranscripts();
+
+  private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
+  private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
+  private readonly sessionFiles = new Map<string, { at: number; value: string | null }>();
+
+  /** `refreshMs`: how long a process's cwd and ports are kept before they are read again. */
+  constructor(
+    private options: ProvenanceOptions,
+    private readonly refreshMs = PROCESS_REFRESH_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  setOptions(options: ProvenanceOptions): void {
+    this.options = options;
+  }
+
+  /** Mutates `groups` (the views just built from `inputs.records`) in place. */
+  addTo(groups: GroupView[], inputs: ProvenanceInputs): void {
+    const { records, attributions, matcher, sampler } = inputs;
+    const byPid = new Map<number, ProcessRecord>();
+    for (const r of records) if (r.state !== 'Z') byPid.set(r.pid, r);
+    const agentPids = groups
+      .filter((g) => g.agent !== null)
+      .flatMap((g) => g.processes.filter((p) => p.state !== 'Z').map((p) => p.pid));
+    const portPids = inputs.portsOfAll
+      ? groups.flatMap((g) => g.processes.filter((p) => p.state !== 'Z').map((p) => p.pid))
+      : agentPids;
+    const { cwds, ports } = this.readProcesses(agentPids, portPids, byPid, sampler);
+
+    // Only attributed processes can carry a session: walk those, not the whole table.
+    const marks = new Map<number, SessionMarks>();
+    const facts: SessionLinkFacts[] = [];
+    for (const [pid, a] of attributions) {
+      const r = byPid.get(pid);
+      if (!r) continue;
+      const m = matcher.sessionOf(a.agent, r.markers);
+      if (m) marks.set(pid, m);
+      let sessionId = m?.sessionId ?? null;
+      if (a.isAgent && sessionId === null && a.agent === 'claude-code')
+        sessionId = this.sessionFileOf(r, sampler);
+      facts.push({ pid, sessionId, isAgent: a.isAgent, agentPid: a.agentPid });
+    }
+    const links = linkSessionsToAgents(facts);
+    const sessionOfAgent = new Map<number, string>();
+    for (const [session, pid] of links) if (!sessionOfAgent.has(pid)) sessionOfAgent.set(pid, session);
+
+    for (const g of groups) {
+      // Groups no agent owns get nothing read or guessed, only their ports when a port was asked for.
+      if (!g.agent && !inputs.portsOfAll) {
+        g.session = null;
+        g.toolCall = null;
+        continue;
+      }
+      for (const p of g.processes) {
+        if (cwds.has(p.pid)) p.cwd = cwds.get(p.pid)!;
+        const held = ports.get(p.pid);
+        if (held) p.ports = held;
+        const r = byPid.get(p.pid);
+        if (r && g.agent) {
+          const { role, mcpServer } = this.roleOf(r, byPid, attributions, marks, matcher);
+          p.role = role;
+          if (mcpServer) p.mcpServer = mcpServer;
+        } else if (g.agent) p.role = null;
+      }
+      const union = new Map<string, ListeningPort>();
+      for (const p of g.processes) for (const port of p.ports ?? []) union.set(portKey(port), port);
+      if (g.processes.some((p) => p.ports !== undefined)) g.ports = [...union.values()];
+      if (!g.agent) {
+        g.session = null;
+        g.toolCall = null;
+        continue;
+      }
+      const live = g.processes.filter((p) => byPid.has(p.pid));
+      const leader = byPid.get(g.pgid);
+      const marked = [leader, ...live.map((p) => byPid.get(p.pid))].find((r) => r && marks.has(r.pid));
+      const envSession = marked ? marks.get(marked.pid)! : null;
+      let sessionId = envSession?.sessionId ?? null;
+      let source: SessionRef['source'] = 'env';
+      if (sessionId === null && g.agent.pid !== null && sessionOfAgent.has(g.agent.pid)) {
+        sessionId = sessionOfAgent.get(g.agent.pid)!;
+        source = 'lineage';
+      }
+      const linked = sessionId !== null ? links.get(sessionId) : undefined;
+      if (linked !== undefined && (g.agent.pid === null || !byPid.has(g.agent.pid))) g.agent.pid = linked;
+      const cwd = [leader?.pid, ...live.map((p) => p.pid)]
+        .map((pid) => (pid === undefined ? undefined : cwds.get(pid)))
+        .find((c) => typeof c === 'string');
+      g.session =
+        sessionId === null
+          ? null
+          : {
+              id: sessionId,
+              source,
+              project: cwd ? this.projects.projectOf(cwd) : null,
+              agentAlive:
+                g.agent.pid !== null &&
+                attributions.get(g.agent.pid)?.isAgent === true &&
+                byPid.has(g.agent.pid),
+            };
+      g.toolCall = g.containsAgent
+        ? null
+        : this.toolCallOf(
+            g,
+            leader,
+            envSession,
+            cwd ?? null,
+            marked ?? leader ?? byPid.get(live[0]?.pid ?? -1),
+            matcher,
+          );
+    }
+  }
+
+  /**
+   * cwd and ports, each process's kept for `refreshMs`: a leftover rarely changes either, and reading
+   * them costs a readdir and a readlink per descriptor (measured in the bench's provenance rows).
+   */
+  private readProcesses(
+    agentPids: readonly number[],
+    portPids: readonly number[],
+    byPid: ReadonlyMap<number, ProcessRecord>,
+    sampler: ProvenanceInputs['sampler'],
+  ): { cwds: Map<number, string | null>; ports: Map<number, ListeningPort[]> } {
+    const now = this.now();
+    const keyOf = (pid: number): string => {
+      const r = byPid.get(pid);
+      return r ? identityKey(pid, r.startKey) : `${pid}`;
+    };
+    const stale = (pids: readonly number[], cache: Map<string, { at: number }>): number[] =>
+      pids.filter((pid) => {
+        const hit = cache.get(keyOf(pid));
+        return hit === undefined || now - hit.at >= this.refreshMs;
+      });
+    const freshCwds = sampler.readCwd?.(stale(agentPids, this.cwdCache)) ?? new Map<number, string | null>();
+    for (const [pid, cwd] of freshCwds) this.cwdCache.set(keyOf(pid), { at: now, value: cwd });
+    const portsToRead = stale(portPids, this.portCache);
+    const freshPorts = sampler.listeningPorts?.(portsToRead) ?? new Map<number, ListeningPort[]>();
+    for (const pid of portsToRead) {
+      const held = freshPorts.get(pid);
+      if (held) this.portCache.set(keyOf(pid), { at: now, value: held });
+      else this.portCache.delete(keyOf(pid));
+    }
+    const cwds = new Map<number, string | null>();
+    for (const pid of agentPids) {
+      const hit = this.cwdCache.get(keyOf(pid));
+      if (hit) cwds.set(pid, hit.value);
+    }
+    const ports = new Map<number, ListeningPort[]>();
+    for (const pid of portPids) {
+      const hit = this.portCache.get(keyOf(pid));
+      if (hit) ports.set(pid, hit.value);
+    }
+    // Keep only what was asked for now: processes that are gone, or no longer an agent's, are dropped.
+    const asked = new Set([...agentPids, ...portPids].map(keyOf));
+    for (const cache of [this.cwdCache, this.portCache])
+      for (const k of cache.keys()) if (!asked.has(k)) cache.delete(k);
+    return { cwds, ports };
+  }
+
+  private roleOf(
+    r: ProcessRecord,
+    byPid: ReadonlyMap<number, ProcessRecord>,
+    attributions: ReadonlyMap<number, Attribution>,
+    marks: ReadonlyMap<number, SessionMarks>,
+    matcher: AgentMatcher,
+  ): ReturnType<typeof classifyRole> {
+    const a = attributions.get(r.pid);
+    let top: ProcessRecord | null = null;
+    for (let cur: ProcessRecord | undefined = r, hops = 0; cur && hops < 64; hops++) {
+      const parent = byPid.get(cur.ppid);
+      if (!parent || parent.startKey > cur.startKey || cur.ppid === cur.pid) break;
+      if (attributions.get(parent.pid)?.isAgent) {
+        top = cur;
+        break;
+      }
+      cur = parent;
+    }
+    const leaders = [byPid.get(r.pgid), byPid.get(r.sid)];
+    const agent = a?.agentPid ? byPid.get(a.agentPid) : undefined;
+    return classifyRole({
+      isAgent: a?.isAgent === true,
+      attributed: a !== undefined,
+      topChild: top && {
+        argv: top.argv,
+        ownSession: top.sid === top.pid,
+        toolCallShell: matcher.toolCallOf(top.argv) !== null,
+      },
+      toolCallMarked:
+        (marks.get(r.pid)?.toolCallId ?? null) !== null ||
+        [r, ...leaders].some((l) => l !== undefined && matcher.toolCallOf(l.argv) !== null),
+      argv: r.argv,
+      ownSession: r.sid === r.pid || (agent !== undefined && agent.sid !== r.sid),
+    });
+  }
+
+  private toolCallOf(
+    g: GroupView,
+    leader: ProcessRecord | undefined,
+    envSession: SessionMarks | null,
+    cwd: string | null,
+    witness: ProcessRecord | undefined,
+    matcher: AgentMatcher,
+  ): ToolCallRef | null {
+    const wrapperCommand = leader ? wrappedCommand(leader, matcher) : null;
+    if (this.options.transcripts && g.agent?.name === 'claude-code' && envSession && witness) {
+      const path = this.transcripts.locate(this.claudeConfigDir(witness), envSession.sessionId, cwd);
+      if (path) {
+        const calls = this.transcripts.bashCalls(path, g.startedAt - START_SLACK_MS);
+        const call = matchToolCall(calls.values(), {
+          wrapperCommand,
+          processCommands: g.processes.filter((p) => p.state !== 'Z').map((p) => p.command),
+          startedAt: g.startedAt,
+        });
+        if (call)
+          return {
+            id: call.id,
+            command: call.command,
+            description: call.description,
+            startedAt: call.issuedAt,
+          };
+      }
+    }
+    const id = envSession?.toolCallId ?? null;
+    if (id === null && wrapperCommand === null) return null;
+    return {
+      id,
+      command: wrapperCommand ?? (leader ? commandOf(leader) : g.processes[0]!.command),
+      description: null,
+      startedAt: leader?.startedAt ?? g.startedAt,
+    };
+  }
+
+  /** The session named by a Claude Code process's session file, re-read every `refreshMs`. */
+  private sessionFileOf(r: ProcessRecord, sampler: ProvenanceInputs['sampler']): string | null {
+    const key = identityKey(r.pid, r.startKey);
+    const now = this.now();
+    const hit = this.sessionFiles.get(key);
+    if (hit && now - hit.at < this.refreshMs) return hit.value;
+    const value = readClaudeSessionFile(
+      this.claudeConfigDir(r),
+      r.pid,
+      sampler.platform === 'linux' ? r.startKey : null,
+    );
+    if (this.sessionFiles.size > 1024) this.sessionFiles.clear();
+    this.sessionFiles.set(key, { at: now, value });
+    return value;
+  }
+
+  private claudeConfigDir(r: ProcessRecord): string {
+    const own = r.markers.CLAUDE_CONFIG_DIR;
+    if (own && own.startsWith('/')) return own;
+    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.claude');
+  }
+}
+
+/** The command a tool-call shell runs: Claude's `eval '…'`, else a shell's `-c` argument. */
+function wrappedCommand(leader: ProcessRecord, matcher: AgentMatcher): string | null {
+  const argv = leader.argv;
+  if (matcher.toolCallOf(argv) !== null) {
+    const inside = commandInsideEval(argv.join(' '));
+    if (inside !== null) return inside;
+  }
+  if (argv.length < 3 || !SHELLS.test(argv[0]!)) return null;
+  const flag = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
+  return flag > 0 && flag + 1 < argv.length ? argv[flag + 1]! : null;
+}
+
+function portKey(p: ListeningPort): string {
+  return `${p.protocol} ${p.address} ${p.port}`;
+}

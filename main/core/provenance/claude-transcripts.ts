@@ -1,0 +1,142 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { collectBashCalls, type TranscriptCall } from './claude-transcript-records';
+
+/** How much of one transcript's tail is read at most: the calls that matter are the recent ones. */
+export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
+const CHUNK_BYTES = 256 * 1024;
+/** A transcript directory holding more project folders than this is not scanned for a session. */
+const MAX_PROJECT_DIRS = 5000;
+
+interface CachedTranscript {
+  path: string;
+  /** Bytes [start, end) of the file have been parsed; `carry` is the partial line just before start. */
+  start: number;
+  end: number;
+  carry: Buffer;
+  calls: Map<string, TranscriptCall>;
+  results: Map<string, number>;
+}
+
+/**
+ * Claude Code's transcripts, read from their end and cached per session: each call reads only what
+ * was appended since the last one, and reaches further back only when a leftover is older than the
+ * oldest call read, up to TRANSCRIPT_TAIL_BYTES. Read-only; nothing leaves the machine.
+ */
+export class ClaudeTranscripts {
+  private readonly cache = new Map<string, CachedTranscript>();
+  private readonly located = new Map<string, string | null>();
+
+  constructor(private readonly tailBytes = TRANSCRIPT_TAIL_BYTES) {}
+
+  /** `<config dir>/projects/<cwd with every / replaced by ->/<session id>.jsonl`, or a scan for it. */
+  locate(configDir: string, sessionId: string, cwd: string | null): string | null {
+    if (!/^[\w.-]{1,128}$/.test(sessionId)) return null; // never a path out of the projects folder
+    const key = `${configDir}\0${sessionId}`;
+    const known = this.located.get(key);
+    if (known) return known;
+    const projects = join(configDir, 'projects');
+    const file = `${sessionId}.jsonl`;
+    const guesses = cwd ? [cwd.replace(/\//g, '-'), cwd.replace(/[^a-zA-Z0-9]/g, '-')] : [];
+    let found: string | null = null;
+    for (const dir of guesses)
+      if (!found && isFile(join(projects, dir, file))) found = join(projects, dir, file);
+    if (!found) {
+      // The session may have started in another directory than the leftover's cwd.
+      let dirs: string[] = [];
+      try {
+        dirs = readdirSync(projects);
+      } catch {
+        dirs = [];
+      }
+      if (dirs.length <= MAX_PROJECT_DIRS)
+        for (const dir of dirs)
+          if (!found && isFile(join(projects, dir, file))) found = join(projects, dir, file);
+    }
+    // A miss is not cached: the transcript appears with the session's first record.
+    if (found) this.located.set(key, found);
+    return found;
+  }
+
+  /** The Bash calls in the transcript's tail, covering at least back to `since` where the budget allows. */
+  bashCalls(path: string, since: number): Map<string, TranscriptCall> {
+    let size: number;
+    try {
+      size = statSync(path).size;
+    } catch {
+      this.cache.delete(path);
+      return new Map();
+    }
+    let entry = this.cache.get(path);
+    if (entry && size < entry.end) entry = undefined; // rewritten or truncated: read again
+    if (!entry || size - entry.end > this.tailBytes) {
+      entry = { path, start: size, end: size, carry: Buffer.alloc(0), calls: new Map(), results: new Map() };
+      this.cache.set(path, entry);
+    }
+    const fd = openQuietly(path);
+    if (fd === null) return entry.calls;
+    try {
+      if (size > entry.end) this.readForward(fd, entry, size);
+      while (
+        entry.start > 0 &&
+        entry.end - entry.start < this.tailBytes &&
+        oldestIssued(entry.calls) > since
+      ) {
+        this.readBackward(fd, entry);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return entry.calls;
+  }
+
+  private readForward(fd: number, entry: CachedTranscript, size: number): void {
+    const bytes = readRange(fd, entry.end, size);
+    const lastNewline = bytes.lastIndexOf(0x0a);
+    if (lastNewline < 0) return; // a record still being written
+    collectBashCalls(bytes.subarray(0, lastNewline).toString('utf8').split('\n'), entry.calls, entry.results);
+    entry.end += lastNewline + 1;
+  }
+
+  private readBackward(fd: number, entry: CachedTranscript): void {
+    const from = Math.max(0, entry.start - CHUNK_BYTES);
+    const bytes = Buffer.concat([readRange(fd, from, entry.start), entry.carry]);
+    let firstLine = 0;
+    if (from > 0) {
+      const newline = bytes.indexOf(0x0a);
+      firstLine = newline < 0 ? bytes.length : newline + 1;
+    }
+    entry.carry = Buffer.from(bytes.subarray(0, firstLine));
+    entry.start = from;
+    collectBashCalls(bytes.subarray(firstLine).toString('utf8').split('\n'), entry.calls, entry.results);
+  }
+}
+
+function oldestIssued(calls: Map<string, TranscriptCall>): number {
+  let oldest = Infinity;
+  for (const c of calls.values()) if (c.issuedAt < oldest) oldest = c.issuedAt;
+  return oldest;
+}
+
+function readRange(fd: number, from: number, to: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, to - from));
+  let done = 0;
+  while (done < buf.length) {
+    const n = readSync(fd, buf, done, buf.length - done, from + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return buf.subarray(0, done);
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function openQuietly(path: string): number | null {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The command an agent's tool-call wrapper runs, from the wrapper's command line. Claude Code runs
+ * each Bash call as `/bin/bash -c source <snapshot> … && eval '<command>' … && pwd -P >| <cwd file>`
+ * (shared/AGENTS.md), quoting the command for the shell: `'…'` segments, with `'\''` for a quote.
+ * Returns null when the command line holds no `eval '…'`.
+ */
+export function commandInsideEval(commandLine: string): string | null {
+  const at = commandLine.indexOf("eval '");
+  if (at < 0) return null;
+  let i = at + 5;
+  let out = '';
+  while (i < commandLine.length) {
+    const c = commandLine[i]!;
+    if (c === "'") {
+      const end = commandLine.indexOf("'", i + 1);
+      if (end < 0) return null; // an unterminated quote: not a wrapper we understand
+      out += commandLine.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '\\' && i + 1 < commandLine.length) {
+      out += commandLine[i + 1];
+      i += 2;
+    } else if (/[\s;&|<>)]/.test(c))
+      break; // the end of the word
+    else return null; // double quotes or a bare word part: not a wrapper we understand
+  }
+  return out;
+}
+
+/**
+ * Whether a leftover process could have come from `command`: its own command line appears in the
+ * command the agent ran (`python3 -m http.server 8000 &` left `python3 -m http.server 8000`).
+ * Whitespace is compared loosely; a command line of a single word only matches as a whole word.
+ */
+export function commandMentions(command: string, processCommand: string): boolean {
+  const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+  const needle = norm(processCommand);
+  if (needle.length < 2) return false;
+  const hay = ` ${norm(command)} `;
+  const at = hay.indexOf(needle);
+  if (at < 0) return false;
+  const before = hay[at - 1]!;
+  const after = hay[at + needle.length]!;
+  return /[\s;&|(`'"/]/.test(before) && /[\s;&|)`'"]/.test(after);
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { ListeningPort } from '../../shared/model';
+import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
+import { attribute } from '../../main/core/analysis/attribution';
+import { buildGroups } from '../../main/core/analysis/grouping';
+import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../../main/core/analysis/signatures';
+import { Provenance } from '../../main/core/provenance/add-provenance';
+import { rec } from '../core/record-fixture';
+
+const matcher = new AgentMatcher(BUILTIN_SIGNATURES, PROVENANCE_ENV);
+const SESSION = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 's-1' };
+
+/** Records what it was asked, answers from a table: the reads themselves are tested on real processes. */
+function countingSampler() {
+  const asked = { cwd: [] as number[][], ports: [] as number[][] };
+  return {
+    asked,
+    platform: 'linux' as const,
+    readCwd: (pids: Iterable<number>) => {
+      const list = [...pids];
+      asked.cwd.push(list);
+      return new Map(list.map((pid) => [pid, `/work/${pid}`]));
+    },
+    listeningPorts: (pids: Iterable<number>) => {
+      const list = [...pids];
+      asked.ports.push(list);
+      return new Map(list.map((pid): [number, ListeningPort[]] => [pid, []]));
+    },
+  };
+}
+
+describe('Provenance.addTo', () => {
+  const records = [
+    rec({ pid: 100, name: 'claude', argv: ['claude'] }),
+    rec({ pid: 201, pgid: 200, sid: 200, ppid: 1, markers: SESSION, argv: ['python3', '-m', 'http.server'] }),
+    rec({ pid: 300, name: 'nginx', argv: ['nginx'] }),
+  ];
+  const attributions = attribute(records, matcher);
+  const groups = () => buildGroups(records, attributions, () => ({ cpuPercent: null, flags: [] }));
+
+  it("reads only agents' processes, and keeps each one's cwd and ports for the refresh interval", () => {
+    let now = 0;
+    const sampler = countingSampler();
+    const provenance = new Provenance({ transcripts: false }, 10_000, () => now);
+    const first = groups();
+    provenance.addTo(first, { records, attributions, matcher, sampler });
+    expect(sampler.asked.cwd).toEqual([[100, 201]]);
+    expect(sampler.asked.ports).toEqual([[100, 201]]);
+    const leftover = first.find((g) => g.pgid === 200)!;
+    expect(leftover.processes[0]).toMatchObject({ cwd: '/work/201', ports: [], role: 'tool-call' });
+    expect(leftover.session).toEqual({ id: 's-1', source: 'env', project: '/work/201', agentAlive: false });
+    expect(first.find((g) => g.pgid === 300)!.processes[0]!.cwd).toBeUndefined();
+
+    now = 9_999;
+    const again = groups();
+    provenance.addTo(again, { records, attributions, matcher, sampler });
+    expect(sampler.asked.cwd).toEqual([[100, 201], []]);
+    expect(again.find((g) => g.pgid === 200)!.processes[0]!.cwd).toBe('/work/201');
+    now = 10_000;
+    provenance.addTo(groups(), { records, attributions, matcher, sampler });
+    expect(sampler.asked.cwd.at(-1)).toEqual([100, 201]);
+  });
+
+  it('reads every process when asked for ports', () => {
+    const sampler = countingSampler();
+    const all = groups();
+    new Provenance({ transcripts: false }).addTo(all, {
+      records,
+      attributions,
+      matcher,
+      sampler,
+      portsOfAll: true,
+    });
+    expect(sampler.asked.ports).toEqual([[100, 201, 300]]);
+    expect(all.find((g) => g.pgid === 300)!.ports).toEqual([]);
+  });
+});

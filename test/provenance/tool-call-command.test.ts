@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { commandInsideEval, commandMentions } from '../../main/core/provenance/tool-call-command';
+
+describe('commandInsideEval', () => {
+  it.each([
+    [
+      "source /root/.claude/shell-snapshots/snapshot-bash-1.sh 2>/dev/null || true && eval 'npm run dev' \\< /dev/null && pwd -P >| /tmp/claude-1f-cwd",
+      'npm run dev',
+    ],
+    ["eval 'echo '\\''quoted'\\'' && ls' && pwd", "echo 'quoted' && ls"],
+    ['eval \'a\'"b"', null],
+    ['bash -c npm run dev', null],
+    ["eval 'unterminated", null],
+  ])('%s', (line, expected) => {
+    expect(commandInsideEval(line)).toBe(expected);
+  });
+});
+
+describe('commandMentions', () => {
+  it.each([
+    ['python3 -m http.server 8000 &', 'python3 -m http.server 8000', true],
+    ['cd web && npm run dev > log 2>&1 &', 'npm run dev', true],
+    ['nohup  sleep   600 &', 'sleep 600', true],
+    ['sleep 6000 &', 'sleep 600', false],
+    ['python3 -m http.server 8000', 'sleep 600', false],
+    ['x', 'x', false],
+  ])('%s mentions %s: %s', (command, processCommand, expected) => {
+    expect(commandMentions(command, processCommand)).toBe(expected);
+  });
+});
