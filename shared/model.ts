@@ -182,6 +182,10 @@ export interface MonitorEvent {
   command?: string;
   /** Event-specific details (cpuPercent, ppid, pipe inode, signal, incident id...). */
   detail?: Record<string, string | number | boolean | null>;
+  /** The agent session the group came from, where known (see GroupView.session). */
+  session?: SessionRef;
+  /** The tool call that started the group, where known (see GroupView.toolCall). */
+  toolCall?: ToolCallRef;
 }
 
 export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless';

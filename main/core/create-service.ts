@@ -7,6 +7,7 @@ import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
 import { stopGroup } from './actions/stop-group';
 import { Monitor } from './monitor/monitor';
+import { GroupContext } from './monitor/group-context';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import type { CorralService, SettingsUpdate } from './service';
@@ -42,9 +43,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   // One set the sampler keeps reading from, so signatures added later are read from new processes.
   const markerKeys = new Set(matcher.markerKeys);
   const sampler = createSampler({ markerKeys });
-  const store = IncidentStore.open(
-    options.dataDir ?? resolveDataDir(process.env, process.platform, homedir()),
-  );
+  const dataDir = options.dataDir ?? resolveDataDir(process.env, process.platform, homedir());
+  const store = IncidentStore.open(dataDir);
   const monitor = new Monitor({
     sampler,
     matcher,
@@ -56,13 +56,20 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     onError: options.onError,
   });
 
+  const context = new GroupContext({
+    monitor,
+    sampler,
+    matcher: () => matcher,
+    settings: () => settings,
+    dataDir,
+  });
   const host = new HostInfoSource();
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
   const snapshot = (): Snapshot => ({
     seq: ++seq,
     sampledAt: Date.now(),
-    groups: snapshotGroups(monitor, { all: true }),
+    groups: context.decorate(snapshotGroups(monitor, { all: true })),
     host: host.current(),
   });
   monitor.onTick(() => {
@@ -136,7 +143,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
         if (snapshotListeners.size === 0) monitor.setWholeTableWanted(false);
       };
     },
-    onEvent: (listener: (event: MonitorEvent) => void) => monitor.onEvent(listener),
+    onEvent: (listener: (event: MonitorEvent) => void) =>
+      monitor.onEvent((event) => listener(context.decorateEvent(event))),
   };
   // Started on the next turn, so that whoever created the service has subscribed before the first poll.
   const starting = setImmediate(() => monitor.start());

@@ -1,0 +1,104 @@
+import { statSync } from 'node:fs';
+import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
+import type { AgentMatcher } from '../analysis/agent-matcher';
+import { Provenance } from '../provenance/add-provenance';
+import type { ProcessSampler } from '../sampling/process-record';
+import {
+  endedSessionsPath,
+  flagSessionEnded,
+  loadEndedSessions,
+  type EndedSessions,
+} from '../../hooks/ended-sessions';
+import type { Monitor } from './monitor';
+import { snapshotGroups } from './monitor-views';
+
+/** Events worth naming their session and tool call: the ones a person or a script acts on. */
+const NAMED_EVENTS = new Set<MonitorEvent['type']>([
+  'orphaned',
+  'runaway',
+  'held-pipe',
+  'incident-opened',
+  'incident-closed',
+  'group-started',
+]);
+
+export interface GroupContextOptions {
+  monitor: Monitor;
+  sampler: ProcessSampler;
+  matcher: () => AgentMatcher;
+  settings: () => Settings;
+  dataDir: string;
+}
+
+/**
+ * What the long-running monitor adds to its group views beyond what it tracks itself: each group's
+ * provenance (session, project, tool call, cwd, ports, roles) and the `session-ended` flag from the
+ * agent hooks. One instance lives as long as the service, so the provenance caches do too.
+ */
+export class GroupContext {
+  private readonly provenance: Provenance;
+  private ended: EndedSessions = new Map();
+  private endedMtimeMs = -1;
+  /** Session and tool call per group id, as last found, for the events of groups no view was built for. */
+  private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
+
+  constructor(private readonly options: GroupContextOptions) {
+    this.provenance = new Provenance({ transcripts: options.settings().provenance?.transcripts ?? true });
+  }
+
+  /** Adds provenance and session-ended to views just built from the monitor. */
+  decorate(groups: GroupView[]): GroupView[] {
+    const { monitor, sampler, matcher, settings } = this.options;
+    this.provenance.setOptions({ transcripts: settings().provenance?.transcripts ?? true });
+    const live = [...monitor.trackedProcesses()].filter((p) => p.exitedAt === null);
+    const records = live.map((p) => p.record);
+    const attributions = new Map(
+      live.filter((p) => p.attribution).map((p) => [p.record.pid, p.attribution!]),
+    );
+    this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
+    for (const g of groups) if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+    const ended = this.endedSessions();
+    if (ended.size === 0) return groups;
+    const markers = new Map(records.map((r) => [r.pid, r.markers]));
+    return flagSessionEnded(groups, (pid) => markers.get(pid), ended);
+  }
+
+  /** The event with its group's session and tool call, where known. */
+  decorateEvent(event: MonitorEvent): MonitorEvent {
+    let known = this.named.get(event.groupId);
+    if (!known && NAMED_EVENTS.has(event.type)) {
+      const group = this.viewOf(event);
+      if (group) {
+        this.decorate([group]);
+        known = pick(group);
+        this.named.set(event.groupId, known);
+      }
+    }
+    if (event.type === 'group-ended') this.named.delete(event.groupId);
+    if (!known || (!known.session && !known.toolCall)) return event;
+    return { ...event, ...known };
+  }
+
+  private viewOf(event: MonitorEvent): GroupView | undefined {
+    return snapshotGroups(this.options.monitor).find((g) => g.id === event.groupId || g.pgid === event.pgid);
+  }
+
+  /** The ended sessions the hooks recorded, read again only when the file changed. */
+  private endedSessions(): EndedSessions {
+    let mtimeMs = -1;
+    try {
+      mtimeMs = statSync(endedSessionsPath(this.options.dataDir)).mtimeMs;
+    } catch {
+      mtimeMs = -1;
+    }
+    if (mtimeMs !== this.endedMtimeMs) {
+      this.endedMtimeMs = mtimeMs;
+      this.ended = mtimeMs < 0 ? new Map() : loadEndedSessions(this.options.dataDir);
+    }
+    return this.ended;
+  }
+}
+
+function pick(g: GroupView): Pick<MonitorEvent, 'session' | 'toolCall'> {
+  return { ...(g.session ? { session: g.session } : {}), ...(g.toolCall ? { toolCall: g.toolCall } : {}) };
+}
