@@ -1,5 +1,6 @@
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
 import { DEFAULT_SETTINGS, NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
+import { validatePolicies, validatePolicyMode } from './validate-policies';
 
 export interface ValidatedSettings {
   settings: Settings;
@@ -100,7 +101,12 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   if (!isObject(input)) {
     return { settings: base, errors: ['(top level): expected a JSON object'] };
   }
-  unknownKeys(input, ['agents', 'pollIntervalMs', 'runaway', 'teardown', 'notifications'], '', errors);
+  unknownKeys(
+    input,
+    ['agents', 'pollIntervalMs', 'runaway', 'memory', 'teardown', 'notifications', 'policyMode', 'policies'],
+    '',
+    errors,
+  );
 
   const pollIntervalMs = numberIn(
     input.pollIntervalMs,
@@ -131,6 +137,37 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       );
     }
   }
+
+  const memory = { ...base.memory };
+  if (input.memory !== undefined) {
+    if (!isObject(input.memory)) errors.push('memory: expected an object');
+    else {
+      unknownKeys(input.memory, ['groupMegabytes', 'windowSeconds'], 'memory.', errors);
+      memory.groupMegabytes = numberIn(
+        input.memory.groupMegabytes,
+        'memory.groupMegabytes',
+        NUMERIC_SETTINGS.groupMegabytes,
+        memory.groupMegabytes,
+        errors,
+      );
+      memory.windowSeconds = numberIn(
+        input.memory.windowSeconds,
+        'memory.windowSeconds',
+        NUMERIC_SETTINGS.memoryWindowSeconds,
+        memory.windowSeconds,
+        errors,
+      );
+    }
+  }
+
+  const policyMode =
+    input.policyMode === undefined
+      ? base.policyMode
+      : (validatePolicyMode(input.policyMode, errors) ?? base.policyMode);
+  const policies =
+    input.policies === undefined
+      ? base.policies
+      : (validatePolicies(input.policies, errors) ?? base.policies);
 
   const teardown = { ...base.teardown };
   if (input.teardown !== undefined) {
@@ -181,5 +218,8 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     }
   }
 
-  return { settings: { pollIntervalMs, runaway, teardown, notifications, agents }, errors };
+  return {
+    settings: { pollIntervalMs, runaway, memory, teardown, notifications, agents, policyMode, policies },
+    errors,
+  };
 }

@@ -12,6 +12,7 @@ const KIND_OF_FLAG: Record<GroupFlag, IncidentKind> = {
   leaderless: 'leaderless',
   runaway: 'runaway',
   'held-pipe': 'held-pipe',
+  'memory-hog': 'memory-hog',
 };
 
 const processFlagged = (p: TrackedProcess, kind: IncidentKind): boolean =>
@@ -96,7 +97,8 @@ export class IncidentTracker {
     if (byKind.size > flags.length) {
       for (const [kind, incident] of [...byKind]) {
         if (flags.some((f) => KIND_OF_FLAG[f] === kind)) continue;
-        const end: IncidentEnd = kind === 'runaway' && group.live.size > 0 ? 'cleared' : 'exited';
+        const calmed = (kind === 'runaway' || kind === 'memory-hog') && group.live.size > 0;
+        const end: IncidentEnd = calmed ? 'cleared' : 'exited';
         this.close(incident, end, now, changes);
       }
     }
@@ -107,7 +109,12 @@ export class IncidentTracker {
   /** The group emptied: every incident of it closes. */
   groupEnded(group: TrackedGroup, now: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    const end: IncidentEnd = group.stopRequestedAt !== null ? 'stopped-by-user' : 'exited';
+    const end: IncidentEnd =
+      group.stopRequestedAt === null
+        ? 'exited'
+        : group.stoppedByPolicy !== undefined
+          ? 'stopped-by-policy'
+          : 'stopped-by-user';
     for (const incident of [...(this.open.get(group.id)?.values() ?? [])])
       this.close(incident, end, now, changes);
     return changes;
@@ -177,5 +184,8 @@ export class IncidentTracker {
     }
     incident.cpuSeconds = Math.round(cpuSeconds * 1000) / 1000;
     incident.peakRssBytes = Math.max(incident.peakRssBytes, rss);
+    // A memory hog's peak includes the window it was seen high before it was flagged.
+    if (kind === 'memory-hog')
+      incident.peakRssBytes = Math.max(incident.peakRssBytes, group.memory.peakBytes);
   }
 }
