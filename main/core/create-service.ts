@@ -7,6 +7,7 @@ import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
 import { stopGroup } from './actions/stop-group';
 import { Monitor } from './monitor/monitor';
+import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import type { CorralService, SettingsUpdate } from './service';
@@ -90,6 +91,32 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     for (const s of result.signals) monitor.noteSignal(found.id, s.signal, s.target, s.result, s.at);
     return result;
   };
+
+  const policies = new PolicyEngine({
+    settings: () => settings,
+    groups: () => snapshotGroups(monitor, { all: true }),
+    stop: async (group, rule) => {
+      const at = Date.now();
+      // Marked before the first signal: the group may be seen empty before the teardown returns.
+      monitor.notePolicyStop(group.id, rule.name, at);
+      const outcome = await stopGroup({ groupId: group.id }, snapshotGroups(monitor, { all: true }), {
+        graceMs: rule.graceMs ?? settings.teardown.graceMs,
+        sampler,
+      });
+      if (outcome.refused !== null) {
+        monitor.notePolicyStop(group.id, null, at);
+        return { refused: outcome.refused, clean: false };
+      }
+      const { result } = outcome;
+      for (const s of result.signals) monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at);
+      const sent = result.signals.some((s) => s.result === 'sent');
+      if (!sent) monitor.notePolicyStop(group.id, null, at);
+      return { refused: sent ? null : (result.refused ?? 'nothing was signalled'), clean: result.clean };
+    },
+    record: (event) => monitor.record(event),
+    onError: options.onError,
+  });
+  monitor.onPoll((now) => policies.afterPoll(now));
 
   const service: CorralService = {
     snapshot,
