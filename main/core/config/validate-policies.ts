@@ -85,7 +85,7 @@ function validateRule(raw: unknown, index: number, errors: string[]): PolicyRule
     problems.push(`graceMs: expected a whole number of ms in ${grace.min}..${grace.max}`);
   const match = isObject(raw.match) ? validateMatch(raw.match, problems) : null;
   if (!isObject(raw.match)) problems.push('match: expected an object');
-  else if (match && !match.agents && !match.flags && match.sessionEnded === undefined)
+  else if (problems.length === 0 && !match!.agents && !match!.flags && match!.sessionEnded === undefined)
     problems.push(
       'match: needs at least one of agents, flags or sessionEnded (a process is never stopped for being adopted by PID 1 alone)',
     );
