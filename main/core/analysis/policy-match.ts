@@ -5,7 +5,7 @@ import { boundedText } from './regex-safety';
  * A group view as a policy reads it. `session` and `ports` come from session provenance where the
  * core reports them; absent, a rule that asks for them does not match.
  */
-export type PolicyGroup = GroupView & {
+export type PolicyGroup = Omit<GroupView, 'processes'> & {
   session?: { agentAlive?: boolean } | null;
   ports?: ReadonlyArray<number | { port: number }>;
   processes: ReadonlyArray<
