@@ -12,6 +12,8 @@ const USAGE = `Usage:
       Stop a whole process group: SIGTERM, a grace period, SIGKILL.
   corral history [--json] [--limit N]
       Incidents Corral has recorded.
+  corral policies [--json]
+      The configured policies and which groups each matches right now.
   corral serve [--port N]
       The Corral UI in a browser, on 127.0.0.1 only.
 
@@ -34,6 +36,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./commands/kill')).runKill;
     case 'history':
       return (await import('./commands/history')).runHistory;
+    case 'policies':
+      return (await import('./commands/policies')).runPolicies;
     case 'serve':
       return (await import('./commands/serve')).runServe;
     default:
