@@ -2,7 +2,9 @@ import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
 import { formatBytes, formatDuration, formatPercent } from '../shared-ui/format';
+import { ruleFromGroup } from '../policies/policy-journal';
 import { groupCommand } from '../store/selectors';
+import { useCorral } from '../store/store-context';
 
 interface GroupRowProps {
   group: GroupView;
@@ -14,6 +16,8 @@ interface GroupRowProps {
 
 export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect, onStop }: GroupRowProps) {
   const command = groupCommand(group);
+  const setRuleDraft = useCorral((s) => s.setRuleDraft);
+  const setPage = useCorral((s) => s.setPage);
   return (
     <tr
       className={`group-row${selected ? ' selected' : ''}`}
@@ -48,6 +52,18 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
       </td>
       <td className="num">{formatDuration(now - group.startedAt)}</td>
       <td className="actions">
+        {group.flags.length > 0 ? (
+          <button
+            type="button"
+            onClick={(event) => {
+              event.stopPropagation();
+              setRuleDraft(ruleFromGroup(group, []));
+              setPage('settings');
+            }}
+          >
+            Make this a rule…
+          </button>
+        ) : null}
         <button
           type="button"
           className="danger"
