@@ -61,7 +61,7 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
           <option value="enforce">Enforce: act</option>
         </select>
       </label>
-      <p data-testid="policy-summary" role="status">
+      <p data-testid="policy-summary">
         {settings.policyMode === 'observe'
           ? `Would have stopped ${wouldStop} group${wouldStop === 1 ? '' : 's'} today.`
           : `Stopped ${stopped} group${stopped === 1 ? '' : 's'} today.`}
