@@ -19,9 +19,10 @@ export type BuiltinAgentName = (typeof AGENT_NAMES)[number];
 export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
 /**
  * Flags on a whole group. `session-ended`: a member belongs to an agent session that its SessionEnd
- * hook reported as ended (main/hooks/ended-sessions.ts).
+ * hook reported as ended (main/hooks/ended-sessions.ts). `memory-hog`: its memory stayed above
+ * `memory.groupMegabytes` for `memory.windowSeconds`.
  */
-export type GroupFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'session-ended';
+export type GroupFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'session-ended';
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */
@@ -169,7 +170,11 @@ export type MonitorEventType =
   | 'held-pipe'
   | 'incident-opened'
   | 'incident-closed'
-  | 'signal-sent';
+  | 'signal-sent'
+  | 'memory-hog'
+  | 'memory-hog-cleared'
+  | 'policy-matched'
+  | 'stopped-by-policy';
 
 export interface MonitorEvent {
   type: MonitorEventType;
@@ -188,9 +193,9 @@ export interface MonitorEvent {
   toolCall?: ToolCallRef;
 }
 
-export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless';
-/** 'cleared': a runaway that calmed down by itself. */
-export type IncidentEnd = 'exited' | 'stopped-by-user' | 'cleared' | 'open' | 'unknown';
+export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless' | 'memory-hog';
+/** 'cleared': a runaway (or memory hog) that calmed down by itself. */
+export type IncidentEnd = 'exited' | 'stopped-by-user' | 'stopped-by-policy' | 'cleared' | 'open' | 'unknown';
 
 export interface IncidentProcess {
   pid: number;
@@ -311,9 +316,44 @@ export interface AgentSignatureConfig {
   toolCallEnv?: string;
 }
 
+/** What a policy rule looks at; every field given must hold. */
+export interface PolicyMatch {
+  /** Agent names (any of them). */
+  agents?: string[];
+  /** Group flags (all of them). */
+  flags?: string[];
+  minAgeSeconds?: number;
+  minCpuSeconds?: number;
+  minMemoryMegabytes?: number;
+  /** The session that started the group has ended (a hook said so, or its agent is gone). */
+  sessionEnded?: boolean;
+  /** Regular expressions, any of which matches any member's command line. */
+  commandPatterns?: string[];
+  /** Ports, any of which a member listens on. */
+  ports?: number[];
+}
+
+export type PolicyAction = 'notify' | 'stop';
+
+export interface PolicyRule {
+  name: string;
+  match: PolicyMatch;
+  action: PolicyAction;
+  /** Grace between SIGTERM and SIGKILL for this rule's stops (default: teardown.graceMs). */
+  graceMs?: number;
+  /** false keeps the rule in the file without applying it (default true). */
+  enabled?: boolean;
+}
+
+/** observe: record what rules would do, never signal. enforce: act. */
+export type PolicyMode = 'observe' | 'enforce';
+
 export interface Settings {
   pollIntervalMs: number;
   runaway: { cpuPercent: number; windowSeconds: number };
+  memory: { groupMegabytes: number; windowSeconds: number };
+  policyMode: PolicyMode;
+  policies: PolicyRule[];
   teardown: { graceMs: number };
   notifications: { enabled: boolean; pausedUntil: number | null };
   agents: AgentSignatureConfig[];

@@ -5,7 +5,7 @@ export interface NumericSetting {
   min: number;
   max: number;
   integer: boolean;
-  unit: 'ms' | 's' | '%';
+  unit: 'ms' | 's' | '%' | 'MB';
   label: string;
 }
 
@@ -18,11 +18,16 @@ export const NUMERIC_SETTINGS = {
   cpuPercent: { min: 1, max: 10_000, integer: false, unit: '%', label: 'Runaway threshold' },
   windowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Runaway window' },
   graceMs: { min: 0, max: 600_000, integer: true, unit: 'ms', label: 'Grace period' },
+  groupMegabytes: { min: 1, max: 16_777_216, integer: false, unit: 'MB', label: 'Memory threshold' },
+  memoryWindowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Memory window' },
 } as const satisfies Record<string, NumericSetting>;
 
 export const DEFAULT_SETTINGS: Settings = {
   pollIntervalMs: 1000,
   runaway: { cpuPercent: 80, windowSeconds: 30 },
+  memory: { groupMegabytes: 2048, windowSeconds: 60 },
+  policyMode: 'observe',
+  policies: [],
   teardown: { graceMs: 3000 },
   notifications: { enabled: true, pausedUntil: null },
   agents: [],

@@ -16,6 +16,8 @@ const USAGE = `Usage:
       session except the agent's own, one outcome per group.
   corral history [--json] [--limit N]
       Incidents Corral has recorded.
+  corral policies [--json]
+      The configured policies and which groups each matches right now.
   corral serve [--port N] [--metrics]
       The Corral UI in a browser, on 127.0.0.1 only; --metrics adds Prometheus metrics at /metrics.
   corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]
@@ -46,6 +48,8 @@ async function loadCommand(name: string): Promise<Command | null> {
       return (await import('./commands/kill')).runKill;
     case 'history':
       return (await import('./commands/history')).runHistory;
+    case 'policies':
+      return (await import('./commands/policies')).runPolicies;
     case 'serve':
       return (await import('./commands/serve')).runServe;
     case 'metrics':

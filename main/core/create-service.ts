@@ -8,6 +8,7 @@ import { validateSettings } from './config/validate-settings';
 import { stopGroup } from './actions/stop-group';
 import { Monitor } from './monitor/monitor';
 import { GroupContext } from './monitor/group-context';
+import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import type { CorralService, SettingsUpdate } from './service';
@@ -108,6 +109,36 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     noteSignals(outcome.result);
     return outcome.result;
   };
+
+  const policies = new PolicyEngine({
+    settings: () => settings,
+    // Provenance (sessions, ports) only when a rule may ask for it: it costs a read per agent process.
+    groups: () => {
+      const groups = snapshotGroups(monitor, { all: true });
+      return settings.policies.length > 0 ? context.decorate(groups) : groups;
+    },
+    stop: async (group, rule) => {
+      const at = Date.now();
+      // Marked before the first signal: the group may be seen empty before the teardown returns.
+      monitor.notePolicyStop(group.id, rule.name, at);
+      const outcome = await stopGroup({ groupId: group.id }, snapshotGroups(monitor, { all: true }), {
+        graceMs: rule.graceMs ?? settings.teardown.graceMs,
+        sampler,
+      });
+      if (outcome.refused !== null) {
+        monitor.notePolicyStop(group.id, null, at);
+        return { refused: outcome.refused.message, clean: false };
+      }
+      const { result } = outcome;
+      for (const s of result.signals) monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at);
+      const sent = result.signals.some((s) => s.result === 'sent');
+      if (!sent) monitor.notePolicyStop(group.id, null, at);
+      return { refused: sent ? null : (result.refused ?? 'nothing was signalled'), clean: result.clean };
+    },
+    record: (event) => monitor.record(event),
+    onError: options.onError,
+  });
+  monitor.onPoll((now) => policies.afterPoll(now));
 
   const service: CorralService = {
     snapshot,

@@ -26,6 +26,33 @@ const agentSignature = object(
   },
 );
 
+const oneOf =
+  (...allowed: string[]): Check =>
+  (value, path) =>
+    allowed.includes(value as string) ? null : `${path} must be one of ${allowed.join(', ')}`;
+
+// The core validates each rule fully (and names the rule in its errors); this bounds the shape.
+const policyRule = object(
+  {
+    name: str,
+    match: object(
+      {},
+      {
+        agents: arrayOf(str, 64),
+        flags: arrayOf(str, 16),
+        minAgeSeconds: finiteNumber({ min: 0 }),
+        minCpuSeconds: finiteNumber({ min: 0 }),
+        minMemoryMegabytes: finiteNumber({ min: 0 }),
+        sessionEnded: bool,
+        commandPatterns: arrayOf(str, 64),
+        ports: arrayOf(finiteNumber({ min: 1, max: 65_535, integer: true }), 64),
+      },
+    ),
+    action: oneOf('notify', 'stop'),
+  },
+  { graceMs: finiteNumber(NUMERIC_SETTINGS.graceMs), enabled: bool },
+);
+
 const settingsPatch = object(
   {},
   {
@@ -34,6 +61,12 @@ const settingsPatch = object(
       cpuPercent: finiteNumber(NUMERIC_SETTINGS.cpuPercent),
       windowSeconds: finiteNumber(NUMERIC_SETTINGS.windowSeconds),
     }),
+    memory: object({
+      groupMegabytes: finiteNumber(NUMERIC_SETTINGS.groupMegabytes),
+      windowSeconds: finiteNumber(NUMERIC_SETTINGS.memoryWindowSeconds),
+    }),
+    policyMode: oneOf('observe', 'enforce'),
+    policies: arrayOf(policyRule, 100),
     teardown: object({ graceMs: finiteNumber(NUMERIC_SETTINGS.graceMs) }),
     notifications: object({ enabled: bool, pausedUntil: nullable(finiteNumber({ min: 0 })) }),
     agents: arrayOf(agentSignature, 256),

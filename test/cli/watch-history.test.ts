@@ -20,7 +20,13 @@ describe('corral watch --json and corral history', () => {
     const configDir = mkdtempSync(join(tmpdir(), 'corral-config-'));
     const configPath = join(configDir, 'config.json');
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(configPath, JSON.stringify({ pollIntervalMs: 200 }));
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        pollIntervalMs: 200,
+        policies: [{ name: 'orphans', match: { flags: ['orphan'] }, action: 'stop' }],
+      }),
+    );
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/root',
@@ -63,6 +69,12 @@ describe('corral watch --json and corral history', () => {
     await waitFor('incident opened', () =>
       events.find((e) => e.type === 'incident-opened' && e.pgid === call.pid),
     );
+    // Observe mode (the default): the policy's match is an event, and nothing is signalled.
+    const matched = await waitFor('policy-matched event', () =>
+      events.find((e) => e.type === 'policy-matched' && e.pgid === call.pid),
+    );
+    expect(matched.detail).toEqual({ policy: 'orphans', action: 'stop', executed: false });
+    expect(events.some((e) => e.type === 'signal-sent')).toBe(false);
 
     const exit = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
     watcher.kill('SIGINT');

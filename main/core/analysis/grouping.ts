@@ -11,7 +11,14 @@ export interface ProcessAnnotation {
   originGroup?: { pgid: number; sid: number };
 }
 
-const GROUP_FLAG_ORDER: GroupFlag[] = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'session-ended'];
+const GROUP_FLAG_ORDER: GroupFlag[] = [
+  'orphan',
+  'leaderless',
+  'runaway',
+  'held-pipe',
+  'memory-hog',
+  'session-ended',
+];
 
 export function commandOf(r: Pick<ProcessRecord, 'argv' | 'name'>): string {
   return r.argv.length > 0 && r.argv.some((a) => a.length > 0) ? r.argv.join(' ') : `[${r.name}]`;

@@ -1,6 +1,7 @@
 import { compileLinear } from '../analysis/linear-pattern';
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
 import { DEFAULT_SETTINGS, NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
+import { validatePolicies, validatePolicyMode } from './validate-policies';
 
 export interface ValidatedSettings {
   settings: Settings;
@@ -129,7 +130,17 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   }
   unknownKeys(
     input,
-    ['agents', 'pollIntervalMs', 'runaway', 'teardown', 'notifications', 'provenance'],
+    [
+      'agents',
+      'pollIntervalMs',
+      'runaway',
+      'memory',
+      'teardown',
+      'notifications',
+      'provenance',
+      'policyMode',
+      'policies',
+    ],
     '',
     errors,
   );
@@ -163,6 +174,37 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       );
     }
   }
+
+  const memory = { ...base.memory };
+  if (input.memory !== undefined) {
+    if (!isObject(input.memory)) errors.push('memory: expected an object');
+    else {
+      unknownKeys(input.memory, ['groupMegabytes', 'windowSeconds'], 'memory.', errors);
+      memory.groupMegabytes = numberIn(
+        input.memory.groupMegabytes,
+        'memory.groupMegabytes',
+        NUMERIC_SETTINGS.groupMegabytes,
+        memory.groupMegabytes,
+        errors,
+      );
+      memory.windowSeconds = numberIn(
+        input.memory.windowSeconds,
+        'memory.windowSeconds',
+        NUMERIC_SETTINGS.memoryWindowSeconds,
+        memory.windowSeconds,
+        errors,
+      );
+    }
+  }
+
+  const policyMode =
+    input.policyMode === undefined
+      ? base.policyMode
+      : (validatePolicyMode(input.policyMode, errors) ?? base.policyMode);
+  const policies =
+    input.policies === undefined
+      ? base.policies
+      : (validatePolicies(input.policies, errors) ?? base.policies);
 
   const teardown = { ...base.teardown };
   if (input.teardown !== undefined) {
@@ -227,5 +269,18 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     }
   }
 
-  return { settings: { pollIntervalMs, runaway, teardown, notifications, agents, provenance }, errors };
+  return {
+    settings: {
+      pollIntervalMs,
+      runaway,
+      memory,
+      teardown,
+      notifications,
+      agents,
+      provenance,
+      policyMode,
+      policies,
+    },
+    errors,
+  };
 }

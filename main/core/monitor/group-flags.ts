@@ -22,6 +22,7 @@ export function groupFlags(group: TrackedGroup): GroupFlag[] {
   if (group.leaderExitedAt !== null && live > 0 && !leaderAlive) flags.push('leaderless');
   if (runaway) flags.push('runaway');
   if (heldPipe) flags.push('held-pipe');
+  if (group.memory.active && live > 0) flags.push('memory-hog');
   return flags;
 }
 

@@ -1,3 +1,4 @@
+import { initialMemoryHogState } from '../analysis/memory-hog';
 import { chooseAnchor, formatGroupId } from '../analysis/group-id';
 import type { IncidentGlue } from './incident-glue';
 import type { MonitorState } from './monitor-state';
@@ -88,6 +89,7 @@ export class GroupTracker {
       members: new Map(members.map((m) => [m.identity, m])),
       live: new Set(members.map((m) => m.identity)),
       stopRequestedAt: null,
+      memory: initialMemoryHogState(),
     };
     this.state.groups.set(group.id, group);
     this.state.liveGroupByPgid.set(pgid, group);

@@ -16,7 +16,7 @@ export interface IncidentChange {
 }
 
 /** The flags that make a leak an incident (session-ended only labels one). */
-type IncidentFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe';
+type IncidentFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog';
 
 function isIncidentFlag(flag: GroupFlag): flag is IncidentFlag {
   return flag in KIND_OF_FLAG;
@@ -27,6 +27,7 @@ const KIND_OF_FLAG: Record<IncidentFlag, IncidentKind> = {
   leaderless: 'leaderless',
   runaway: 'runaway',
   'held-pipe': 'held-pipe',
+  'memory-hog': 'memory-hog',
 };
 
 /** A runaway hot from its first readings was already burning when Corral first looked at it. */
@@ -201,9 +202,11 @@ export class IncidentTracker {
     const incident = this.open.get(group.id);
     if (!incident) return changes;
     const end: IncidentEnd =
-      group.stopRequestedAt !== null || this.askedElsewhere(group, incident, now)
-        ? 'stopped-by-user'
-        : 'exited';
+      group.stopRequestedAt !== null && group.stoppedByPolicy !== undefined
+        ? 'stopped-by-policy'
+        : group.stopRequestedAt !== null || this.askedElsewhere(group, incident, now)
+          ? 'stopped-by-user'
+          : 'exited';
     this.close(incident, end, now, 'observed', changes);
     return changes;
   }
@@ -276,6 +279,9 @@ export class IncidentTracker {
       phases.orphanedAt ??= phaseStart(kind, group, members, now).at;
     } else if (kind === 'leaderless') {
       phases.leaderlessAt ??= phaseStart(kind, group, members, now).at;
+    } else if (kind === 'memory-hog') {
+      // Kept as a flag and in the peak memory; its time span is not recorded as a phase.
+      return;
     } else {
       const spans = spansOf(incident, kind)!;
       if (openSpan(spans)) return;

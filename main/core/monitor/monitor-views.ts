@@ -43,7 +43,7 @@ function defaultId(pgid: number, members: readonly { pid: number; startKey: numb
 }
 
 function mergeFlags<T extends string>(a: readonly T[], b: readonly T[]): T[] {
-  const order = ['orphan', 'leaderless', 'runaway', 'held-pipe'];
+  const order = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog'];
   return [...new Set([...a, ...b])].sort((x, y) => order.indexOf(x) - order.indexOf(y));
 }
 

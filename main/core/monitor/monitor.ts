@@ -5,6 +5,7 @@ import { groupFlags } from './group-flags';
 import { GroupTracker } from './group-tracker';
 import { HeldPipeCheck, type FindHeldPipes } from './held-pipe-check';
 import { IncidentGlue } from './incident-glue';
+import { MemoryCheck } from './memory-check';
 import { MonitorState } from './monitor-state';
 import { ProcessTable } from './process-table';
 import type { TrackedGroup, TrackedProcess } from './tracked';
@@ -62,6 +63,8 @@ export class Monitor {
   private readonly groupTracker: GroupTracker;
   private readonly incidents: IncidentGlue;
   private readonly heldPipes: HeldPipeCheck | null;
+  private readonly memory: MemoryCheck;
+  private readonly pollListeners = new Set<(now: number) => void>();
   private readonly listeners = new Set<(event: MonitorEvent) => void>();
   private readonly tickListeners = new Set<() => void>();
   private settings: Settings;
@@ -96,6 +99,7 @@ export class Monitor {
     this.incidents = new IncidentGlue(this.state, options.incidents?.restored ?? []);
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
     this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
+    this.memory = new MemoryCheck(this.state, () => this.settings.memory);
   }
 
   private now(): number {
@@ -111,6 +115,12 @@ export class Monitor {
   onTick(listener: () => void): () => void {
     this.tickListeners.add(listener);
     return () => this.tickListeners.delete(listener);
+  }
+
+  /** Called after every poll (not the watches between), once its events were delivered: policies act here. */
+  onPoll(listener: (now: number) => void): () => void {
+    this.pollListeners.add(listener);
+    return () => this.pollListeners.delete(listener);
   }
 
   /** Someone is looking at every group (an open window, a browser): keep the whole table fresher. */
@@ -226,6 +236,7 @@ export class Monitor {
       }
     }
     this.flush();
+    for (const l of this.pollListeners) this.guard('poll listener', () => l(now));
   }
 
   /** New pids from the kernel's counter; null when the table must be listed instead. */
@@ -319,6 +330,7 @@ export class Monitor {
     if (isPoll) {
       const heldPipes = this.heldPipes;
       if (heldPipes) this.guard('held pipes', () => heldPipes.run(now));
+      this.guard('memory', () => this.memory.run(now));
       this.guard('incidents', () => this.incidents.updateAll(now));
       this.table.pruneMemory(alive);
     }
@@ -382,6 +394,29 @@ export class Monitor {
 
   openIncidents(): Incident[] {
     return this.incidents.openIncidents();
+  }
+
+  /** Delivers an event raised outside the poll (a policy's match or stop) to every listener. */
+  record(event: MonitorEvent): void {
+    this.state.pendingEvents.push(event);
+    this.flush();
+  }
+
+  /**
+   * A policy is stopping this group (its incidents then end `stopped-by-policy`); null takes that back
+   * when the stop was refused before any signal.
+   */
+  notePolicyStop(groupId: string, policy: string | null, at: number): void {
+    const group = this.state.groups.get(groupId);
+    if (!group) return;
+    if (policy === null) {
+      if (group.stoppedByPolicy === undefined) return;
+      delete group.stoppedByPolicy;
+      if (group.stopRequestedAt === at) group.stopRequestedAt = null;
+      return;
+    }
+    group.stopRequestedAt ??= at;
+    group.stoppedByPolicy ??= policy;
   }
 
   /** Records that a user asked to stop this group, and the signals sent, for its timeline and incidents. */

@@ -1,5 +1,6 @@
 import type { AgentRef, LaneMarker } from '../../../shared/model';
 import type { Attribution } from '../analysis/attribution';
+import type { MemoryHogState } from '../analysis/memory-hog';
 import type { LineageEntry } from '../analysis/lineage-memory';
 import type { RunawayState } from '../analysis/runaway';
 import type { ProcessRecord } from '../sampling/process-record';
@@ -38,4 +39,8 @@ export interface TrackedGroup {
   live: Set<string>;
   /** When a user asked Corral to stop this group. */
   stopRequestedAt: number | null;
+  /** When a policy stopped it, and which one (set with stopRequestedAt). */
+  stoppedByPolicy?: string;
+  /** Sustained memory of its members other than an agent's own processes (flag `memory-hog`). */
+  memory: MemoryHogState;
 }

@@ -2,7 +2,9 @@ import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
 import { formatBytes, formatDuration, formatPercent } from '../shared-ui/format';
+import { ruleFromGroup } from '../policies/policy-journal';
 import { groupCommand } from '../store/selectors';
+import { useCorral } from '../store/store-context';
 
 interface GroupRowProps {
   group: GroupView;
@@ -17,6 +19,8 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
   // macOS hides the environment of SIP-protected binaries: attribution then rests on lineage.
   const envHidden = group.agent !== null && group.processes.some((p) => p.environReadable === false);
   const memoryUnknown = group.processes.some((p) => p.rssBytes === null);
+  const setRuleDraft = useCorral((s) => s.setRuleDraft);
+  const setPage = useCorral((s) => s.setPage);
   return (
     <tr
       className={`group-row${selected ? ' selected' : ''}`}
@@ -66,6 +70,18 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
       </td>
       <td className="num">{formatDuration(now - group.startedAt)}</td>
       <td className="actions">
+        {group.flags.length > 0 ? (
+          <button
+            type="button"
+            onClick={(event) => {
+              event.stopPropagation();
+              setRuleDraft(ruleFromGroup(group, []));
+              setPage('settings');
+            }}
+          >
+            Make this a rule…
+          </button>
+        ) : null}
         <button
           type="button"
           className="danger"

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/model';
 import { useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
+import { PoliciesSection } from '../policies/PoliciesSection';
 import { NumberField } from './NumberField';
 import {
   LIMITS,
@@ -76,92 +77,95 @@ export function SettingsPage() {
   };
 
   return (
-    <form className="settings" aria-labelledby="settings-title" onSubmit={submit} noValidate>
-      <h2 id="settings-title">Settings</h2>
-      <NumberField
-        id="poll-interval"
-        label="Poll interval (ms)"
-        value={form.pollIntervalMs}
-        error={fieldErrors.pollIntervalMs}
-        limits={LIMITS.pollIntervalMs}
-        onChange={(v) => update('pollIntervalMs', v)}
-      />
-      <fieldset>
-        <legend>Runaway detection</legend>
+    <>
+      <form className="settings" aria-labelledby="settings-title" onSubmit={submit} noValidate>
+        <h2 id="settings-title">Settings</h2>
         <NumberField
-          id="runaway-cpu"
-          label="Runaway threshold (% of one core)"
-          value={form.cpuPercent}
-          error={fieldErrors.cpuPercent}
-          limits={LIMITS.cpuPercent}
-          onChange={(v) => update('cpuPercent', v)}
+          id="poll-interval"
+          label="Poll interval (ms)"
+          value={form.pollIntervalMs}
+          error={fieldErrors.pollIntervalMs}
+          limits={LIMITS.pollIntervalMs}
+          onChange={(v) => update('pollIntervalMs', v)}
         />
+        <fieldset>
+          <legend>Runaway detection</legend>
+          <NumberField
+            id="runaway-cpu"
+            label="Runaway threshold (% of one core)"
+            value={form.cpuPercent}
+            error={fieldErrors.cpuPercent}
+            limits={LIMITS.cpuPercent}
+            onChange={(v) => update('cpuPercent', v)}
+          />
+          <NumberField
+            id="runaway-window"
+            label="Runaway window (seconds)"
+            value={form.windowSeconds}
+            error={fieldErrors.windowSeconds}
+            limits={LIMITS.windowSeconds}
+            onChange={(v) => update('windowSeconds', v)}
+          />
+        </fieldset>
         <NumberField
-          id="runaway-window"
-          label="Runaway window (seconds)"
-          value={form.windowSeconds}
-          error={fieldErrors.windowSeconds}
-          limits={LIMITS.windowSeconds}
-          onChange={(v) => update('windowSeconds', v)}
+          id="grace"
+          label="Grace period before SIGKILL (ms)"
+          value={form.graceMs}
+          error={fieldErrors.graceMs}
+          limits={LIMITS.graceMs}
+          onChange={(v) => update('graceMs', v)}
         />
-      </fieldset>
-      <NumberField
-        id="grace"
-        label="Grace period before SIGKILL (ms)"
-        value={form.graceMs}
-        error={fieldErrors.graceMs}
-        limits={LIMITS.graceMs}
-        onChange={(v) => update('graceMs', v)}
-      />
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={form.notificationsEnabled}
-          onChange={(event) => {
-            setForm({ ...form, notificationsEnabled: event.target.checked });
-            setSave({ kind: 'idle' });
-          }}
-        />
-        Notifications
-      </label>
-      <div className="field">
-        <label htmlFor="agents-json">Extra agent signatures (JSON)</label>
-        <textarea
-          id="agents-json"
-          rows={10}
-          spellCheck={false}
-          value={form.agentsJson}
-          aria-invalid={fieldErrors.agentsJson ? true : undefined}
-          aria-describedby={fieldErrors.agentsJson ? 'agents-json-error' : 'agents-json-help'}
-          onChange={(event) => update('agentsJson', event.target.value)}
-        />
-        <p id="agents-json-help" className="help">
-          An array of {'{'} name, comm, commandPatterns, envMarkers, pidEnv, toolCallPatterns {'}'}.
-        </p>
-        {fieldErrors.agentsJson ? (
-          <p id="agents-json-error" className="field-error" data-testid="error-agents-json">
-            {fieldErrors.agentsJson}
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={form.notificationsEnabled}
+            onChange={(event) => {
+              setForm({ ...form, notificationsEnabled: event.target.checked });
+              setSave({ kind: 'idle' });
+            }}
+          />
+          Notifications
+        </label>
+        <div className="field">
+          <label htmlFor="agents-json">Extra agent signatures (JSON)</label>
+          <textarea
+            id="agents-json"
+            rows={10}
+            spellCheck={false}
+            value={form.agentsJson}
+            aria-invalid={fieldErrors.agentsJson ? true : undefined}
+            aria-describedby={fieldErrors.agentsJson ? 'agents-json-error' : 'agents-json-help'}
+            onChange={(event) => update('agentsJson', event.target.value)}
+          />
+          <p id="agents-json-help" className="help">
+            An array of {'{'} name, comm, commandPatterns, envMarkers, pidEnv, toolCallPatterns {'}'}.
           </p>
-        ) : null}
-      </div>
-      {save.kind === 'rejected' ? (
-        <div role="alert" className="error" data-testid="server-errors">
-          <p>Corral rejected these settings:</p>
-          <ul>
-            {save.errors.map((error, i) => (
-              <li key={i}>{error}</li>
-            ))}
-          </ul>
+          {fieldErrors.agentsJson ? (
+            <p id="agents-json-error" className="field-error" data-testid="error-agents-json">
+              {fieldErrors.agentsJson}
+            </p>
+          ) : null}
         </div>
-      ) : null}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={save.kind === 'saving'}>
-          Save
-        </button>
-        <span role="status">
-          {save.kind === 'saved' ? 'Saved.' : save.kind === 'saving' ? 'Saving…' : ''}
-        </span>
-      </div>
-    </form>
+        {save.kind === 'rejected' ? (
+          <div role="alert" className="error" data-testid="server-errors">
+            <p>Corral rejected these settings:</p>
+            <ul>
+              {save.errors.map((error, i) => (
+                <li key={i}>{error}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={save.kind === 'saving'}>
+            Save
+          </button>
+          <span role="status">
+            {save.kind === 'saved' ? 'Saved.' : save.kind === 'saving' ? 'Saving…' : ''}
+          </span>
+        </div>
+      </form>
+      <PoliciesSection settings={current} onSaved={setCurrent} />
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { createSnapshotSlice } from './snapshot-slice';
 import { createUiSlice } from './ui-slice';
 import { createTimelineSlice } from './timeline-slice';
 import { createTeardownSlice } from './teardown-slice';
+import { createPolicySlice } from './policy-slice';
 
 export type CorralStore = Mutate<StoreApi<CorralState>, [['zustand/subscribeWithSelector', never]]>;
 
@@ -17,6 +18,7 @@ export function createCorralStore(): CorralStore {
       ...createUiSlice(...a),
       ...createTimelineSlice(...a),
       ...createTeardownSlice(...a),
+      ...createPolicySlice(...a),
     })),
   );
 }

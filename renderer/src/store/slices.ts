@@ -3,8 +3,9 @@ import type { SnapshotSlice } from './snapshot-slice';
 import type { UiSlice } from './ui-slice';
 import type { TimelineSlice } from './timeline-slice';
 import type { TeardownSlice } from './teardown-slice';
+import type { PolicySlice } from './policy-slice';
 
-export type CorralState = SnapshotSlice & UiSlice & TimelineSlice & TeardownSlice;
+export type CorralState = SnapshotSlice & UiSlice & TimelineSlice & TeardownSlice & PolicySlice;
 
 /** A slice creator that sees the whole combined state (zustand's slices pattern). */
 export type SliceCreator<Slice> = StateCreator<

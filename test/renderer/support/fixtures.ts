@@ -87,6 +87,9 @@ export function makeSettings(overrides: Partial<Settings> = {}): Settings {
   return {
     pollIntervalMs: 2000,
     runaway: { cpuPercent: 90, windowSeconds: 60 },
+    memory: { groupMegabytes: 2048, windowSeconds: 60 },
+    policyMode: 'observe',
+    policies: [],
     teardown: { graceMs: 3000 },
     notifications: { enabled: true, pausedUntil: null },
     agents: [],

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import type { Settings } from '../../../shared/model';
+import { policyReport, type PolicyReport } from '../../core/policies/policy-report';
+import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { formatTable, printable } from '../terminal-text';
+
+export const POLICIES_USAGE = 'corral policies [--json]';
+
+/** The configured rules and what each matches right now (one look at the process table). */
+export async function runPolicies(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { json: { type: 'boolean', default: false } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const snapshot = await takeOneShotSnapshot(settings);
+  const report = policyReport(settings, snapshot.groups, snapshot.sampledAt);
+  out(values.json ? JSON.stringify({ sampledAt: snapshot.sampledAt, ...report }) : renderPolicies(report));
+  return 0;
+}
+
+export function renderPolicies(report: PolicyReport): string {
+  const mode =
+    report.mode === 'observe'
+      ? 'Mode: observe (matches are recorded; nothing is signalled).'
+      : 'Mode: enforce (stop rules stop the groups they match).';
+  if (report.rules.length === 0)
+    return `${mode}\nNo policies. Add rules under "policies" in the config file.`;
+  const rows: string[][] = [['POLICY', 'ACTION', 'STATE', 'MATCHES', 'GROUP', 'AGENT', 'FLAGS', 'COMMAND']];
+  for (const rule of report.rules) {
+    rows.push([
+      rule.name,
+      rule.action,
+      rule.enabled === false ? 'disabled' : 'enabled',
+      String(rule.matches.length),
+      '',
+      '',
+      '',
+      '',
+    ]);
+    for (const m of rule.matches) {
+      rows.push([
+        '',
+        '',
+        '',
+        '',
+        m.groupId,
+        m.agent ?? '-',
+        m.flags.join(',') || '-',
+        printable(
+          `${m.command}${m.containsAgent ? " (holds the agent's process: never stopped)" : ''}`,
+        ).slice(0, 200),
+      ]);
+    }
+  }
+  return `${mode}\n${formatTable(rows)}`;
+}

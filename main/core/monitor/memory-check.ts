@@ -1,0 +1,74 @@
+import { initialMemoryHogState, nextMemoryHogState, type MemoryHogState } from '../analysis/memory-hog';
+import type { MonitorState } from './monitor-state';
+import type { TrackedGroup } from './tracked';
+
+const MB = 1024 * 1024;
+const megabytes = (bytes: number): number => Math.round((bytes / MB) * 10) / 10;
+
+/**
+ * Sustained memory, once per poll: each live group's members (an agent's own processes excluded) flag
+ * the group `memory-hog`; each agent's own process is held to the same rule and only announced
+ * (`memory-hog` with `agentProcess: true`), never flagged for a stop. Memory is the sampler's resident
+ * set (RSS on Linux, the physical footprint on macOS).
+ */
+export class MemoryCheck {
+  /** Agents' own processes, by identity. */
+  private readonly agents = new Map<string, MemoryHogState>();
+
+  constructor(
+    private readonly state: MonitorState,
+    private readonly policy: () => { groupMegabytes: number; windowSeconds: number },
+  ) {}
+
+  run(now: number): void {
+    const policy = this.policy();
+    for (const group of this.state.liveGroupByPgid.values()) this.updateGroup(group, now, policy);
+    const seen = new Set<string>();
+    for (const p of this.state.liveAgentProcs()) {
+      if (!p.attribution?.isAgent) continue;
+      seen.add(p.identity);
+      const before = this.agents.get(p.identity) ?? initialMemoryHogState();
+      const rss = p.record.rssBytes;
+      if (rss === null) continue;
+      const after = nextMemoryHogState(before, rss, now, policy);
+      this.agents.set(p.identity, after);
+      if (before.active === after.active) continue;
+      this.state.emit(after.active ? 'memory-hog' : 'memory-hog-cleared', p, now, {
+        agentProcess: true,
+        megabytes: megabytes(rss),
+        peakMegabytes: megabytes(before.active ? before.peakBytes : after.peakBytes),
+      });
+    }
+    for (const identity of this.agents.keys()) if (!seen.has(identity)) this.agents.delete(identity);
+  }
+
+  private updateGroup(
+    group: TrackedGroup,
+    now: number,
+    policy: { groupMegabytes: number; windowSeconds: number },
+  ): void {
+    let bytes = 0;
+    for (const id of group.live) {
+      const p = group.members.get(id);
+      if (!p || p.exitedAt !== null || p.attribution?.isAgent) continue;
+      bytes += p.record.rssBytes ?? 0;
+    }
+    const before = group.memory;
+    group.memory = nextMemoryHogState(before, bytes, now, policy);
+    if (before.active === group.memory.active) return;
+    this.state.pendingEvents.push({
+      type: group.memory.active ? 'memory-hog' : 'memory-hog-cleared',
+      at: now,
+      groupId: group.id,
+      pid: group.pgid,
+      pgid: group.pgid,
+      sid: group.sid,
+      agent: group.agent,
+      detail: {
+        agentProcess: false,
+        megabytes: megabytes(bytes),
+        peakMegabytes: megabytes(before.active ? before.peakBytes : group.memory.peakBytes),
+      },
+    });
+  }
+}
