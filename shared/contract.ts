@@ -9,12 +9,19 @@ export interface StopGroupRequest {
   dryRun?: boolean;
 }
 
+/** What was wrong with the config file when it was read; its bad values fell back to defaults. */
+export interface ConfigProblems {
+  path: string;
+  errors: string[];
+}
+
 export interface RequestContract {
   'snapshot:get': { request: void; response: Snapshot };
   'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
   'group:stop': { request: StopGroupRequest; response: TeardownResult };
   'incidents:list': { request: { limit?: number }; response: Incident[] };
   'settings:get': { request: void; response: Settings };
+  'config:problems': { request: void; response: ConfigProblems };
   'settings:set': {
     request: Partial<Settings>;
     response: { ok: true; settings: Settings } | { ok: false; errors: string[] };
@@ -39,6 +46,7 @@ export const REQUEST_CHANNELS = [
   'incidents:list',
   'settings:get',
   'settings:set',
+  'config:problems',
 ] as const satisfies readonly RequestChannel[];
 
 // Compile-time check: every channel in the contract is listed above, and nothing else.

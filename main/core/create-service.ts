@@ -40,6 +40,7 @@ export interface RunningService {
 export function createCorralService(options: CorralServiceOptions = {}): RunningService {
   const config = options.config ?? loadConfig();
   let settings: Settings = config.settings;
+  let configErrors = [...config.errors];
   let matcher = matcherFor(settings);
   // One set the sampler keeps reading from, so signatures added later are read from new processes.
   const markerKeys = new Set(matcher.markerKeys);
@@ -146,6 +147,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stopGroup: stop,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),
     settings: () => settings,
+    configProblems: async () => ({ path: config.path, errors: configErrors }),
     updateSettings: async (patch): Promise<SettingsUpdate> => {
       const { settings: next, errors } = validateSettings({ ...settings, ...patch });
       if (errors.length > 0) return { ok: false, errors };
@@ -161,6 +163,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
         }
       }
       settings = next;
+      // The file now holds what was just validated.
+      if (options.persistSettings !== false) configErrors = [];
       matcher = matcherFor(next);
       for (const key of matcher.markerKeys) markerKeys.add(key);
       monitor.updateSettings(next, matcher);

@@ -21,6 +21,7 @@ export const SERVICE_REQUESTS: { readonly [C in RequestChannel]: Answer<C> } = {
   'incidents:list': (service, p) => service.incidents(p?.limit),
   'settings:get': (service) => service.settings(),
   'settings:set': (service, p) => service.updateSettings(p),
+  'config:problems': (service) => service.configProblems(),
 };
 
 /** Answers one request of a channel named at run time (its payload already validated). */

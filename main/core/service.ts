@@ -1,4 +1,4 @@
-import type { StopGroupRequest } from '../../shared/contract';
+import type { ConfigProblems, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupTimeline,
   Incident,
@@ -26,6 +26,8 @@ export interface CorralService {
   ): Promise<TeardownResult>;
   incidents(limit?: number): Promise<Incident[]>;
   settings(): Settings;
+  /** The config file's problems as last read (empty once settings were saved over it). */
+  configProblems(): Promise<ConfigProblems>;
   updateSettings(patch: Partial<Settings>): Promise<SettingsUpdate>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;

@@ -13,6 +13,7 @@ export class TrayController {
   private readonly tray: Tray;
   private lastSnapshot: Snapshot;
   private drawn = '';
+  private configProblems = 0;
   private readonly gate = new MenuUpdateGate<Menu>();
 
   constructor(
@@ -26,6 +27,19 @@ export class TrayController {
     this.tray = new Tray(icon);
     this.lastSnapshot = service.snapshot();
     this.update(this.lastSnapshot);
+    this.refreshConfigProblems();
+  }
+
+  /** The config file's problems, asked again whenever the window is opened (Settings may fix them). */
+  private refreshConfigProblems(): void {
+    this.service.configProblems().then(
+      (found) => {
+        if (found.errors.length === this.configProblems) return;
+        this.configProblems = found.errors.length;
+        this.update(this.lastSnapshot);
+      },
+      () => undefined,
+    );
   }
 
   update(snapshot: Snapshot): void {
@@ -36,6 +50,7 @@ export class TrayController {
       notificationsPausedUntil: this.service.settings().notifications.pausedUntil,
       launchAtLogin: login.checked,
       launchAtLoginNote: login.note,
+      configProblems: this.configProblems,
     });
     const serialized = JSON.stringify(model);
     if (serialized === this.drawn) return;
@@ -60,6 +75,7 @@ export class TrayController {
   private async run(action: TrayAction): Promise<void> {
     switch (action.kind) {
       case 'open-window':
+        this.refreshConfigProblems();
         return this.window.show();
       case 'open-group':
         return this.window.show(action.groupId);

@@ -28,6 +28,8 @@ export interface TrayState {
   launchAtLogin: boolean;
   /** Said after "Launch at login" when the tick alone would mislead (awaiting approval, dev run). */
   launchAtLoginNote?: string | null;
+  /** How many problems the config file had when read: shown so the desktop user learns of them. */
+  configProblems?: number;
 }
 
 export interface TrayMenuModel {
@@ -82,6 +84,12 @@ function agentSections(snapshot: Snapshot, now: number): TrayMenuItem[] {
   return items;
 }
 
+function configItems({ configProblems = 0 }: TrayState): TrayMenuItem[] {
+  if (configProblems === 0) return [];
+  const label = `Config file: ${configProblems} problem${configProblems === 1 ? '' : 's'}, defaults used (see Settings)`;
+  return [{ type: 'action', label, action: { kind: 'open-window' } }];
+}
+
 function notificationItem({ now, notificationsPausedUntil }: TrayState): TrayMenuItem {
   if (notificationsPausedUntil !== null && notificationsPausedUntil > now) {
     return {
@@ -107,6 +115,7 @@ export function buildTrayMenuModel(snapshot: Snapshot, state: TrayState): TrayMe
       ...agentSections(snapshot, state.now),
       { type: 'separator' },
       { type: 'action', label: 'Open Corral', action: { kind: 'open-window' } },
+      ...configItems(state),
       notificationItem(state),
       {
         type: 'checkbox',

@@ -14,17 +14,11 @@ export function teardownOutcome(result: TeardownResult): TeardownOutcomeLabel {
  */
 export function countingTeardowns(service: CorralService, metrics: CorralMetrics): CorralService {
   return {
-    snapshot: () => service.snapshot(),
-    timeline: (groupId, sinceMs) => service.timeline(groupId, sinceMs),
+    ...service,
     stopGroup: async (request, onProgress) => {
       const result = await service.stopGroup(request, onProgress);
       if (!result.dryRun) metrics.teardowns.inc({ outcome: teardownOutcome(result) });
       return result;
     },
-    incidents: (limit) => service.incidents(limit),
-    settings: () => service.settings(),
-    updateSettings: (patch) => service.updateSettings(patch),
-    onSnapshot: (listener) => service.onSnapshot(listener),
-    onEvent: (listener) => service.onEvent(listener),
   };
 }

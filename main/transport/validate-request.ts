@@ -88,6 +88,7 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
   ),
   'settings:get': noPayload,
   'settings:set': settingsPatch,
+  'config:problems': noPayload,
 };
 
 function isRequestChannel(channel: unknown): channel is RequestChannel {

@@ -48,6 +48,17 @@ const snap = (groups: GroupView[]): Snapshot => ({ seq: 1, sampledAt: NOW, group
 const labels = (items: TrayMenuItem[]) => items.map((i) => ('label' in i ? i.label : `--${i.type}--`));
 
 describe('buildTrayMenuModel', () => {
+  it('tells of config file problems, and opens the window on them', () => {
+    const model = buildTrayMenuModel(snap([]), { ...state, configProblems: 2 });
+    const item = model.items.find((i) => i.type === 'action' && i.label.startsWith('Config file'));
+    expect(item).toMatchObject({
+      label: 'Config file: 2 problems, defaults used (see Settings)',
+      action: { kind: 'open-window' },
+    });
+    const clean = buildTrayMenuModel(snap([]), state);
+    expect(labels(clean.items).some((l) => l.startsWith('Config file'))).toBe(false);
+  });
+
   it('shows a calm menu and no title when nothing is flagged', () => {
     const model = buildTrayMenuModel(snap([group(5, { flags: [] })]), state);
     expect(model.title).toBe('');

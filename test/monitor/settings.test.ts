@@ -24,6 +24,22 @@ function start(): { running: RunningService; configPath: string } {
   return { running, configPath };
 }
 
+describe('config file problems through the service', () => {
+  it('are reported as read, and cleared once valid settings were saved over them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corral-settings-'));
+    const configPath = join(dir, 'config.json');
+    const errors = [`${configPath}: pollIntervalMs: expected 100..60000, got 5; the default is used`];
+    running = createCorralService({
+      config: { path: configPath, settings: { ...DEFAULT_SETTINGS }, errors },
+      dataDir: join(dir, 'data'),
+    });
+    expect(await running.service.configProblems()).toEqual({ path: configPath, errors });
+    const saved = await running.service.updateSettings({ pollIntervalMs: 500 });
+    expect(saved.ok).toBe(true);
+    expect(await running.service.configProblems()).toEqual({ path: configPath, errors: [] });
+  });
+});
+
 describe('settings changed through the service', () => {
   it('are validated, saved to the config file, and survive a reload', async () => {
     const { running, configPath } = start();

@@ -113,6 +113,21 @@ function setup(
 }
 
 describe('settings page', () => {
+  it('shows what was wrong with the config file, and nothing when it was fine', async () => {
+    const api = new FakeCorralApi({
+      'snapshot:get': () => ({ seq: 1, sampledAt: 0, groups: [] }),
+      'settings:get': () => current,
+      'config:problems': () => ({
+        path: '/home/me/.config/corral/config.json',
+        errors: ['runaway.cpuPercent: expected a number from 1 to 10000, got -5; the default 80 is used'],
+      }),
+    });
+    renderWithCorral(<SettingsPage />, api);
+    const alert = await screen.findByRole('alert', { name: 'Config file problems' });
+    expect(alert.textContent).toContain('/home/me/.config/corral/config.json');
+    expect(alert.textContent).toContain('runaway.cpuPercent: expected a number from 1 to 10000');
+  });
+
   it('shows client-side errors next to the fields and sends nothing', async () => {
     const { patches } = setup(() => ({ ok: true, settings: current }));
     const poll = await screen.findByRole('textbox', { name: 'Poll interval (ms)' });

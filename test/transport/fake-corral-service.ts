@@ -1,5 +1,5 @@
 // An in-memory CorralService for transport tests: records calls, emits pushes on demand.
-import type { StopGroupRequest } from '../../shared/contract';
+import type { ConfigProblems, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupView,
   Incident,
@@ -83,6 +83,10 @@ export class FakeCorralService implements CorralService {
   async incidents(limit?: number): Promise<Incident[]> {
     this.calls.push({ method: 'incidents', args: [limit] });
     return [];
+  }
+
+  async configProblems(): Promise<ConfigProblems> {
+    return { path: '(test)', errors: [] };
   }
 
   settings(): Settings {

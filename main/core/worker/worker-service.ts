@@ -55,6 +55,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   const service: CorralService = {
     snapshot: () => latest!,
     settings: () => settings!,
+    configProblems: () => call('config:problems', undefined),
     timeline: (groupId, sinceMs) => call('timeline:get', { groupId, sinceMs }),
     incidents: (limit) => call('incidents:list', { limit }),
     stopGroup: (request, onProgress) => call('group:stop', request, onProgress),

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import type { ConfigProblems } from '../../../shared/contract';
 import type { Settings } from '../../../shared/model';
 import { useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
@@ -23,9 +24,14 @@ export function SettingsPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [save, setSave] = useState<SaveState>({ kind: 'idle' });
+  const [problems, setProblems] = useState<ConfigProblems | null>(null);
 
   useEffect(() => {
     let live = true;
+    api.request('config:problems', undefined).then(
+      (found) => live && setProblems(found),
+      () => undefined,
+    );
     api.request('settings:get', undefined).then(
       (settings) => {
         if (!live) return;
@@ -80,6 +86,19 @@ export function SettingsPage() {
     <>
       <form className="settings" aria-labelledby="settings-title" onSubmit={submit} noValidate>
         <h2 id="settings-title">Settings</h2>
+        {problems && problems.errors.length > 0 && (
+          <section role="alert" aria-label="Config file problems" className="config-problems">
+            <p>
+              The config file {problems.path} has {problems.errors.length === 1 ? 'a problem' : 'problems'};
+              the defaults are used where it is wrong. Saving here rewrites it with valid values.
+            </p>
+            <ul>
+              {problems.errors.map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </ul>
+          </section>
+        )}
         <NumberField
           id="poll-interval"
           label="Poll interval (ms)"
