@@ -57,6 +57,8 @@ export interface ProcessView {
   orphanedAt?: number;
   /** PGID/SID of the tool call this process came from, if it left it (setsid). */
   originGroup?: { pgid: number; sid: number };
+  /** Whose pipe this process holds open: `pipe:[ino] fd 1 of pid 678 (sleep 5) → read by pid 600 (claude)`. */
+  heldPipe?: string;
 }
 
 export interface GroupView {

@@ -9,6 +9,7 @@ export interface ProcessAnnotation {
   originalPpid?: number;
   orphanedAt?: number;
   originGroup?: { pgid: number; sid: number };
+  heldPipe?: string;
 }
 
 const GROUP_FLAG_ORDER: GroupFlag[] = ['orphan', 'leaderless', 'runaway', 'held-pipe'];
@@ -39,6 +40,7 @@ export function toProcessView(r: ProcessRecord, a: ProcessAnnotation): ProcessVi
   if (a.originalPpid !== undefined) view.originalPpid = a.originalPpid;
   if (a.orphanedAt !== undefined) view.orphanedAt = a.orphanedAt;
   if (a.originGroup) view.originGroup = a.originGroup;
+  if (a.heldPipe !== undefined) view.heldPipe = a.heldPipe;
   return view;
 }
 

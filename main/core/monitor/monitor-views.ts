@@ -13,6 +13,7 @@ function annotation(p: TrackedProcess): ProcessAnnotation {
   const a: ProcessAnnotation = { cpuPercent: p.cpuPercent, flags };
   if (p.lineage && p.lineage.originalPpid !== p.record.ppid) a.originalPpid = p.lineage.originalPpid;
   if (p.orphanedAt !== null) a.orphanedAt = p.orphanedAt;
+  if (p.heldPipe !== null) a.heldPipe = p.heldPipe;
   if (escaped && p.lineage) a.originGroup = { pgid: p.lineage.originPgid, sid: p.lineage.originSid };
   return a;
 }

@@ -1,6 +1,7 @@
 import type { ProcessView } from '../../../shared/model';
 import type { TeardownState } from '../store/teardown-slice';
 import { outcomeRows } from './outcome-rows';
+import { describeSignal } from './stop-wording';
 
 interface StopOutcomeProps {
   targets: readonly ProcessView[];
@@ -53,7 +54,7 @@ export function StopOutcome({ targets, teardown }: StopOutcomeProps) {
           <ul>
             {result.signals.map((s, i) => (
               <li key={i} data-signal={s.signal}>
-                {s.signal} → {s.target}: {s.result}
+                {describeSignal(s)}
               </li>
             ))}
           </ul>
