@@ -15,11 +15,14 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built `corral serve` on a free loopback port, with test-sized settings. */
-export async function startServe(config: Record<string, unknown>): Promise<ServeProcess> {
+/**
+ * Starts the built `corral serve` with test-sized settings, on a free loopback port or on `port`
+ * (to restart a server where an open page expects it).
+ */
+export async function startServe(config: Record<string, unknown>, port = 0): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'corral-serve-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port)], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
