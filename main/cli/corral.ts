@@ -1,65 +1,53 @@
 #!/usr/bin/env node
-import { loadConfig, type LoadedConfig } from '../core/config/load-config';
-import { PS_USAGE, runPs } from './commands/ps';
+import { loadConfig } from '../core/config/load-config';
+import { COMMANDS, findCommand } from './command-table';
+import { commandHelp, globalHelp, parseErrorMessage } from './help';
+import { detectTerminal, setTerminal } from './terminal';
 import { UsageError } from './usage-error';
-
-const USAGE = `Usage:
-  ${PS_USAGE}
-      Agent sessions, their process groups and processes. --all includes groups no agent owns.
-  corral watch [--json]
-      Live view; --json prints one event per line (NDJSON).
-  corral kill <group-id> [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]
-      Stop a whole process group: SIGTERM, a grace period, SIGKILL.
-  corral history [--json] [--limit N]
-      Incidents Corral has recorded.
-  corral serve [--port N]
-      The Corral UI in a browser, on 127.0.0.1 only.
-
-Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.`;
-
-type Command = (
-  args: string[],
-  settings: LoadedConfig['settings'],
-  out: (t: string) => void,
-  config: LoadedConfig,
-) => Promise<number>;
-
-async function loadCommand(name: string): Promise<Command | null> {
-  switch (name) {
-    case 'ps':
-      return runPs;
-    case 'watch':
-      return (await import('./commands/watch')).runWatch;
-    case 'kill':
-      return (await import('./commands/kill')).runKill;
-    case 'history':
-      return (await import('./commands/history')).runHistory;
-    case 'serve':
-      return (await import('./commands/serve')).runServe;
-    default:
-      return null;
-  }
-}
+import { corralVersion } from './version';
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
-    return name === undefined ? 2 : 0;
-  }
-  const command = await loadCommand(name);
-  if (!command) {
-    process.stderr.write(`corral: unknown command '${name}'\n\n${USAGE}\n`);
+  const noColor = argv.includes('--no-color');
+  setTerminal(detectTerminal(process.stdout, process.env, noColor));
+  const [name, ...args] = argv.filter((a) => a !== '--no-color');
+  const helps = COMMANDS.map((c) => c.help);
+  if (name === undefined) {
+    process.stderr.write(`${globalHelp(helps)}\n`);
     return 2;
   }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' && args[0] ? findCommand(args[0]) : undefined;
+    process.stdout.write(`${topic ? commandHelp(topic.help) : globalHelp(helps)}\n`);
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`corral ${corralVersion()}\n`);
+    return 0;
+  }
+  const entry = findCommand(name);
+  if (!entry) {
+    process.stderr.write(
+      `corral: unknown command '${name}' (commands: ${helps.map((h) => h.name).join(', ')}; corral --help)\n`,
+    );
+    return 2;
+  }
+  // Before `--`, a help flag anywhere asks for this command's help.
+  const beforeDashes = args.indexOf('--') < 0 ? args : args.slice(0, args.indexOf('--'));
+  if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {
+    process.stdout.write(`${commandHelp(entry.help)}\n`);
+    return 0;
+  }
+  const run = await entry.load();
   const config = loadConfig();
   for (const error of config.errors) process.stderr.write(`corral: config: ${error}\n`);
   try {
-    return await command(args, config.settings, (text) => process.stdout.write(`${text}\n`), config);
+    return await run(args, config.settings, (text) => process.stdout.write(`${text}\n`), config);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`corral ${name}: ${(err as Error).message}\n\n${USAGE}\n`);
+    const parseError = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+    if (err instanceof UsageError || parseError) {
+      const message = parseError ? parseErrorMessage(err as Error) : (err as Error).message;
+      process.stderr.write(`corral ${name}: ${message}. Usage: ${entry.help.usage}\n`);
       return 2;
     }
     throw err;

@@ -46,7 +46,7 @@ async function rowOrder(page: Page): Promise<string[]> {
 }
 
 async function noHorizontalScroll(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  return (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) === true;
 }
 
 describe('triage UI at 420 × 700 and 1280 × 800', () => {

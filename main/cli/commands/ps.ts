@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { GroupView, Settings } from '../../../shared/model';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { formatBytes, formatDuration, formatTable, printable } from '../terminal-text';
-
-export const PS_USAGE = 'corral ps [--all] [--json]';
+import { renderGroups } from '../group-table';
+import { terminal, type Terminal } from '../terminal';
 
 export async function runPs(
   args: string[],
@@ -26,43 +25,14 @@ export async function runPs(
   return 0;
 }
 
-export function renderPsTable(groups: readonly GroupView[], now: number, all: boolean): string {
+export function renderPsTable(
+  groups: readonly GroupView[],
+  now: number,
+  all: boolean,
+  term: Terminal = terminal(),
+): string {
   if (groups.length === 0) {
     return all ? 'No process groups.' : 'No agent process groups. (`corral ps --all` shows every group.)';
   }
-  const rows: string[][] = [
-    ['AGENT', 'GROUP', 'PGID', 'SID', 'LEADER', 'PROCS', 'CPU%', 'MEM', 'AGE', 'FLAGS', 'COMMAND'],
-  ];
-  for (const g of groups) {
-    const agent = g.agent ? `${g.agent.name}${g.agent.pid ? `(${g.agent.pid})` : ''}` : '-';
-    rows.push([
-      agent,
-      g.id,
-      String(g.pgid),
-      String(g.sid),
-      g.leaderAlive ? 'alive' : 'gone',
-      String(g.processes.length),
-      g.cpuPercent === null ? '-' : g.cpuPercent.toFixed(1),
-      formatBytes(g.rssBytes),
-      formatDuration(now - g.startedAt),
-      g.flags.join(',') || '-',
-      '',
-    ]);
-    for (const p of g.processes) {
-      rows.push([
-        '',
-        `  pid ${p.pid}`,
-        '',
-        '',
-        `ppid ${p.ppid}`,
-        p.state,
-        p.cpuPercent === null ? '-' : p.cpuPercent.toFixed(1),
-        formatBytes(p.rssBytes),
-        formatDuration(now - p.startedAt),
-        p.flags.join(',') || '-',
-        printable(p.command).slice(0, 200),
-      ]);
-    }
-  }
-  return formatTable(rows);
+  return renderGroups(groups, now, term).join('\n');
 }

@@ -8,8 +8,6 @@ import { startCliService } from '../cli-service';
 import { startServer } from '../../serve/start-server';
 import { UsageError } from '../usage-error';
 
-export const SERVE_USAGE = 'corral serve [--port N]';
-
 /** out/renderer, whether running from source (tsx) or from the built out/main/corral.js. */
 function rendererDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
