@@ -1,3 +1,4 @@
+import { commandThatMatters } from '../../../shared/command-summary';
 import type { ProcessView } from '../../../shared/model';
 import type { TeardownState } from '../store/teardown-slice';
 import { outcomeRows } from './outcome-rows';
@@ -43,7 +44,8 @@ export function StopOutcome({ targets, teardown }: StopOutcomeProps) {
             data-outcome={row.outcome}
             className={`outcome-${row.outcome}`}
           >
-            <span className="pid">{row.pid}</span> <code>{row.command}</code>
+            <span className="pid">{row.pid}</span>{' '}
+            <code title={row.command}>{commandThatMatters(row.command)}</code>
             <span className="outcome-label">{row.label}</span>
           </li>
         ))}
