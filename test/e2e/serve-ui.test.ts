@@ -86,7 +86,7 @@ describe('the Corral UI in real Chromium, served by corral serve', () => {
       .toBeGreaterThan(0);
     await page.screenshot({ path: `${ARTIFACTS}/timeline.png`, fullPage: true });
 
-    await row.getByRole('button', { name: 'Stop group…' }).click();
+    await row.getByRole('button', { name: `Stop group ${call.pid}…` }).click();
     const dialog = page.locator('[data-testid=stop-dialog]');
     await dialog.waitFor({ state: 'visible' });
     const listed = await dialog

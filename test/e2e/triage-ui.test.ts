@@ -112,7 +112,7 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
     await expect
       .poll(markerKinds, { timeout: 10_000 })
-      .toEqual(expect.arrayContaining(['started', 'exited', 'reparented']));
+      .toEqual(expect.arrayContaining(['started', 'exited', 'leader-exited', 'reparented']));
     const wrapperLane = timeline.locator(`[data-testid=lane][data-pid="${hot.pid}"]`);
     expect(await wrapperLane.getAttribute('data-exited')).toBe('true');
     await expect
