@@ -259,4 +259,23 @@ describe('stop group dialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
     expect(requests).toEqual([{ groupId: toolCall.id, orphansOnly: false, withEscaped: true }]);
   });
+
+  it('stops every orphan of an agent through one confirmation that lists them all', async () => {
+    const { stop, requests } = setup();
+    fireEvent.click(screen.getByRole('radio', { name: 'All agent groups' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop all 1 orphan of codex…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Stop all orphans of codex' });
+    expect(within(dialog).getByText(/^This process will get SIGTERM/)).toBeTruthy();
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('data-pid')),
+    ).toEqual(['801']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
+    expect(requests).toEqual([{ groupId: agentGroup.id, orphansOnly: true }]);
+    await act(async () =>
+      stop.resolve(result({ groupId: agentGroup.id, mode: 'orphans-only', clean: true })),
+    );
+    expect(screen.getByRole('status').textContent).toBe('Every targeted process is gone.');
+  });
 });

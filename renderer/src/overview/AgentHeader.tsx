@@ -41,7 +41,7 @@ export function AgentHeader({ agent, allGroups, columns, compact, onStopAgentOrp
             <button
               type="button"
               className="danger agent-stop"
-              aria-label={`Stop all ${totals.orphans} orphans of ${name}…`}
+              aria-label={`Stop all ${totals.orphans} orphan${totals.orphans === 1 ? '' : 's'} of ${name}…`}
               onClick={() =>
                 onStopAgentOrphans(
                   name,
