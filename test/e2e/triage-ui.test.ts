@@ -66,7 +66,7 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     await page.goto(serve.url);
     await page.getByTestId('no-groups').waitFor();
     expect(await page.getByTestId('no-groups').textContent()).toMatch(
-      /^All clear — 1 agent running, nothing left behind/,
+      /^All clear — \d+ agents? running, nothing left behind/,
     );
     await page.screenshot({ path: `${ARTIFACTS}/triage-empty-1280.png` });
 
@@ -96,7 +96,7 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     const hotAgent = page.locator('tbody[data-testid=agent]', { has: hotRow });
     expect(await hotAgent.getByTestId('agent-totals').textContent()).toMatch(/^\d+ procs · CPU \d+% · /);
     expect(
-      await hotAgent.getByRole('button', { name: /^Stop all \d+ orphans of claude-code…$/ }).isVisible(),
+      await hotAgent.getByRole('button', { name: /^Stop all \d+ orphans? of claude-code…$/ }).isVisible(),
     ).toBe(true);
     expect(await noHorizontalScroll(page)).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/overview-1280.png` });
