@@ -70,6 +70,8 @@ export interface ProcessView {
   orphanedAt?: number;
   /** PGID/SID of the tool call this process came from, if it left it (setsid). */
   originGroup?: { pgid: number; sid: number };
+  /** Whose pipe this process holds open: `pipe:[ino] fd 1 of pid 678 (sleep 5) → read by pid 600 (claude)`. */
+  heldPipe?: string;
   /** Working directory; null when unreadable. Filled where provenance is read (agents' processes). */
   cwd?: string | null;
   /** Sockets this process is listening on (TCP listen, unconnected bound UDP); empty when none. */

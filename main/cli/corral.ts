@@ -1,87 +1,53 @@
 #!/usr/bin/env node
-import { loadConfig, type LoadedConfig } from '../core/config/load-config';
-import { PS_USAGE, runPs } from './commands/ps';
+import { loadConfig } from '../core/config/load-config';
+import { COMMANDS, findCommand } from './command-table';
+import { commandHelp, globalHelp, parseErrorMessage } from './help';
+import { detectTerminal, setTerminal } from './terminal';
 import { UsageError } from './usage-error';
-
-const USAGE = `Usage:
-  ${PS_USAGE}
-      Agent sessions, their process groups and processes. --all includes groups no agent owns;
-      --port shows who listens on a port (any owner), --session one agent session's groups.
-  corral watch [--json]
-      Live view; --json prints one event per line (NDJSON).
-  corral kill <group-id> | --port N [--any-owner] | --session ID
-             [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]
-      Stop a whole process group: SIGTERM, a grace period, SIGKILL. --port stops the group listening
-      on a port (one no agent started only with --any-owner); --session every group of an agent
-      session except the agent's own, one outcome per group.
-  corral history [--json] [--limit N]
-      Incidents Corral has recorded.
-  corral policies [--json]
-      The configured policies and which groups each matches right now.
-  corral serve [--port N] [--metrics]
-      The Corral UI in a browser, on 127.0.0.1 only; --metrics adds Prometheus metrics at /metrics.
-  corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]
-      Prometheus metrics at /metrics without the UI (default port 9977). A --host other than loopback
-      requires a bearer token (--token, --token-file with owner-only permissions, or $CORRAL_METRICS_TOKEN).
-  corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run]
-  corral hooks status [--json]
-      Corral's hooks in the agents' own settings: the agent is told what its command left running.
-  corral hook <agent> <event>
-      What those hooks run (the agent's JSON payload on stdin); always exits 0.
-
-Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.`;
-
-type Command = (
-  args: string[],
-  settings: LoadedConfig['settings'],
-  out: (t: string) => void,
-  config: LoadedConfig,
-) => Promise<number>;
-
-async function loadCommand(name: string): Promise<Command | null> {
-  switch (name) {
-    case 'ps':
-      return runPs;
-    case 'watch':
-      return (await import('./commands/watch')).runWatch;
-    case 'kill':
-      return (await import('./commands/kill')).runKill;
-    case 'history':
-      return (await import('./commands/history')).runHistory;
-    case 'policies':
-      return (await import('./commands/policies')).runPolicies;
-    case 'serve':
-      return (await import('./commands/serve')).runServe;
-    case 'metrics':
-      return (await import('./commands/metrics')).runMetrics;
-    case 'hooks':
-      return (await import('./commands/hooks')).runHooks;
-    case 'hook':
-      return (await import('./commands/hook')).runHookCommand;
-    default:
-      return null;
-  }
-}
+import { corralVersion } from './version';
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
-    return name === undefined ? 2 : 0;
-  }
-  const command = await loadCommand(name);
-  if (!command) {
-    process.stderr.write(`corral: unknown command '${name}'\n\n${USAGE}\n`);
+  const noColor = argv.includes('--no-color');
+  setTerminal(detectTerminal(process.stdout, process.env, noColor));
+  const [name, ...args] = argv.filter((a) => a !== '--no-color');
+  const helps = COMMANDS.map((c) => c.help);
+  if (name === undefined) {
+    process.stderr.write(`${globalHelp(helps)}\n`);
     return 2;
   }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' && args[0] ? findCommand(args[0]) : undefined;
+    process.stdout.write(`${topic ? commandHelp(topic.help) : globalHelp(helps)}\n`);
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`corral ${corralVersion()}\n`);
+    return 0;
+  }
+  const entry = findCommand(name);
+  if (!entry) {
+    process.stderr.write(
+      `corral: unknown command '${name}' (commands: ${helps.map((h) => h.name).join(', ')}; corral --help)\n`,
+    );
+    return 2;
+  }
+  // Before `--`, a help flag anywhere asks for this command's help.
+  const beforeDashes = args.indexOf('--') < 0 ? args : args.slice(0, args.indexOf('--'));
+  if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {
+    process.stdout.write(`${commandHelp(entry.help)}\n`);
+    return 0;
+  }
+  const run = await entry.load();
   const config = loadConfig();
   for (const error of config.errors) process.stderr.write(`corral: config: ${error}\n`);
   try {
-    return await command(args, config.settings, (text) => process.stdout.write(`${text}\n`), config);
+    return await run(args, config.settings, (text) => process.stdout.write(`${text}\n`), config);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`corral ${name}: ${(err as Error).message}\n\n${USAGE}\n`);
+    const parseError = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+    if (err instanceof UsageError || parseError) {
+      const message = parseError ? parseErrorMessage(err as Error) : (err as Error).message;
+      process.stderr.write(`corral ${name}: ${message}. Usage: ${entry.help.usage}\n`);
       return 2;
     }
     throw err;

@@ -29,7 +29,8 @@
  *                 (seconds)", "Grace period before SIGKILL (ms)", checkbox "Notifications", textbox "Extra
  *                 agent signatures (JSON)"; field errors [data-testid=error-<field id>]; server errors
  *                 role=alert [data-testid=server-errors]; button "Save".
- * Connection      role=alert [data-testid=connection-lost] while the serve WebSocket is down.
+ * Connection      role=alert [data-testid=connection-lost] while the serve WebSocket is down;
+ *                 role=alert [data-testid=server-restarted] when serve restarted with a new token.
  */
 import { useCorral } from './store/store-context';
 import type { Page } from './store/ui-slice';
@@ -67,6 +68,13 @@ export function App() {
       {connection === 'closed' ? (
         <p role="alert" className="connection-lost" data-testid="connection-lost">
           Connection to Corral lost. Reconnecting…
+        </p>
+      ) : null}
+      {connection === 'stale' ? (
+        <p role="alert" className="connection-lost" data-testid="server-restarted">
+          Corral&apos;s server restarted and this page&apos;s access token is no longer valid. Open the new
+          address that <code>corral serve</code> printed (it ends in <code>?token=…</code>); this page will
+          not reconnect by itself.
         </p>
       ) : null}
       <main>

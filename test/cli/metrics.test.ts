@@ -116,7 +116,7 @@ describe('corral metrics: where it listens and who may read it', () => {
   );
 
   it.skipIf(!built)('corral serve --metrics adds /metrics behind the same Host check as the UI', async () => {
-    const serve = await startServe({}, ['--metrics']);
+    const serve = await startServe({}, { args: ['--metrics'] });
     const port = Number(new URL(serve.url).port);
     const ok = await get('127.0.0.1', port, '/metrics', { Host: `127.0.0.1:${port}` });
     expect(ok.status).toBe(200);

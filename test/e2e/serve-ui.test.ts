@@ -34,7 +34,8 @@ describe('the Corral UI in real Chromium, served by corral serve', () => {
   it('shows the flagged group, its timeline, and stops it', async () => {
     serve = await startServe({
       pollIntervalMs: 250,
-      runaway: { cpuPercent: 10, windowSeconds: 1 },
+      // Low: on a loaded 2-core machine the loop may get a fraction of a core.
+      runaway: { cpuPercent: 5, windowSeconds: 1 },
       teardown: { graceMs: 1500 },
     });
     const agent = await FakeAgent.start();
@@ -91,7 +92,7 @@ describe('the Corral UI in real Chromium, served by corral serve', () => {
       .toBeGreaterThan(0);
     await page.screenshot({ path: `${ARTIFACTS}/timeline.png`, fullPage: true });
 
-    await row.getByRole('button', { name: 'Stop group…' }).click();
+    await row.getByRole('button', { name: `Stop group ${call.pid}…` }).click();
     const dialog = page.locator('[data-testid=stop-dialog]');
     await dialog.waitFor({ state: 'visible' });
     const listed = await dialog

@@ -1,10 +1,11 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { App } from '../../renderer/src/App';
 import { IncidentsPage } from '../../renderer/src/incidents/IncidentsPage';
 import { cpuBurnByAgent, cpuBurnByDay, localDay } from '../../renderer/src/incidents/cpu-burn';
 import type { Incident } from '../../shared/model';
 import { FakeCorralApi } from './support/fake-corral-api';
-import { makeIncident } from './support/fixtures';
+import { makeIncident, makeTimeline } from './support/fixtures';
 import { renderWithCorral } from './support/render-app';
 
 // Local-time dates so day buckets do not depend on the machine's time zone.
@@ -102,5 +103,19 @@ describe('incidents page', () => {
     });
     renderWithCorral(<IncidentsPage />, api);
     expect((await screen.findByRole('alert')).textContent).toBe('Could not load incidents: database locked');
+  });
+
+  it("links an incident to its group's timeline", async () => {
+    const api = new FakeCorralApi({
+      'snapshot:get': () => ({ seq: 1, sampledAt: 0, groups: [] }),
+      'incidents:list': () => [makeIncident({ id: 'x', groupId: '4242:4242:7', pgid: 4242 })],
+      'timeline:get': ({ groupId }) => makeTimeline(groupId, []),
+    });
+    renderWithCorral(<App />, api);
+    fireEvent.click(screen.getByRole('button', { name: 'Incidents' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show timeline of group 4242 (incident x)' }));
+    const timeline = await screen.findByRole('region', { name: 'Group timeline' });
+    expect(timeline.getAttribute('data-group-id')).toBe('4242:4242:7');
+    expect(api.requestsFor('timeline:get')[0]).toEqual({ groupId: '4242:4242:7' });
   });
 });

@@ -4,7 +4,9 @@ import { App } from '../../renderer/src/App';
 import type { StopGroupRequest } from '../../shared/contract';
 import type { TeardownResult } from '../../shared/model';
 import { FakeCorralApi, deferred } from './support/fake-corral-api';
-import { T0, makeGroup, makeProcess, makeSnapshot, makeTimeline } from './support/fixtures';
+import { T0, makeGroup, makeProcess, makeSettings, makeSnapshot, makeTimeline } from './support/fixtures';
+
+const settings = makeSettings();
 import { renderWithCorral } from './support/render-app';
 
 const toolCall = makeGroup({
@@ -52,6 +54,7 @@ function setup() {
   const api = new FakeCorralApi({
     'snapshot:get': () => makeSnapshot(1, [toolCall, agentGroup]),
     'timeline:get': ({ groupId }) => makeTimeline(groupId, []),
+    'settings:get': () => ({ ...settings, teardown: { graceMs: 3000 } }),
     'group:stop': (request) => {
       requests.push(request);
       return stop.promise;
@@ -65,7 +68,7 @@ async function openStopDialog(groupId: string) {
   const row = (await screen.findAllByTestId('group-row')).find(
     (r) => r.getAttribute('data-group-id') === groupId,
   )!;
-  fireEvent.click(within(row).getByRole('button', { name: 'Stop group…' }));
+  fireEvent.click(within(row).getByRole('button', { name: /^Stop (group \d+|\d+ orphans? of group \d+)…$/ }));
   return screen.getByRole('dialog');
 }
 
@@ -89,6 +92,11 @@ describe('stop group dialog', () => {
         .getAllByRole('listitem')
         .map((li) => li.getAttribute('data-pid')),
     ).toEqual(['701', '702', '703']);
+    expect(
+      await within(dialog).findByText(
+        'These 3 processes will get SIGTERM, then SIGKILL after 3 s if still running:',
+      ),
+    ).toBeTruthy();
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
     expect(requests).toEqual([{ groupId: toolCall.id, orphansOnly: false, withEscaped: false }]);
@@ -250,5 +258,24 @@ describe('stop group dialog', () => {
     expect(pids()).toEqual(['701', '702', '703', '900']);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
     expect(requests).toEqual([{ groupId: toolCall.id, orphansOnly: false, withEscaped: true }]);
+  });
+
+  it('stops every orphan of an agent through one confirmation that lists them all', async () => {
+    const { stop, requests } = setup();
+    fireEvent.click(screen.getByRole('radio', { name: 'All agent groups' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop all 1 orphan of codex…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Stop all orphans of codex' });
+    expect(within(dialog).getByText(/^This process will get SIGTERM/)).toBeTruthy();
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('data-pid')),
+    ).toEqual(['801']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
+    expect(requests).toEqual([{ groupId: agentGroup.id, orphansOnly: true }]);
+    await act(async () =>
+      stop.resolve(result({ groupId: agentGroup.id, mode: 'orphans-only', clean: true })),
+    );
+    expect(screen.getByRole('status').textContent).toBe('Every targeted process is gone.');
   });
 });

@@ -38,7 +38,7 @@ class TestSocket {
   }
 }
 
-function setup() {
+function setup(probeServer?: () => Promise<boolean>) {
   const sockets: TestSocket[] = [];
   const timers: Array<{ fn: () => void; ms: number }> = [];
   const statuses: SocketStatus[] = [];
@@ -51,6 +51,7 @@ function setup() {
     },
     setTimer: (fn, ms) => timers.push({ fn, ms }),
     clearTimer: () => timers.splice(0),
+    ...(probeServer ? { probeServer } : {}),
   });
   api.onStatus((s) => statuses.push(s));
   return { api, sockets, timers, statuses, socket: () => sockets[sockets.length - 1]! };
@@ -136,6 +137,29 @@ describe('websocket api', () => {
     socket().serverCloses();
     expect(timers).toEqual([]);
     await expect(api.request('snapshot:get', undefined)).rejects.toThrow(/closed/);
+  });
+
+  it('says the server restarted, and stops retrying, when the server is up but refuses the token', async () => {
+    let serverUp = false;
+    const { sockets, timers, statuses, socket } = setup(async () => serverUp);
+    socket().serverOpens();
+    socket().serverCloses();
+    // A drop after a working connection retries without asking.
+    expect(timers.map((t) => t.ms)).toEqual([500]);
+    timers.shift()!.fn();
+    // Refused before opening while the server is down: keep retrying.
+    socket().serverCloses();
+    await Promise.resolve();
+    expect(timers).toHaveLength(1);
+    timers.shift()!.fn();
+    // Refused before opening while the server answers: the token is stale.
+    serverUp = true;
+    socket().serverCloses();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(statuses[statuses.length - 1]).toBe('stale');
+    expect(timers).toEqual([]);
+    expect(sockets).toHaveLength(3);
   });
 
   it('backs off exponentially up to a cap', () => {

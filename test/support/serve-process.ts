@@ -15,14 +15,17 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built `corral serve` on a free loopback port, with test-sized settings. */
+/**
+ * Starts the built `corral serve` with test-sized settings, on a free loopback port or on `port`
+ * (to restart a server where an open page expects it), with any extra `args` (e.g. `--metrics`).
+ */
 export async function startServe(
   config: Record<string, unknown>,
-  args: string[] = [],
+  { port = 0, args = [] }: { port?: number; args?: string[] } = {},
 ): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'corral-serve-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port), ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -6,8 +6,6 @@ import { IncidentStore } from '../../core/storage/incident-store';
 import { formatDuration, formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 
-export const HISTORY_USAGE = 'corral history [--json] [--limit N]';
-
 export async function runHistory(
   args: string[],
   _settings: Settings,

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { Settings, TeardownResult } from '../../../shared/model';
+import { commandThatMatters } from '../../../shared/command-summary';
+import { GROUP_ID_PATTERN } from '../../../shared/group-id';
+import type { SignalRecord, Settings, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
 import { stopGroup } from '../../core/actions/stop-group';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { parsePort } from '../../core/provenance/resolve-targets';
@@ -10,9 +12,7 @@ import { alreadyGone, announceStop } from '../../core/actions/resolve-group-id';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 import { runKillBy } from './kill-by-provenance';
-
-export const KILL_USAGE =
-  'corral kill <group-id> | --port N [--any-owner] | --session ID  [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]';
+import { paint, terminal, truncate, type Terminal } from '../terminal';
 
 /** Exit codes: 0 every targeted process is gone (or the group already was); 1 some survived; 3 refused. */
 export async function runKill(
@@ -37,13 +37,13 @@ export async function runKill(
   });
   const by = targetBy(values.port, values.session, positionals.length);
   if (by === null && positionals.length !== 1)
-    throw new UsageError('expected exactly one group id (the GROUP column of corral ps)');
-  const groupId = positionals[0] ?? '';
-  if (by === null && !parseGroupId(groupId)) {
     throw new UsageError(
-      `'${groupId}' is not a group id. Corral stops groups by the id corral ps shows (<pgid>:<pid>:<start>), never by a bare PID or PGID.`,
+      positionals.length === 0
+        ? 'expected a group id (the GROUP column of `corral ps`)'
+        : `expected one group id, got ${positionals.length}`,
     );
-  }
+  const groupId = positionals[0] ?? '';
+  if (by === null && !parseGroupId(groupId)) throw new UsageError(groupIdProblem(groupId));
   let graceMs = settings.teardown.graceMs;
   if (values['grace-ms'] !== undefined) {
     graceMs = Number(values['grace-ms']);
@@ -110,29 +110,73 @@ function targetBy(
   return { port: n };
 }
 
-export function renderTeardown(r: TeardownResult): string {
+/** Why a string is not a group id Corral will act on, in words. */
+export function groupIdProblem(id: string): string {
+  const m = GROUP_ID_PATTERN.exec(id);
+  if (m && Number(m[1]) <= 1) {
+    return `'${id}': PGID ${m[1]} is never signalled (${m[1] === '0' ? "PGID 0 means the caller's own group" : "PGID 1 is init's group"})`;
+  }
+  if (m) return `'${id}' is not a valid group id (the pid part must be positive)`;
+  return `'${id}' is not a group id: use the GROUP column of \`corral ps\` (<pgid>:<pid>:<start>), never by a bare PID or PGID`;
+}
+
+const OUTCOME_WORDS: Record<TeardownProcessOutcome['outcome'], string> = {
+  'exited-after-term': 'ended by SIGTERM',
+  killed: 'ended by SIGKILL',
+  'already-gone': 'already gone',
+  'not-permitted': 'not permitted',
+  'still-alive': 'STILL ALIVE',
+  'escaped-group': 'left the group, not signalled',
+  skipped: 'skipped',
+};
+
+/** A signal worth showing: a clean stop's SIGCONT to an empty group (ESRCH) is not news. */
+function signalLine(s: SignalRecord, clean: boolean): string | null {
+  if (s.signal === 'SIGCONT' && s.result === 'ESRCH' && clean) return null;
+  const target = s.target.startsWith('-') ? `group ${s.target.slice(1)}` : `pid ${s.target.split('@')[0]}`;
+  const result =
+    s.result === 'sent'
+      ? 'sent'
+      : s.result === 'ESRCH'
+        ? 'nobody left to receive it'
+        : s.result === 'EPERM'
+          ? 'not permitted'
+          : 'failed';
+  return `  ${s.signal} to ${target}: ${result}`;
+}
+
+export function renderTeardown(r: TeardownResult, term: Terminal = terminal()): string {
   const lines: string[] = [];
+  const mode = r.mode === 'orphans-only' ? ' (orphans only)' : '';
   if (r.refused) lines.push(`Refused: ${r.refused}. Nothing was signalled.`);
-  else if (r.dryRun) lines.push(`Dry run: would signal group ${r.pgid} (${r.mode}); nothing was signalled.`);
+  else if (r.dryRun) lines.push(`Dry run: would signal group ${r.pgid}${mode}; nothing was signalled.`);
   else
     lines.push(
-      `Group ${r.pgid} (${r.mode}): ${r.clean ? 'every targeted process is gone' : 'NOT every process is gone'}.`,
+      r.clean
+        ? paint(term, 'green', `Group ${r.pgid}${mode}: every targeted process is gone.`)
+        : paint(term, 'red', `Group ${r.pgid}${mode}: NOT every process is gone.`),
     );
-  for (const s of r.signals) lines.push(`  ${s.signal} → ${s.target}: ${s.result}`);
+  for (const s of r.signals) {
+    const line = signalLine(s, r.clean);
+    if (line) lines.push(line);
+  }
   if (r.processes.length > 0) {
-    const rows = [['PID', 'OUTCOME', 'ENDED BY', 'AFTER', 'DETAIL', 'COMMAND']];
+    const rows = [['PID', 'OUTCOME', 'AFTER', 'DETAIL', 'COMMAND']];
     for (const p of r.processes) {
       rows.push([
         String(p.pid),
-        p.outcome,
-        p.endedBy ?? '-',
-        p.goneAfterMs === undefined ? '-' : `${p.goneAfterMs}ms`,
+        OUTCOME_WORDS[p.outcome],
+        p.goneAfterMs === undefined ? '-' : `${p.goneAfterMs} ms`,
         p.reason ??
           (p.owner ? `owned by ${p.owner.user ?? p.owner.uid}` : p.state ? `state ${p.state}` : '-'),
-        printable(p.command).slice(0, 120),
+        printable(commandThatMatters(p.command)),
       ]);
     }
-    lines.push(formatTable(rows));
+    lines.push(
+      ...formatTable(rows)
+        .split('\n')
+        .map((l) => truncate(l, term.width)),
+    );
   }
   return lines.join('\n');
 }

@@ -5,10 +5,9 @@ import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions, type EndedSession } from '../../hooks/ended-sessions';
-import { formatBytes, formatDuration, formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
-
-export const PS_USAGE = 'corral ps [--all] [--port N] [--session ID] [--json]';
+import { renderGroups } from '../group-table';
+import { terminal, type Terminal } from '../terminal';
 
 export async function runPs(
   args: string[],
@@ -62,64 +61,14 @@ function endedSessionsOrNone(): Map<string, EndedSession> {
   }
 }
 
-export function renderPsTable(groups: readonly GroupView[], now: number, all: boolean): string {
+export function renderPsTable(
+  groups: readonly GroupView[],
+  now: number,
+  all: boolean,
+  term: Terminal = terminal(),
+): string {
   if (groups.length === 0) {
     return all ? 'No process groups.' : 'No agent process groups. (`corral ps --all` shows every group.)';
   }
-  const rows: string[][] = [
-    ['AGENT', 'GROUP', 'PGID', 'SID', 'LEADER', 'PROCS', 'CPU%', 'MEM', 'AGE', 'FLAGS', 'COMMAND'],
-  ];
-  for (const g of groups) {
-    const agent = g.agent ? `${g.agent.name}${g.agent.pid ? `(${g.agent.pid})` : ''}` : '-';
-    rows.push([
-      agent,
-      g.id,
-      String(g.pgid),
-      String(g.sid),
-      g.leaderAlive ? 'alive' : 'gone',
-      String(g.processes.length),
-      g.cpuPercent === null ? '-' : g.cpuPercent.toFixed(1),
-      formatBytes(g.rssBytes),
-      formatDuration(now - g.startedAt),
-      g.flags.join(',') || '-',
-      printable(provenanceText(g)).slice(0, 200),
-    ]);
-    for (const p of g.processes) {
-      rows.push([
-        '',
-        `  pid ${p.pid}`,
-        '',
-        '',
-        `ppid ${p.ppid}`,
-        p.state,
-        p.cpuPercent === null ? '-' : p.cpuPercent.toFixed(1),
-        p.rssBytes === null ? '?' : formatBytes(p.rssBytes),
-        formatDuration(now - p.startedAt),
-        p.flags.join(',') || '-',
-        printable(`${p.command}${portsText(p.ports)}`).slice(0, 200),
-      ]);
-    }
-  }
-  return formatTable(rows);
-}
-
-function portsText(ports: GroupView['ports']): string {
-  return ports && ports.length > 0 ? ` ${ports.map((p) => `:${p.port}`).join(' ')}` : '';
-}
-
-/** Where a group came from, on its own row: session, project, the tool call's words and command. */
-export function provenanceText(g: GroupView): string {
-  const parts: string[] = [];
-  if (g.session) {
-    const project = g.session.project ? ` ${g.session.project}` : '';
-    parts.push(
-      `[session ${g.session.id.slice(0, 8)}${project}${g.session.agentAlive ? '' : ', agent exited'}]`,
-    );
-  }
-  if (g.toolCall) {
-    parts.push(
-      g.toolCall.description ? `${g.toolCall.description}: ${g.toolCall.command}` : `$ ${g.toolCall.command}`,
-    );
-  }
-  return `${parts.join(' ')}${portsText(g.ports)}`.trim();
+  return renderGroups(groups, now, term).join('\n');
 }

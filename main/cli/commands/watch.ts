@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import type { MonitorEvent, Settings } from '../../../shared/model';
+import { commandThatMatters } from '../../../shared/command-summary';
+import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
 import { formatDuration, printable } from '../terminal-text';
-import { renderPsTable } from './ps';
-
-export const WATCH_USAGE = 'corral watch [--json] [--all]';
+import { renderGroups } from '../group-table';
+import { fitLine, paint, terminal, type Terminal } from '../terminal';
 
 /** Resolves on the first SIGINT or SIGTERM. */
 function untilSignalled(): Promise<NodeJS.Signals> {
@@ -29,7 +29,7 @@ export function describeEvent(e: MonitorEvent): string {
         .join(' ')}`
     : '';
   return printable(
-    `${time} ${e.type.padEnd(16)} ${agent} pid ${e.pid} pgid ${e.pgid} ${e.command ?? ''}${detail}`,
+    `${time} ${e.type.padEnd(16)} ${agent} pid ${e.pid} pgid ${e.pgid} ${commandThatMatters(e.command ?? '')}${detail}`,
   );
 }
 
@@ -57,10 +57,17 @@ export async function runWatch(
   if (!values.json) {
     stopView = running.service.onSnapshot((snapshot) => {
       const groups = snapshot.groups.filter((g) => values.all || g.agent !== null);
-      const header = `corral watch — ${groups.length} group(s), polling every ${settings.pollIntervalMs} ms, up ${formatDuration(Date.now() - started)}. Ctrl-C quits.`;
-      process.stdout.write(
-        `\x1b[H\x1b[2J${header}\n\n${renderPsTable(groups, snapshot.sampledAt, values.all)}\n\nRecent events:\n${recent.join('\n')}\n`,
-      );
+      const screen = renderWatchScreen({
+        groups,
+        now: snapshot.sampledAt,
+        pollIntervalMs: settings.pollIntervalMs,
+        upMs: Date.now() - started,
+        recent,
+        all: values.all,
+        term: terminal(),
+      });
+      // Home, draw, clear what is left below: no flicker, the header stays on the first line.
+      process.stdout.write(`\x1b[H${screen.map((l) => `${l}\x1b[K`).join('\n')}\n\x1b[J`);
     });
   }
   const started = Date.now();
@@ -69,4 +76,47 @@ export async function runWatch(
   stopView();
   await running.stop();
   return 0;
+}
+
+export interface WatchScreen {
+  groups: readonly GroupView[];
+  now: number;
+  pollIntervalMs: number;
+  upMs: number;
+  recent: readonly string[];
+  all: boolean;
+  term: Terminal;
+}
+
+const EVENT_LINES = 5;
+
+/**
+ * One screenful: a header that stays on top, groups flagged first, the latest events at the bottom.
+ * Never more lines than the terminal has rows, never a line wider than it (no wrapping).
+ */
+export function renderWatchScreen(w: WatchScreen): string[] {
+  const flagged = w.groups.filter((g) => g.flags.length > 0).length;
+  const header = paint(
+    w.term,
+    'bold',
+    `corral watch — ${w.groups.length} group${w.groups.length === 1 ? '' : 's'}, ${flagged} flagged · every ${w.pollIntervalMs} ms · up ${formatDuration(w.upMs)} · Ctrl-C quits`,
+  );
+  const events = w.recent.slice(-EVENT_LINES);
+  const body =
+    w.groups.length === 0
+      ? [w.all ? 'No process groups.' : 'No agent process groups. (--all shows every group.)']
+      : renderGroups(w.groups, w.now, w.term);
+  const rows = Number.isFinite(w.term.height) ? w.term.height - 1 : Infinity;
+  const reserved = 2 + (events.length > 0 ? events.length + 2 : 0);
+  const room = Math.max(2, rows - reserved);
+  let shown = body;
+  if (body.length > room) {
+    shown = body.slice(0, room - 1);
+    shown.push(
+      paint(w.term, 'dim', `… ${body.length - shown.length} more lines (flagged groups are listed first)`),
+    );
+  }
+  const lines = [header, '', ...shown];
+  if (events.length > 0) lines.push('', paint(w.term, 'dim', 'Recent events:'), ...events);
+  return lines.slice(0, rows).map((l) => fitLine(l, w.term.width));
 }

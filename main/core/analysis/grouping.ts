@@ -9,6 +9,7 @@ export interface ProcessAnnotation {
   originalPpid?: number;
   orphanedAt?: number;
   originGroup?: { pgid: number; sid: number };
+  heldPipe?: string;
 }
 
 const GROUP_FLAG_ORDER: GroupFlag[] = [
@@ -48,6 +49,7 @@ export function toProcessView(r: ProcessRecord, a: ProcessAnnotation): ProcessVi
   if (a.originalPpid !== undefined) view.originalPpid = a.originalPpid;
   if (a.orphanedAt !== undefined) view.orphanedAt = a.orphanedAt;
   if (a.originGroup) view.originGroup = a.originGroup;
+  if (a.heldPipe !== undefined) view.heldPipe = a.heldPipe;
   return view;
 }
 

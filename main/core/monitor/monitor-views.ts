@@ -13,6 +13,7 @@ function annotation(p: TrackedProcess): ProcessAnnotation {
   const a: ProcessAnnotation = { cpuPercent: p.cpuPercent, flags };
   if (p.lineage && p.lineage.originalPpid !== p.record.ppid) a.originalPpid = p.lineage.originalPpid;
   if (p.orphanedAt !== null) a.orphanedAt = p.orphanedAt;
+  if (p.heldPipe !== null) a.heldPipe = p.heldPipe;
   if (escaped && p.lineage) a.originGroup = { pgid: p.lineage.originPgid, sid: p.lineage.originSid };
   return a;
 }
@@ -63,7 +64,10 @@ export function groupTimeline(
     if (end !== null && end < sinceMs) continue;
     const segments: LaneSegment[] = [];
     const orphanFrom = p.orphanedAt;
-    segments.push({ from: r.startedAt, to: orphanFrom ?? end, kind: 'running' });
+    // Before Corral first saw it the process was not observed: the lane's running segment starts
+    // at first sight, and the UI draws the time from start to first sight as "not observed".
+    const seenFrom = Math.max(r.startedAt, Math.min(p.firstSeenAt, orphanFrom ?? p.firstSeenAt));
+    segments.push({ from: seenFrom, to: orphanFrom ?? end, kind: 'running' });
     if (orphanFrom !== null) segments.push({ from: orphanFrom, to: end, kind: 'orphaned' });
     for (const [from, to] of p.runawaySpans) segments.push({ from, to: to ?? end, kind: 'runaway' });
     lanes.push({

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { commandThatMatters } from '../../../shared/command-summary';
 import type { Incident } from '../../../shared/model';
 import { formatBytes, formatCpuSeconds, formatDateTime, formatDuration } from '../shared-ui/format';
-import { useCorralApi } from '../store/store-context';
+import { useCorral, useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
 import { cpuBurnByAgent, cpuBurnByDay, type BurnRow } from './cpu-burn';
 
@@ -100,7 +101,13 @@ function BurnTable({
 }
 
 function IncidentTable({ incidents }: { incidents: Incident[] }) {
+  const setPage = useCorral((s) => s.setPage);
+  const selectGroup = useCorral((s) => s.selectGroup);
   if (incidents.length === 0) return <p className="empty">No incidents recorded.</p>;
+  const openTimeline = (groupId: string) => {
+    selectGroup(groupId);
+    setPage('overview');
+  };
   return (
     <table className="incident-table" aria-label="Incident history">
       <thead>
@@ -138,11 +145,20 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
               ))}
             </td>
             <td>{incident.agent ?? '—'}</td>
-            <td className="num">{incident.pgid}</td>
+            <td className="num">
+              <button
+                type="button"
+                className="link"
+                aria-label={`Show timeline of group ${incident.pgid} (incident ${incident.id})`}
+                onClick={() => openTimeline(incident.groupId)}
+              >
+                {incident.pgid}
+              </button>
+            </td>
             <td className="command" title={incident.processes.map((p) => `${p.pid} ${p.command}`).join('\n')}>
               <span className="command-text">
                 {incident.processes.length === 1
-                  ? incident.processes[0]!.command
+                  ? commandThatMatters(incident.processes[0]!.command)
                   : `${incident.processes.length} processes`}
               </span>
             </td>

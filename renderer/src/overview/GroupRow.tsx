@@ -3,74 +3,104 @@ import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
 import { formatBytes, formatDuration, formatPercent } from '../shared-ui/format';
 import { ruleFromGroup } from '../policies/policy-journal';
-import { groupCommand } from '../store/selectors';
+import { groupCommand, groupFullCommand } from '../store/selectors';
 import { useCorral } from '../store/store-context';
+import { groupSeverity } from './triage';
+import { StopButton } from './StopButton';
 
 interface GroupRowProps {
   group: GroupView;
   now: number;
   selected: boolean;
+  /** Narrow layout (the menu-bar popover): fewer columns, two-line rows. */
+  compact: boolean;
   onSelect: (groupId: string) => void;
   onStop: (group: GroupView) => void;
 }
 
-export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect, onStop }: GroupRowProps) {
+export const GroupRow = memo(function GroupRow({
+  group,
+  now,
+  selected,
+  compact,
+  onSelect,
+  onStop,
+}: GroupRowProps) {
   const command = groupCommand(group);
+  const full = groupFullCommand(group);
+  const severity = groupSeverity(group);
   // macOS hides the environment of SIP-protected binaries: attribution then rests on lineage.
   const envHidden = group.agent !== null && group.processes.some((p) => p.environReadable === false);
   const memoryUnknown = group.processes.some((p) => p.rssBytes === null);
   const setRuleDraft = useCorral((s) => s.setRuleDraft);
   const setPage = useCorral((s) => s.setPage);
+  const memory = (
+    <span
+      data-testid="group-memory"
+      title={memoryUnknown ? 'Some members’ memory is unknown (another user’s processes)' : undefined}
+    >
+      {formatBytes(group.rssBytes)}
+      {memoryUnknown ? ' + ?' : ''}
+    </span>
+  );
+  const timelineButton = (
+    <button
+      type="button"
+      className="link"
+      aria-label={`Show timeline of group ${group.pgid}`}
+      onClick={(event) => {
+        event.stopPropagation();
+        onSelect(group.id);
+      }}
+    >
+      {group.pgid}
+    </button>
+  );
+  const commandCell = (
+    <td className="command" title={full}>
+      <span className="command-text">{command}</span>
+      {compact ? (
+        <span className="row-meta muted">
+          pgid {timelineButton} · {group.processes.length} proc{group.processes.length === 1 ? '' : 's'} ·{' '}
+          {memory} · {formatDuration(now - group.startedAt)}
+        </span>
+      ) : null}
+      <FlagBadges flags={group.flags} group={group} />
+      {envHidden ? (
+        <span
+          className="muted env-hidden"
+          data-testid="env-hidden"
+          title="The kernel did not show this group's environment (a SIP-protected binary or another user's process): it is attributed by lineage and command line, not by environment markers."
+        >
+          {' '}
+          env hidden
+        </span>
+      ) : null}
+    </td>
+  );
   return (
     <tr
-      className={`group-row${selected ? ' selected' : ''}`}
+      className={`group-row severity-${severity}${selected ? ' selected' : ''}`}
       data-testid="group-row"
       data-group-id={group.id}
+      data-severity={severity}
       aria-selected={selected}
       onClick={() => onSelect(group.id)}
     >
-      <td className="num">
-        <button
-          type="button"
-          className="link"
-          aria-label={`Show timeline of group ${group.pgid}`}
-          onClick={(event) => {
-            event.stopPropagation();
-            onSelect(group.id);
-          }}
-        >
-          {group.pgid}
-        </button>
-      </td>
-      <td className="command" title={command}>
-        <span className="command-text">{command}</span>
-        <FlagBadges flags={group.flags} />
-        {envHidden ? (
-          <span
-            className="muted env-hidden"
-            data-testid="env-hidden"
-            title="The kernel did not show this group's environment (a SIP-protected binary or another user's process): it is attributed by lineage and command line, not by environment markers."
-          >
-            {' '}
-            env hidden
-          </span>
-        ) : null}
-      </td>
-      <td className="num">{group.processes.length}</td>
-      <td className="num" data-testid="group-cpu">
+      {compact ? null : <td className="num">{timelineButton}</td>}
+      {commandCell}
+      {compact ? null : <td className="num">{group.processes.length}</td>}
+      <td className="num cpu" data-testid="group-cpu">
         {formatPercent(group.cpuPercent)}
       </td>
-      <td
-        className="num"
-        data-testid="group-memory"
-        title={memoryUnknown ? 'Some members’ memory is unknown (another user’s processes)' : undefined}
-      >
-        {formatBytes(group.rssBytes)}
-        {memoryUnknown ? ' + ?' : ''}
-      </td>
-      <td className="num">{formatDuration(now - group.startedAt)}</td>
+      {compact ? null : (
+        <>
+          <td className="num">{memory}</td>
+          <td className="num">{formatDuration(now - group.startedAt)}</td>
+        </>
+      )}
       <td className="actions">
-        {group.flags.length > 0 ? (
+        {group.flags.length > 0 && !compact ? (
           <button
             type="button"
             onClick={(event) => {
@@ -82,16 +112,7 @@ export const GroupRow = memo(function GroupRow({ group, now, selected, onSelect,
             Make this a rule…
           </button>
         ) : null}
-        <button
-          type="button"
-          className="danger"
-          onClick={(event) => {
-            event.stopPropagation();
-            onStop(group);
-          }}
-        >
-          Stop group…
-        </button>
+        <StopButton group={group} compact={compact} onStop={onStop} />
       </td>
     </tr>
   );

@@ -2,38 +2,66 @@ import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { GroupView } from '../../../shared/model';
 import { useCorral } from '../store/store-context';
-import { groupTree, visibleGroups } from '../store/selectors';
+import { agentKey, groupTree, visibleGroups } from '../store/selectors';
 import { GroupRow } from './GroupRow';
+import { AgentHeader } from './AgentHeader';
 
-const COLUMNS = 7;
 const NO_GROUPS: GroupView[] = [];
 
-export function GroupTable({ onStop }: { onStop: (group: GroupView) => void }) {
+interface GroupTableProps {
+  compact: boolean;
+  onStop: (group: GroupView) => void;
+  onStopAgentOrphans: (agentName: string, groups: GroupView[]) => void;
+}
+
+export function allClearMessage(groups: readonly GroupView[]): string {
+  const agents = new Set(groups.flatMap((g) => (g.agent ? [agentKey(g)] : []))).size;
+  const running = agents === 0 ? 'no agents running' : `${agents} agent${agents === 1 ? '' : 's'} running`;
+  return `All clear — ${running}, nothing left behind.`;
+}
+
+export function GroupTable({ compact, onStop, onStopAgentOrphans }: GroupTableProps) {
   const groups = useCorral((s) => s.snapshot?.groups ?? NO_GROUPS);
   const now = useCorral((s) => s.snapshot?.sampledAt ?? 0);
   const { filter, search } = useCorral(useShallow((s) => ({ filter: s.filter, search: s.search })));
   const selectedGroupId = useCorral((s) => s.selectedGroupId);
   const selectGroup = useCorral((s) => s.selectGroup);
   const tree = useMemo(() => groupTree(visibleGroups(groups, filter, search)), [groups, filter, search]);
+  const columns = compact ? 3 : 7;
 
   if (tree.length === 0) {
+    const clear = search.trim() === '' && !groups.some((g) => g.flags.length > 0);
     return (
-      <p className="empty" data-testid="no-groups">
-        {groups.length === 0 ? 'No process groups yet.' : 'No group matches this filter.'}
+      <p className={`empty${clear ? ' all-clear' : ''}`} data-testid="no-groups">
+        {clear ? allClearMessage(groups) : 'No group matches this filter.'}
       </p>
     );
   }
 
   return (
-    <table className="groups" aria-label="Process groups">
+    <table className={`groups${compact ? ' compact' : ''}`} aria-label="Process groups">
       <thead>
         <tr>
-          <th scope="col">PGID</th>
+          {compact ? null : <th scope="col">PGID</th>}
           <th scope="col">Command and flags</th>
-          <th scope="col">Procs</th>
-          <th scope="col">CPU</th>
-          <th scope="col">Memory</th>
-          <th scope="col">Age</th>
+          {compact ? null : (
+            <th scope="col" className="num">
+              Procs
+            </th>
+          )}
+          <th scope="col" className="num">
+            CPU
+          </th>
+          {compact ? null : (
+            <>
+              <th scope="col" className="num">
+                Memory
+              </th>
+              <th scope="col" className="num">
+                Age
+              </th>
+            </>
+          )}
           <th scope="col">
             <span className="visually-hidden">Actions</span>
           </th>
@@ -41,15 +69,16 @@ export function GroupTable({ onStop }: { onStop: (group: GroupView) => void }) {
       </thead>
       {tree.map((agent) => (
         <tbody key={agent.key} data-testid="agent" data-agent={agent.name ?? 'none'}>
-          <tr className="agent-row">
-            <th scope="rowgroup" colSpan={COLUMNS}>
-              {agent.name ?? 'No agent'}
-              {agent.pid !== null ? <span className="muted"> pid {agent.pid}</span> : null}
-            </th>
-          </tr>
+          <AgentHeader
+            agent={agent}
+            allGroups={groups}
+            columns={columns}
+            compact={compact}
+            onStopAgentOrphans={onStopAgentOrphans}
+          />
           {agent.sessions.map((session) => [
             <tr key={`s${session.sid}`} className="session-row" data-testid="session" data-sid={session.sid}>
-              <td colSpan={COLUMNS}>session {session.sid}</td>
+              <td colSpan={columns}>session {session.sid}</td>
             </tr>,
             ...session.groups.map((group) => (
               <GroupRow
@@ -57,6 +86,7 @@ export function GroupTable({ onStop }: { onStop: (group: GroupView) => void }) {
                 group={group}
                 now={now}
                 selected={group.id === selectedGroupId}
+                compact={compact}
                 onSelect={selectGroup}
                 onStop={onStop}
               />

@@ -1,13 +1,13 @@
 import { useCorral } from '../store/store-context';
 import type { GroupFilter } from '../store/ui-slice';
 
-const FILTERS: Array<{ value: GroupFilter; label: string }> = [
-  { value: 'flagged', label: 'Flagged only' },
-  { value: 'agents', label: 'All agent groups' },
-  { value: 'all', label: 'Everything' },
+const FILTERS: Array<{ value: GroupFilter; label: string; short: string }> = [
+  { value: 'flagged', label: 'Flagged only', short: 'Flagged' },
+  { value: 'agents', label: 'All agent groups', short: 'Agents' },
+  { value: 'all', label: 'Everything', short: 'All' },
 ];
 
-export function OverviewToolbar() {
+export function OverviewToolbar({ compact }: { compact: boolean }) {
   const filter = useCorral((s) => s.filter);
   const setFilter = useCorral((s) => s.setFilter);
   const search = useCorral((s) => s.search);
@@ -16,16 +16,17 @@ export function OverviewToolbar() {
     <div className="toolbar">
       <fieldset className="segmented">
         <legend className="visually-hidden">Show</legend>
-        {FILTERS.map(({ value, label }) => (
-          <label key={value} className={filter === value ? 'active' : undefined}>
+        {FILTERS.map(({ value, label, short }) => (
+          <label key={value} className={filter === value ? 'active' : undefined} title={label}>
             <input
               type="radio"
               name="group-filter"
+              aria-label={label}
               value={value}
               checked={filter === value}
               onChange={() => setFilter(value)}
             />
-            {label}
+            {compact ? short : label}
           </label>
         ))}
       </fieldset>
@@ -33,7 +34,7 @@ export function OverviewToolbar() {
         type="search"
         className="search"
         aria-label="Search by command"
-        placeholder="Search by command…"
+        placeholder={compact ? 'Search…' : 'Search by command…'}
         value={search}
         onChange={(event) => setSearch(event.target.value)}
       />

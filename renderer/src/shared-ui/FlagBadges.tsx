@@ -1,11 +1,18 @@
-import type { GroupFlag, ProcessFlag } from '../../../shared/model';
+import type { GroupView } from '../../../shared/model';
+import { flagHelp } from './flag-help';
 
-export function FlagBadges({ flags }: { flags: readonly (GroupFlag | ProcessFlag)[] }) {
+interface FlagBadgesProps {
+  flags: readonly string[];
+  /** The group the flags are on: lets held-pipe say whose pipe it is. */
+  group?: Pick<GroupView, 'processes'>;
+}
+
+export function FlagBadges({ flags, group }: FlagBadgesProps) {
   if (flags.length === 0) return null;
   return (
     <span className="badges">
       {flags.map((flag) => (
-        <span key={flag} className={`badge badge-${flag}`} data-flag={flag}>
+        <span key={flag} className={`badge badge-${flag}`} data-flag={flag} title={flagHelp(flag, group)}>
           {flag}
         </span>
       ))}

@@ -1,9 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { commandThatMatters } from '../../../shared/command-summary';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
 import { useCorral, useCorralApi, useCorralStore } from '../store/store-context';
 import { escapedFrom, stopModes, stopTargets, type StopMode } from './stop-targets';
 import { StopOutcome } from './StopOutcome';
+import { targetsSentence } from './stop-wording';
+import { useGraceMs } from './use-grace-ms';
 
 const MODE_LABELS: Record<StopMode, string> = {
   group: 'Whole group',
@@ -29,6 +32,7 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
   const targets = [...stopTargets(group, mode), ...(withEscaped ? escaped : [])];
   const titleId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const graceMs = useGraceMs();
 
   useEffect(() => {
     cancelRef.current?.focus();
@@ -59,6 +63,10 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
         data-testid="stop-dialog"
       >
         <h2 id={titleId}>Stop group {group.pgid}</h2>
+        <p className="muted dialog-command" title={group.processes[0]?.command}>
+          {group.agent ? `${group.agent.name}'s ` : ''}
+          {group.processes.length} process{group.processes.length === 1 ? '' : 'es'}, session {group.sid}
+        </p>
         {!started ? (
           <>
             <fieldset className="stop-modes">
@@ -92,15 +100,12 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
                 </p>
               ) : null}
             </fieldset>
-            <p>
-              {targets.length === 0
-                ? 'No process to signal.'
-                : `These ${targets.length} process${targets.length === 1 ? '' : 'es'} will get SIGTERM, then SIGKILL after the grace period:`}
-            </p>
+            <p>{targetsSentence(targets.length, graceMs)}</p>
             <ul className="target-list" aria-label="Processes to signal" data-testid="stop-targets">
               {targets.map((p) => (
                 <li key={p.pid} data-pid={p.pid}>
-                  <span className="pid">{p.pid}</span> <code>{p.command}</code>
+                  <span className="pid">{p.pid}</span>{' '}
+                  <code title={p.command}>{commandThatMatters(p.command)}</code>
                 </li>
               ))}
             </ul>

@@ -1,6 +1,8 @@
+import { commandThatMatters } from '../../../shared/command-summary';
 import type { ProcessView } from '../../../shared/model';
 import type { TeardownState } from '../store/teardown-slice';
 import { outcomeRows } from './outcome-rows';
+import { describeSignal } from './stop-wording';
 
 interface StopOutcomeProps {
   targets: readonly ProcessView[];
@@ -42,7 +44,8 @@ export function StopOutcome({ targets, teardown }: StopOutcomeProps) {
             data-outcome={row.outcome}
             className={`outcome-${row.outcome}`}
           >
-            <span className="pid">{row.pid}</span> <code>{row.command}</code>
+            <span className="pid">{row.pid}</span>{' '}
+            <code title={row.command}>{commandThatMatters(row.command)}</code>
             <span className="outcome-label">{row.label}</span>
           </li>
         ))}
@@ -53,7 +56,7 @@ export function StopOutcome({ targets, teardown }: StopOutcomeProps) {
           <ul>
             {result.signals.map((s, i) => (
               <li key={i} data-signal={s.signal}>
-                {s.signal} → {s.target}: {s.result}
+                {describeSignal(s)}
               </li>
             ))}
           </ul>

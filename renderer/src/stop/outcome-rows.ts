@@ -14,11 +14,11 @@ export function describeOutcome(o: TeardownProcessOutcome): string {
   const why = o.reason ? `: ${o.reason}` : '';
   switch (o.outcome) {
     case 'exited-after-term':
-      return `gone after SIGTERM${after}`;
+      return `ended by SIGTERM${after}`;
     case 'killed':
-      return `killed with SIGKILL${after}`;
+      return `did not stop on SIGTERM; ended by SIGKILL${after}`;
     case 'already-gone':
-      return 'already gone';
+      return 'had already exited; nothing sent';
     case 'not-permitted': {
       const owner = o.owner ? ` (owned by ${o.owner.user ?? 'uid'} ${o.owner.uid})` : '';
       return `refused: not permitted${owner}${why}`;

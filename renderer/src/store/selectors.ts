@@ -1,4 +1,6 @@
+import { commandThatMatters } from '../../../shared/command-summary';
 import type { GroupView } from '../../../shared/model';
+import { compareGroups } from '../overview/triage';
 import type { GroupFilter } from './ui-slice';
 
 export interface SessionNode {
@@ -34,11 +36,14 @@ export function visibleGroups(
   return groups.filter((group) => matchesFilter(group, filter) && matchesSearch(group, search));
 }
 
-function agentKey(group: GroupView): string {
+export function agentKey(group: GroupView): string {
   return group.agent ? `${group.agent.name}:${group.agent.pid ?? '?'}` : 'unattributed';
 }
 
-/** Agents, then their sessions, then groups; unattributed groups come last. */
+/**
+ * Agents, then their sessions, then groups, each in triage order (flagged first, then by CPU): the
+ * agent and session holding the most urgent group come first; unattributed groups come last.
+ */
 export function groupTree(groups: readonly GroupView[]): AgentNode[] {
   const agents = new Map<string, AgentNode>();
   for (const group of groups) {
@@ -57,20 +62,25 @@ export function groupTree(groups: readonly GroupView[]): AgentNode[] {
   }
   const nodes = [...agents.values()];
   for (const node of nodes) {
-    node.sessions.sort((a, b) => a.sid - b.sid);
-    for (const session of node.sessions) session.groups.sort((a, b) => a.startedAt - b.startedAt);
+    for (const session of node.sessions) session.groups.sort(compareGroups);
+    node.sessions.sort((a, b) => compareGroups(a.groups[0]!, b.groups[0]!) || a.sid - b.sid);
   }
   return nodes.sort((a, b) => {
     if (a.name === null) return 1;
     if (b.name === null) return -1;
-    return a.name.localeCompare(b.name) || (a.pid ?? 0) - (b.pid ?? 0);
+    return compareGroups(a.sessions[0]!.groups[0]!, b.sessions[0]!.groups[0]!) || a.key.localeCompare(b.key);
   });
 }
 
-/** The command shown for a group: the leader's, else the oldest member's. */
-export function groupCommand(group: GroupView): string {
+/** The full command line of a group: the leader's, else the oldest member's. */
+export function groupFullCommand(group: GroupView): string {
   const leader = group.processes.find((p) => p.pid === group.leaderPid);
   if (leader) return leader.command;
   const oldest = [...group.processes].sort((a, b) => a.startedAt - b.startedAt)[0];
   return oldest?.command ?? '';
+}
+
+/** The command shown for a group: the user's command inside an agent's wrapper shell. */
+export function groupCommand(group: GroupView): string {
+  return commandThatMatters(groupFullCommand(group));
 }

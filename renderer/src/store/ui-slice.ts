@@ -3,7 +3,8 @@ import type { SliceCreator } from './slices';
 export type GroupFilter = 'flagged' | 'agents' | 'all';
 export type Page = 'overview' | 'incidents' | 'settings';
 export type TimeRange = '5m' | '1h' | '24h' | 'all';
-export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+/** `stale`: the server restarted with a new token; this page must be reopened from the new URL. */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'stale';
 
 export interface UiSlice {
   page: Page;

@@ -1,7 +1,7 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TimelineLane } from '../../../shared/model';
 import { useElementSize } from '../shared-ui/use-element-size';
-import { visibleLaneRange, type TimeWindow } from './layout';
+import { visibleLaneRange, xToTime, type TimeWindow } from './layout';
 import { laneKey } from './lane-identity';
 import { LaneTooltip, type TooltipAnchor } from './LaneTooltip';
 import { LANE_HEIGHT, TimelineLaneRow } from './TimelineLaneRow';
@@ -22,6 +22,10 @@ export function LaneList({ lanes, view, plotWidth, now, cpuMax }: LaneListProps)
   const viewport = useElementSize(viewportRef, FALLBACK_VIEWPORT);
   const [scrollTop, setScrollTop] = useState(0);
   const [tooltip, setTooltip] = useState<TooltipAnchor | null>(null);
+  const latest = useRef({ view, plotWidth });
+  useEffect(() => {
+    latest.current = { view, plotWidth };
+  });
   const { start, end } = visibleLaneRange(scrollTop, viewport.height, LANE_HEIGHT, lanes.length);
 
   const onHover = useCallback((lane: TimelineLane, element: HTMLElement, clientX: number | null) => {
@@ -31,10 +35,16 @@ export function LaneList({ lanes, view, plotWidth, now, cpuMax }: LaneListProps)
     const row = element.getBoundingClientRect();
     const left = clientX === null ? 16 : clientX - box.left + 12;
     const top = row.bottom - box.top + container.scrollTop + 4;
+    const plot = element.querySelector('.lane-plot')?.getBoundingClientRect();
+    const { view: v, plotWidth: w } = latest.current;
+    const at =
+      clientX !== null && plot && clientX >= plot.left
+        ? Math.round(xToTime(clientX - plot.left, v, w))
+        : null;
     setTooltip((current) =>
-      current && current.lane === lane && current.left === left && current.top === top
+      current && current.lane === lane && current.left === left && current.top === top && current.at === at
         ? current
-        : { lane, left, top },
+        : { lane, left, top, at },
     );
   }, []);
   const onLeave = useCallback(() => setTooltip(null), []);

@@ -1,10 +1,17 @@
 import type { TimelineLane } from '../../../shared/model';
-import { formatCpuSeconds, formatDateTime } from '../shared-ui/format';
+import { formatClock, formatCpuSeconds, formatDateTime } from '../shared-ui/format';
+import { cpuAt } from './story';
+
+function cpuText(percent: number | null): string {
+  return percent === null ? 'not measured yet' : `${percent.toFixed(0)}%`;
+}
 
 export interface TooltipAnchor {
   lane: TimelineLane;
   left: number;
   top: number;
+  /** The time under the pointer, when the pointer is over the plot. */
+  at: number | null;
 }
 
 export function LaneTooltip({ anchor }: { anchor: TooltipAnchor }) {
@@ -17,6 +24,11 @@ export function LaneTooltip({ anchor }: { anchor: TooltipAnchor }) {
       data-testid="lane-tooltip"
       style={{ left: anchor.left, top: anchor.top }}
     >
+      {anchor.at !== null ? (
+        <p className="tooltip-point" data-testid="tooltip-point">
+          {formatClock(anchor.at)} · CPU {cpuText(cpuAt(lane.cpu, anchor.at))}
+        </p>
+      ) : null}
       <dl>
         <dt>PID</dt>
         <dd>{lane.pid}</dd>

@@ -1,7 +1,19 @@
 import { memo, useMemo, type MouseEvent, type FocusEvent } from 'react';
+import { commandThatMatters } from '../../../shared/command-summary';
 import type { TimelineLane } from '../../../shared/model';
-import { cpuPolyline, downsample, laneBar, markerX, segmentGeometry, type TimeWindow } from './layout';
+import {
+  cpuPolyline,
+  downsample,
+  laneBar,
+  markerX,
+  segmentGeometry,
+  spanGeometry,
+  type TimeWindow,
+} from './layout';
 import { MarkerGlyph } from './MarkerGlyph';
+import { notObservedSpan, spreadMarkers } from './story';
+
+const MARKER_GAP = 9;
 
 export const LANE_HEIGHT = 28;
 const BAR_Y = 8;
@@ -41,6 +53,15 @@ export const TimelineLaneRow = memo(function TimelineLaneRow({
       ),
     [lane.cpu, view, width, cpuMax],
   );
+  const unseen = notObservedSpan(lane);
+  const unseenGeometry = unseen ? spanGeometry(unseen.from, unseen.to, view, width) : null;
+  const markerXs = lane.markers.map((marker) => markerX(marker, view, width));
+  const spread = spreadMarkers(
+    markerXs.filter((x): x is number => x !== null),
+    MARKER_GAP,
+  );
+  let nextSpread = 0;
+  const placedXs = markerXs.map((x) => (x === null ? null : spread[nextSpread++]!));
   const exited = lane.exitedAt !== null;
   const className = ['lane', exited ? 'exited' : '', lane.leftGroup ? 'left-group' : '']
     .filter(Boolean)
@@ -69,10 +90,22 @@ export const TimelineLaneRow = memo(function TimelineLaneRow({
             left group
           </span>
         ) : null}
-        <span className="lane-command">{lane.command}</span>
+        <span className="lane-command">{commandThatMatters(lane.command)}</span>
       </div>
       <svg className="lane-plot" width={width} height={LANE_HEIGHT} aria-hidden="true">
         {bar ? <rect className="lane-bar" x={bar.x} y={BAR_Y} width={bar.width} height={BAR_HEIGHT} /> : null}
+        {unseenGeometry ? (
+          <rect
+            className="segment segment-not-observed"
+            data-testid="not-observed"
+            x={unseenGeometry.x}
+            y={BAR_Y}
+            width={unseenGeometry.width}
+            height={BAR_HEIGHT}
+          >
+            <title>Not observed: the process ran before Corral saw it</title>
+          </rect>
+        ) : null}
         {lane.segments.map((segment, i) => {
           const geometry = segmentGeometry(segment, view, width, now);
           if (!geometry) return null;
@@ -91,8 +124,8 @@ export const TimelineLaneRow = memo(function TimelineLaneRow({
         })}
         {trace ? <polyline className="cpu-trace" data-testid="cpu-trace" points={trace} /> : null}
         {lane.markers.map((marker, i) => {
-          const x = markerX(marker, view, width);
-          if (x === null) return null;
+          const x = placedXs[i];
+          if (x === null || x === undefined) return null;
           return <MarkerGlyph key={i} marker={marker} x={x} height={LANE_HEIGHT} />;
         })}
       </svg>

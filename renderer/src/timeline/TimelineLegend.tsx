@@ -10,6 +10,12 @@ export function TimelineLegend() {
       <li>
         <span className="swatch segment-runaway" /> runaway
       </li>
+      <li>
+        <svg className="swatch" width="12" height="10" aria-hidden="true">
+          <rect className="segment-not-observed" width="12" height="10" />
+        </svg>{' '}
+        not observed
+      </li>
       <li>▼ signal</li>
       <li>◆ leader exit</li>
       <li>● reparented</li>

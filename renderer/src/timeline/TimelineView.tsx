@@ -6,15 +6,17 @@ import { LaneList } from './LaneList';
 import { RANGE_LABELS, RANGES } from './ranges';
 import { TimeAxis } from './TimeAxis';
 import { TimelineLegend } from './TimelineLegend';
+import { timelineSummary } from './story';
 import { effectiveWindow, toZoomState, type ZoomState } from './zoom-state';
 
 const LABEL_WIDTH = 240;
+const COMPACT_LABEL_WIDTH = 120;
 const FALLBACK_SIZE = { width: 1040, height: 600 };
 const ZOOM_STEP = 2;
 const WHEEL_STEP = 1.25;
 
 /** The selected group's processes over time. */
-export function TimelineView() {
+export function TimelineView({ compact = false }: { compact?: boolean }) {
   const groupId = useCorral((s) => s.selectedGroupId);
   if (groupId === null) {
     return (
@@ -23,10 +25,10 @@ export function TimelineView() {
       </section>
     );
   }
-  return <GroupTimelinePanel groupId={groupId} />;
+  return <GroupTimelinePanel groupId={groupId} labelWidth={compact ? COMPACT_LABEL_WIDTH : LABEL_WIDTH} />;
 }
 
-function GroupTimelinePanel({ groupId }: { groupId: string }) {
+function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWidth: number }) {
   const timeline = useCorral((s) => s.timeline);
   const error = useCorral((s) => s.timelineError);
   const answered = useCorral((s) => s.timelineFor === groupId);
@@ -36,7 +38,7 @@ function GroupTimelinePanel({ groupId }: { groupId: string }) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const axisRef = useRef<HTMLDivElement>(null);
   const size = useElementSize(bodyRef, FALLBACK_SIZE);
-  const plotWidth = Math.max(100, Math.floor(size.width - LABEL_WIDTH));
+  const plotWidth = Math.max(100, Math.floor(size.width - labelWidth));
   const [zoom, setZoom] = useState<ZoomState | null>(null);
 
   // The core's clock, not this machine's: serve mode may run in a browser elsewhere.
@@ -56,9 +58,9 @@ function GroupTimelinePanel({ groupId }: { groupId: string }) {
   const zoomBy = (factor: number) =>
     setZoom(toZoomState(zoomKey, zoomWindow(view, (view.from + view.to) / 2, factor, bounds), bounds));
 
-  const latest = useRef({ view, bounds, zoomKey, plotWidth });
+  const latest = useRef({ view, bounds, zoomKey, plotWidth, labelWidth });
   useEffect(() => {
-    latest.current = { view, bounds, zoomKey, plotWidth };
+    latest.current = { view, bounds, zoomKey, plotWidth, labelWidth };
   });
   useEffect(() => {
     const element = axisRef.current;
@@ -66,9 +68,9 @@ function GroupTimelinePanel({ groupId }: { groupId: string }) {
     // Native and non-passive: the page must not scroll while the wheel zooms the axis.
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
-      const { view: v, bounds: b, zoomKey: key, plotWidth: width } = latest.current;
+      const { view: v, bounds: b, zoomKey: key, plotWidth: width, labelWidth: label } = latest.current;
       const pan = event.shiftKey || Math.abs(event.deltaX) > Math.abs(event.deltaY);
-      const x = event.clientX - element.getBoundingClientRect().left - LABEL_WIDTH;
+      const x = event.clientX - element.getBoundingClientRect().left - label;
       const next = pan
         ? panWindow(v, ((event.deltaX || event.deltaY) / width) * (v.to - v.from), b)
         : zoomWindow(v, xToTime(x, v, width), event.deltaY < 0 ? 1 / WHEEL_STEP : WHEEL_STEP, b);
@@ -81,7 +83,13 @@ function GroupTimelinePanel({ groupId }: { groupId: string }) {
   const forThisGroup = timeline?.groupId === groupId ? timeline : null;
 
   return (
-    <section className="timeline" aria-label="Group timeline" data-testid="timeline" data-group-id={groupId}>
+    <section
+      className="timeline"
+      aria-label="Group timeline"
+      data-testid="timeline"
+      data-group-id={groupId}
+      style={{ ['--label-width' as string]: `${labelWidth}px` }}
+    >
       <header className="timeline-header">
         <h2>
           Group {forThisGroup?.pgid ?? groupId.split(':')[0]}
@@ -107,15 +115,36 @@ function GroupTimelinePanel({ groupId }: { groupId: string }) {
           </button>
         </div>
       </header>
+      {forThisGroup ? (
+        <p className="timeline-summary" data-testid="timeline-summary">
+          {timelineSummary(forThisGroup, now)}
+        </p>
+      ) : null}
+      <div className="cpu-scale muted" data-testid="cpu-scale">
+        CPU trace: lane height = {cpuMax.toFixed(0)}% of one core
+      </div>
       <TimelineLegend />
       {error ? (
         <p role="alert" className="error">
           Timeline unavailable: {error}
         </p>
       ) : null}
+      <svg className="hatch-defs" aria-hidden="true" focusable="false">
+        <defs>
+          <pattern
+            id="not-observed-hatch"
+            width="6"
+            height="6"
+            patternUnits="userSpaceOnUse"
+            patternTransform="rotate(45)"
+          >
+            <line className="hatch-line" x1="0" y1="0" x2="0" y2="6" />
+          </pattern>
+        </defs>
+      </svg>
       <div ref={bodyRef} className="timeline-body">
         <div ref={axisRef} className="axis-row" title="Wheel to zoom, Shift+wheel to pan">
-          <div className="axis-spacer" style={{ width: LABEL_WIDTH }} />
+          <div className="axis-spacer" style={{ width: labelWidth }} />
           <TimeAxis view={view} width={plotWidth} />
         </div>
         {forThisGroup === null ? (

@@ -12,5 +12,13 @@ export function pickApi(win: Window = window): PickedApi {
   if (fromPreload) return { kind: 'preload', api: fromPreload };
   const token = tokenFromLocation(win.location);
   if (!token) return { kind: 'missing-token' };
-  return { kind: 'websocket', api: createWebSocketApi({ url: apiSocketUrl(win.location, token) }) };
+  const probeServer = () =>
+    win.fetch(new URL('/', win.location.href).href, { method: 'HEAD', cache: 'no-store' }).then(
+      (response) => response.ok,
+      () => false,
+    );
+  return {
+    kind: 'websocket',
+    api: createWebSocketApi({ url: apiSocketUrl(win.location, token), probeServer }),
+  };
 }

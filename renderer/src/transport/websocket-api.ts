@@ -11,7 +11,11 @@ import type {
 import { PUSH_CHANNELS } from '../../../shared/contract';
 import { reconnectDelay } from './backoff';
 
-export type SocketStatus = 'connecting' | 'open' | 'closed';
+/**
+ * `stale`: the server answers but refuses this page's token — `corral serve` restarted and made a
+ * new one. Reconnecting cannot help, so the API stops trying.
+ */
+export type SocketStatus = 'connecting' | 'open' | 'closed' | 'stale';
 
 export interface WebSocketApi extends CorralApi {
   onStatus(listener: (status: SocketStatus) => void): () => void;
@@ -31,6 +35,11 @@ export interface WebSocketApiOptions {
   createSocket?: (url: string) => SocketLike;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /**
+   * Whether the server itself is up (it serves its page without a token). Asked when a socket is
+   * refused before it ever opened: up means the token is the problem.
+   */
+  probeServer?: () => Promise<boolean>;
 }
 
 interface Pending {
@@ -92,7 +101,9 @@ export function createWebSocketApi(options: WebSocketApiOptions): WebSocketApi {
   const connect = () => {
     emitStatus('connecting');
     socket = createSocket(options.url);
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       attempt = 0;
       emitStatus('open');
       for (const message of unsent.splice(0)) socket.send(JSON.stringify(message));
@@ -108,7 +119,16 @@ export function createWebSocketApi(options: WebSocketApiOptions): WebSocketApi {
       rejectAll('connection to corral closed');
       emitStatus('closed');
       if (closedForGood) return;
-      reconnectTimer = setTimer(connect, reconnectDelay(attempt++));
+      const retry = () => {
+        reconnectTimer = setTimer(connect, reconnectDelay(attempt++));
+      };
+      if (opened || !options.probeServer) return retry();
+      options.probeServer().then((up) => {
+        if (closedForGood) return;
+        if (!up) return retry();
+        closedForGood = true;
+        emitStatus('stale');
+      }, retry);
     };
   };
 

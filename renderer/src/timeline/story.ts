@@ -1,0 +1,79 @@
+import { commandThatMatters } from '../../../shared/command-summary';
+import type { GroupTimeline, TimelineLane } from '../../../shared/model';
+import { formatClock, formatCpuSeconds } from '../shared-ui/format';
+
+/**
+ * The part of a lane's life before Corral first saw the process: it ran, but nobody observed it.
+ * Null when Corral saw it start (the first segment begins at its start).
+ */
+export function notObservedSpan(
+  lane: Pick<TimelineLane, 'startedAt' | 'segments'>,
+): { from: number; to: number } | null {
+  const first = lane.segments[0];
+  if (!first || first.from <= lane.startedAt) return null;
+  return { from: lane.startedAt, to: first.from };
+}
+
+/**
+ * Pushes markers apart so that none overlaps the previous one: a signal and the exit it caused a
+ * millisecond later stay two glyphs. Input x positions in drawing order; output in the same order.
+ */
+export function spreadMarkers(xs: readonly number[], minGap: number): number[] {
+  const order = xs.map((x, i) => ({ x, i })).sort((a, b) => a.x - b.x || a.i - b.i);
+  const out = new Array<number>(xs.length);
+  let last = -Infinity;
+  for (const { x, i } of order) {
+    const placed = Math.max(x, last + minGap);
+    out[i] = placed;
+    last = placed;
+  }
+  return out;
+}
+
+/** The CPU % reading in force at time t: the latest sample at or before it; null before the first. */
+export function cpuAt(cpu: ReadonlyArray<readonly [number, number]>, t: number): number | null {
+  let value: number | null = null;
+  for (const [at, percent] of cpu) {
+    if (at > t) break;
+    value = percent;
+  }
+  return value;
+}
+
+function earliest(times: number[]): number | null {
+  return times.length === 0 ? null : Math.min(...times);
+}
+
+/** One line above the lanes: started by …, orphaned at …, runaway since …, CPU burned …, stopped by … at …. */
+export function timelineSummary(timeline: GroupTimeline, now: number): string {
+  const lanes = timeline.lanes;
+  if (lanes.length === 0) return 'No processes in this range.';
+  const first = [...lanes].sort((a, b) => a.startedAt - b.startedAt)[0]!;
+  const parts: string[] = [];
+  const who = timeline.agent
+    ? `${timeline.agent.name}${timeline.agent.pid ? ` (pid ${timeline.agent.pid})` : ''}`
+    : 'unknown';
+  parts.push(`started by ${who} at ${formatClock(first.startedAt)}: ${commandThatMatters(first.command)}`);
+  const orphanedAt = earliest(
+    lanes.flatMap((l) => [
+      ...l.segments.filter((s) => s.kind === 'orphaned').map((s) => s.from),
+      ...l.markers.filter((m) => m.kind === 'reparented').map((m) => m.at),
+    ]),
+  );
+  if (orphanedAt !== null) parts.push(`orphaned at ${formatClock(orphanedAt)}`);
+  const runaway = lanes.flatMap((l) => l.segments.filter((s) => s.kind === 'runaway'));
+  const ongoing = runaway.filter((s) => s.to === null);
+  if (ongoing.length > 0) parts.push(`runaway since ${formatClock(Math.min(...ongoing.map((s) => s.from)))}`);
+  else if (runaway.length > 0)
+    parts.push(`was runaway at ${formatClock(Math.min(...runaway.map((s) => s.from)))}`);
+  const burned = lanes.reduce((sum, l) => sum + (l.cpuSeconds ?? 0), 0);
+  parts.push(`CPU burned ${formatCpuSeconds(burned)}`);
+  const signals = lanes.flatMap((l) => l.markers.filter((m) => m.kind === 'signal'));
+  if (signals.length > 0) {
+    const firstSignal = signals.reduce((a, b) => (b.at < a.at ? b : a));
+    parts.push(`stopped (${firstSignal.label}) at ${formatClock(firstSignal.at)}`);
+  } else if (lanes.every((l) => l.exitedAt !== null)) {
+    parts.push(`all exited by ${formatClock(Math.max(...lanes.map((l) => l.exitedAt ?? now)))}`);
+  }
+  return `${parts.join(' · ')}.`;
+}
