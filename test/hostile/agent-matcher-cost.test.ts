@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
 import { BUILTIN_SIGNATURES } from '../../main/core/analysis/signatures';
@@ -15,13 +16,16 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Lengths of every string a regular expression was run on during `run`. */
+/** Lengths of every string a signature's pattern (RE2, linear-time) was run on during `run`. */
 function matchedLengths(run: () => void): number[] {
   const lengths: number[] = [];
-  const test = RegExp.prototype.test;
-  vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, text: string) {
-    lengths.push(text.length);
-    return test.call(this, text);
+  const test = RE2JS.prototype.test;
+  vi.spyOn(RE2JS.prototype, 'test').mockImplementation(function (
+    this: RE2JS,
+    input: Parameters<RE2JS['test']>[0],
+  ) {
+    lengths.push(input.length);
+    return test.call(this, input);
   });
   run();
   vi.restoreAllMocks();

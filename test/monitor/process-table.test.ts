@@ -73,8 +73,11 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
   it('reports a process first seen as a zombie as started and exited', async () => {
     const agent = await FakeAgent.start();
     const dir = mkdtempSync(join(tmpdir(), 'corral-zombie-'));
-    // `true &` exits at once; `exec sleep` replaces the shell, which so never reaps it.
-    const call = await agent.toolCall(`true & echo $! > ${dir}/pid; exec sleep 600`);
+    // The child exits only once its shell has become `sleep` (read with a builtin: no fork), which never
+    // reaps it; exiting earlier, it could be reaped by bash before the exec.
+    const call = await agent.toolCall(
+      `( until read -r c < /proc/$$/comm && [ "$c" = sleep ]; do :; done ) & echo $! > ${dir}/pid; exec sleep 600`,
+    );
     const pid = Number(await readyFile(dir, 'pid'));
     await waitFor('the child to be a zombie', () => {
       try {
@@ -117,8 +120,12 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
     expect(misread.containsAgent).toBe(true);
     writeFileSync(join(dir, 'exec'), '');
     const leftoverPid = Number(await readyFile(dir, 'leftover'));
-    const group = await waitFor('the tool call classified again after its exec', () =>
-      service.snapshot().groups.find((g) => g.pgid === shellPid && !g.containsAgent),
+    const group = await waitFor('the tool call classified again after its exec, with its child', () =>
+      service
+        .snapshot()
+        .groups.find(
+          (g) => g.pgid === shellPid && !g.containsAgent && g.processes.some((p) => p.pid === leftoverPid),
+        ),
     );
     expect(group.agent).toEqual({ name: 'claude-code', pid: agentPid });
     expect(group.processes.map((p) => p.pid).sort()).toEqual([shellPid, leftoverPid].sort());

@@ -37,6 +37,7 @@ describe('validateRequest accepts what the contract allows', () => {
         ['incidents:list', {}],
         ['settings:get', undefined],
         ['settings:set', {}],
+        ['config:problems', undefined],
       ].map(([c, p]) => (validateRequest(c, p).ok ? c : null)),
     );
     expect([...accepted].sort()).toEqual([...REQUEST_CHANNELS].sort());

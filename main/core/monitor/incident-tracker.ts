@@ -339,7 +339,8 @@ export class IncidentTracker {
     }
     let rss = 0;
     let cpuSeconds = incident.cpuSeconds;
-    const listAll = incident.flags.includes('leaderless');
+    // Group-wide flags concern every member: all are listed, so a cleared flag is told from an exit.
+    const listAll = incident.flags.includes('leaderless') || incident.flags.includes('memory-hog');
     for (const p of members) {
       rss += p.record.rssBytes ?? 0;
       const cpuNow = p.record.cpuTimeMs;

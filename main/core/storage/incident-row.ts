@@ -7,8 +7,24 @@ import type {
   IncidentSpan,
 } from '../../../shared/model';
 
-const KINDS: readonly IncidentKind[] = ['orphan', 'runaway', 'held-pipe', 'leaderless'];
-const ENDS: readonly IncidentEnd[] = ['exited', 'stopped-by-user', 'cleared', 'open', 'unknown'];
+// Records, so that a kind or end added to the model without being added here fails to compile.
+const KNOWN_KINDS: Record<IncidentKind, true> = {
+  orphan: true,
+  runaway: true,
+  'held-pipe': true,
+  leaderless: true,
+  'memory-hog': true,
+};
+const KNOWN_ENDS: Record<IncidentEnd, true> = {
+  exited: true,
+  'stopped-by-user': true,
+  'stopped-by-policy': true,
+  cleared: true,
+  open: true,
+  unknown: true,
+};
+const KINDS = Object.keys(KNOWN_KINDS) as IncidentKind[];
+const ENDS = Object.keys(KNOWN_ENDS) as IncidentEnd[];
 
 export type RowReading = { incident: Incident } | { problem: string };
 

@@ -22,7 +22,8 @@ export function splitNul(buf: Uint8Array, length: number): string[] {
 export function argvFromCmdline(buf: Uint8Array, length: number): string[] {
   const argv = splitNul(buf, length);
   let end = argv.length;
-  while (end > 0 && argv[end - 1] === '') end--;
+  // argv[0] stays even when empty: a process may be exec'd with an empty argv[0].
+  while (end > 1 && argv[end - 1] === '') end--;
   return end === argv.length ? argv : argv.slice(0, end);
 }
 
