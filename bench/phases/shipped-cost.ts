@@ -204,7 +204,12 @@ export async function measureShippedScenarios(
     log(
       `shipped arrangements, ${extra} extra${agent ? ' + an agent with 25 orphans' : ''} (${tableSize} in table)`,
     );
-    results.push(await measureShipped(bundles, { extra, agent, tableSize }, plan, log));
+    const r = await measureShipped(bundles, { extra, agent, tableSize }, plan, log);
+    const pct = (x: number | null): string => (x === null ? '–' : `${x.toFixed(3)} %`);
+    log(
+      `  watch ${pct(r.watch)}, serve ${pct(r.serveNoPage)}, desktop ${pct(r.desktopNoWindow)}; with the page: serve ${pct(r.servePage)}, page ${pct(r.pageRenderer)}`,
+    );
+    results.push(r);
   };
   const base = await spawnPopulation(1000);
   await run(1000, false);
