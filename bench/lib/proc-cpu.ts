@@ -34,7 +34,8 @@ export function rendererPids(root: number): number[] {
   return [...parent.keys()].filter((pid) => {
     if (!under(pid)) return false;
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes('--type=renderer');
+      // Processes forked from Chromium's zygote rewrite their title, so the arguments may be joined by spaces.
+      return /(^|[\0 ])--type=renderer([\0 ]|$)/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
     } catch {
       return false;
     }
