@@ -3,7 +3,7 @@
 // systeminformation and a C floor, and writes bench/results.json and bench/RESULTS.md.
 // Run it in a PID namespace of its own, as the tests are: see bench/README.md.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
@@ -312,6 +312,7 @@ function withShippedSection(markdown: string, shipped: readonly Row[], mode: str
     '`corral watch --json` (the monitor alone), `corral serve` with no page and with one Chromium page on "Everything", and the',
     'desktop arrangement (the core in a worker thread from `out/main/service-worker.js`, in a plain Node process).',
     "A single window per figure: a noisy machine moves them by more than the targets allow, so read them with the run's conditions.",
+    `Load average when written: ${loadavg()[0]!.toFixed(1)} (1 min) on ${cpus().length} cores.`,
     '',
     markdownTable(shipped),
     '',
