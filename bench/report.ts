@@ -2,6 +2,7 @@ import type { LatencyResult } from './phases/detection-latency';
 import type { MemoryResult } from './phases/memory';
 import type { MonitorCost } from './phases/monitor-cost';
 import type { ScrapeCost } from './phases/metrics-scrape';
+import type { ShippedCost } from './phases/shipped-cost';
 import { METHOD_LABELS, type Method, type MethodResult } from './phases/snapshots';
 import type { TeardownRun } from './phases/teardown-time';
 import { percentile, ratioSummary, summarize, type Summary } from './lib/stats';
@@ -238,4 +239,62 @@ export function scrapeRows(extra: number, cost: ScrapeCost): Row[] {
       note: `a burst of back-to-back scrapes; ${cost.bytesPerScrape.toLocaleString('en-US')} bytes each`,
     },
   ];
+}
+
+/** Whole-process CPU of what ships, per scenario; targets against the monitor alone in the same window. */
+export function shippedRows(results: readonly ShippedCost[]): Row[] {
+  return results.flatMap((r) => {
+    const section = `shipped, ${r.extra.toLocaleString('en-US')} extra${r.agent ? ' + agent, 25 orphans' : ', no agent'} (${r.tableSize} in table)`;
+    const window = `one ${r.windowSeconds} s window, whole process (/proc/<pid>/stat)`;
+    const limit = { kind: 'at-most' as const, value: r.watch + 0.05 };
+    const atTarget = r.extra === 1000;
+    const missing = r.missing.join('; ');
+    return [
+      {
+        section,
+        name: 'corral watch --json (the monitor alone): CPU',
+        unit: '% core',
+        summary: one(r.watch),
+        note: `${window}; baseline`,
+      },
+      {
+        section,
+        name: 'corral serve, no page: CPU',
+        unit: '% core',
+        summary: one(r.serveNoPage),
+        target: limit,
+        note: `${window}, beside the baseline; target = baseline + 0.05`,
+      },
+      {
+        section,
+        name: 'desktop arrangement (core in a worker), no window: CPU',
+        unit: '% core',
+        summary: r.desktopNoWindow === null ? null : one(r.desktopNoWindow),
+        target: limit,
+        note:
+          r.desktopNoWindow === null
+            ? missing
+            : `${window}, plain Node + out/main/service-worker.js; Electron's own processes not included`,
+      },
+      {
+        section,
+        name: 'corral serve, one Chromium page on "Everything": CPU',
+        unit: '% core',
+        summary: r.servePage === null ? null : one(r.servePage),
+        ...(atTarget ? { target: { kind: 'at-most' as const, value: 0.5 } } : {}),
+        note: r.servePage === null ? missing : window,
+      },
+      {
+        section,
+        name: 'that page, its renderer process(es): CPU',
+        unit: '% core',
+        summary: r.pageRenderer === null ? null : one(r.pageRenderer),
+        ...(atTarget ? { target: { kind: 'at-most' as const, value: 1 } } : {}),
+        note:
+          r.pageRenderer === null
+            ? missing || 'no renderer found'
+            : `${r.renderers} renderer process(es), same window`,
+      },
+    ];
+  });
 }

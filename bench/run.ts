@@ -2,8 +2,8 @@
 // populations in process groups it removes by PGID, measures Corral against ps, ps-list,
 // systeminformation and a C floor, and writes bench/results.json and bench/RESULTS.md.
 // Run it in a PID namespace of its own, as the tests are: see bench/README.md.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
@@ -28,6 +28,7 @@ import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
 import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
+import { measureShippedScenarios, type ShippedCost } from './phases/shipped-cost';
 import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
 import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
@@ -36,12 +37,18 @@ import {
   memoryRows,
   monitorRows,
   scrapeRows,
+  shippedRows,
   snapshotRows,
   teardownRows,
   workerMainThreadRows,
 } from './report';
 
 const quick = process.argv.includes('--quick');
+/** `--only shipped`: just the rows of what ships (serve, the desktop arrangement, a page), into their own section. */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+const SHIPPED_PLAN = quick
+  ? { warmupSeconds: 10, windowSeconds: 15, pageWarmupSeconds: 5 }
+  : { warmupSeconds: 30, windowSeconds: 30, pageWarmupSeconds: 10 };
 const PLAN = quick
   ? {
       rounds: 5,
@@ -210,9 +217,13 @@ async function main(): Promise<void> {
     const memory = measureMemory(1, 1000);
     rows.push(...memoryRows(memory));
 
-    const table = textTable(rows);
+    // 6. What ships, whole processes: serve with and without a page, the desktop arrangement.
+    const shipped = await measureShippedScenarios(SHIPPED_PLAN, dir, log);
+
+    const shippedTable = shippedRows(shipped);
+    const table = textTable([...rows, ...shippedTable]);
     process.stdout.write(`\n${table}\n\n`);
-    const failed = rows.filter((r) => verdict(r) === 'FAIL').length;
+    const failed = [...rows, ...shippedRows(shipped)].filter((r) => verdict(r) === 'FAIL').length;
     const date = new Date().toISOString();
     const results = {
       date,
@@ -236,12 +247,20 @@ async function main(): Promise<void> {
       },
       memory,
       hookLatency,
+      shipped,
       rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
     };
     writeFileSync(join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(
       join(OUT_DIR, 'RESULTS.md'),
-      await formatted(resultsMarkdown(rows, results.mode, date, machine)),
+      await formatted(
+        withShippedSection(
+          resultsMarkdown(rows, results.mode, date, machine),
+          shippedTable,
+          results.mode,
+          date,
+        ),
+      ),
     );
     log(
       `done: ${rows.length} rows, ${failed} target(s) missed; wrote bench/results.json and bench/RESULTS.md`,
@@ -283,6 +302,56 @@ function resultsMarkdown(
   ].join('\n');
 }
 
+const SHIPPED_START = '<!-- shipped:start -->';
+const SHIPPED_END = '<!-- shipped:end -->';
+
+/** RESULTS.md with its "what ships" section (re)written; the rest of the file is kept as it was. */
+function withShippedSection(markdown: string, shipped: readonly Row[], mode: string, date: string): string {
+  const section = [
+    SHIPPED_START,
+    '',
+    '## What ships: whole processes',
+    '',
+    `${mode} run, ${date}. CPU of whole processes (all threads, utime + stime from \`/proc/<pid>/stat\`) over one window each:`,
+    '`corral watch --json` (the monitor alone), `corral serve` with no page and with one Chromium page on "Everything", and the',
+    'desktop arrangement (the core in a worker thread from `out/main/service-worker.js`, in a plain Node process).',
+    "A single window per figure: a noisy machine moves them by more than the targets allow, so read them with the run's conditions.",
+    `Load average when written: ${loadavg()[0]!.toFixed(1)} (1 min) on ${cpus().length} cores.`,
+    '',
+    markdownTable(shipped),
+    '',
+    SHIPPED_END,
+  ].join('\n');
+  const start = markdown.indexOf(SHIPPED_START);
+  const end = markdown.indexOf(SHIPPED_END);
+  if (start >= 0 && end > start)
+    return markdown.slice(0, start) + section + markdown.slice(end + SHIPPED_END.length);
+  return `${markdown.trimEnd()}\n\n${section}\n`;
+}
+
+/** `--only shipped`: the shipped rows alone, into bench/results-shipped.json and RESULTS.md's section. */
+async function mainShipped(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
+  try {
+    const shipped: ShippedCost[] = await measureShippedScenarios(SHIPPED_PLAN, dir, log);
+    const rows = shippedRows(shipped);
+    process.stdout.write(`\n${textTable(rows)}\n\n`);
+    const date = new Date().toISOString();
+    const mode = quick ? 'quick' : 'full';
+    writeFileSync(
+      join(OUT_DIR, 'results-shipped.json'),
+      `${JSON.stringify({ date, mode, machine: machineInfo(), plan: SHIPPED_PLAN, shipped, rows: rows.map((r) => ({ ...r, verdict: verdict(r) })) }, null, 2)}\n`,
+    );
+    const file = join(OUT_DIR, 'RESULTS.md');
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Corral benchmark results\n';
+    writeFileSync(file, await formatted(withShippedSection(current, rows, mode, date)));
+    log('done: wrote bench/results-shipped.json and the shipped section of bench/RESULTS.md');
+  } finally {
+    await removeGroups().catch((err: unknown) => log(`cleanup: ${String(err)}`));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Whatever happens, the populations go: by PGID, synchronously, on every way out.
 process.on('exit', killAllCreatedSync);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -292,7 +361,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-main().catch((err: unknown) => {
+if (only !== null && only !== 'shipped') {
+  process.stderr.write(`bench: --only takes 'shipped', not '${only}'\n`);
+  process.exit(2);
+}
+(only === 'shipped' ? mainShipped() : main()).catch((err: unknown) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   killAllCreatedSync();
   process.exitCode = 1;

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { StopGroupRequest } from '../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
-import { HostInfoSource } from './host/host-info';
+import { HostInfoSource, type HostFacts } from './host/host-info';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
@@ -27,12 +27,16 @@ export interface CorralServiceOptions {
   /** Sweep the whole table more often while snapshots are subscribed (default true). */
   wholeTableWhenWatched?: boolean;
   onError?: (step: string, err: unknown) => void;
+  /** Host facts for snapshots (default: read from the system); a seam for tests and the bench. */
+  host?: HostFacts;
 }
 
 export interface RunningService {
   service: CorralService;
   monitor: Monitor;
   store: IncidentStore;
+  /** Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. */
+  agentsSnapshot(): Snapshot;
   stop(): Promise<void>;
 }
 
@@ -65,7 +69,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     settings: () => settings,
     dataDir,
   });
-  const host = new HostInfoSource();
+  const host = options.host ?? new HostInfoSource();
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
   const snapshot = (): Snapshot => ({
@@ -74,11 +78,12 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     groups: context.decorate(snapshotGroups(monitor, { all: true })),
     host: host.current(),
   });
-  monitor.onTick(() => {
-    if (snapshotListeners.size === 0) return;
+  // Views are built, host facts read and the whole table swept often only while someone subscribes.
+  let offTick: (() => void) | null = null;
+  const pushSnapshot = (): void => {
     const s = snapshot();
     for (const l of snapshotListeners) l(s);
-  });
+  };
 
   const stop = async (
     request: StopGroupRequest,
@@ -172,10 +177,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
+      offTick ??= monitor.onTick(pushSnapshot);
       monitor.setWholeTableWanted(options.wholeTableWhenWatched !== false);
       return () => {
         snapshotListeners.delete(listener);
-        if (snapshotListeners.size === 0) monitor.setWholeTableWanted(false);
+        if (snapshotListeners.size > 0 || offTick === null) return;
+        offTick();
+        offTick = null;
+        monitor.setWholeTableWanted(false);
       };
     },
     onEvent: (listener: (event: MonitorEvent) => void) =>
@@ -187,6 +196,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     service,
     monitor,
     store,
+    agentsSnapshot: () => ({ seq: ++seq, sampledAt: Date.now(), groups: snapshotGroups(monitor) }),
     stop: async () => {
       clearImmediate(starting);
       monitor.stop();

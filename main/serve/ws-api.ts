@@ -34,20 +34,26 @@ function parseClientMessage(data: RawData, isBinary: boolean): ClientMessage | {
 }
 
 export class WsApi {
-  private readonly unsubscribe: Array<() => void>;
+  /** Set while at least one page is connected: with none, the service builds and pushes nothing. */
+  private unsubscribe: Array<() => void> = [];
 
   constructor(
     private readonly wss: WebSocketServer,
     private readonly service: CorralService,
   ) {
-    this.unsubscribe = [
-      service.onSnapshot((snapshot) => this.broadcast('snapshot', snapshot)),
-      service.onEvent((event) => this.broadcast('event', event)),
-    ];
     wss.on('connection', (ws) => this.accept(ws));
   }
 
+  private subscribe(): void {
+    if (this.unsubscribe.length > 0) return;
+    this.unsubscribe = [
+      this.service.onSnapshot((snapshot) => this.broadcast('snapshot', snapshot)),
+      this.service.onEvent((event) => this.broadcast('event', event)),
+    ];
+  }
+
   broadcast<C extends PushChannel>(channel: C, payload: PushContract[C]): void {
+    if (this.wss.clients.size === 0) return;
     const text = JSON.stringify({ kind: 'push', channel, payload } satisfies ServerMessage);
     for (const ws of this.wss.clients) {
       if (ws.readyState !== WebSocket.OPEN) continue;
@@ -58,10 +64,16 @@ export class WsApi {
 
   stop(): void {
     for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
   }
 
   private accept(ws: WebSocket): void {
     let inFlight = 0;
+    this.subscribe();
+    // ws removes a closed client from wss.clients before 'close' is emitted.
+    ws.on('close', () => {
+      if (this.wss.clients.size === 0) this.stop();
+    });
     // Oversized frames (maxPayload) surface here; ws then closes that connection with 1009.
     ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {

@@ -20,9 +20,12 @@ function annotation(p: TrackedProcess): ProcessAnnotation {
 
 /** The monitor's current picture as group views: agents' groups always, every other group with `all`. */
 export function snapshotGroups(monitor: Monitor, { all = false } = {}): GroupView[] {
-  const live = [...monitor.trackedProcesses()].filter((p) => p.exitedAt === null);
+  // Without `all`, only agents' processes are gathered: the tray asks for this every tick.
+  const live: TrackedProcess[] = [];
+  for (const p of monitor.trackedProcesses())
+    if (p.exitedAt === null && (all || p.attribution !== null)) live.push(p);
   const byPid = new Map(live.map((p) => [p.record.pid, p]));
-  const records = live.filter((p) => all || p.attribution !== null).map((p) => p.record);
+  const records = live.map((p) => p.record);
   // The monitor attributed each process at first sight; grouping only needs that map.
   const attributions = new Map(live.filter((p) => p.attribution).map((p) => [p.record.pid, p.attribution!]));
   return buildGroups(

@@ -1,7 +1,7 @@
 // Worker-thread entry: the whole core (sampling, analysis, teardown, storage) runs here, so the
 // Electron main thread only receives small messages and never does a table scan itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Snapshot, TeardownResult } from '../../../shared/model';
+import type { TeardownResult } from '../../../shared/model';
 import type { SettingsUpdate } from '../service';
 import { answerRequest } from '../service-requests';
 import { createCorralService } from '../create-service';
@@ -14,19 +14,30 @@ const data = (workerData ?? {}) as WorkerData;
 
 const running = createCorralService({
   dataDir: data.dataDir,
-  // The worker always subscribes (to push to the main thread); what the window shows decides instead.
+  // What a visible window shows decides how often the whole table is swept (showEverything below).
   wholeTableWhenWatched: false,
   onError: (step, err) => console.error(`corral worker: ${step}:`, err),
 });
 const { service } = running;
 let detail: SnapshotDetail = 'agents';
 
-const trim = (snapshot: Snapshot): Snapshot =>
-  detail === 'all' ? snapshot : { ...snapshot, groups: snapshot.groups.filter((g) => g.agent !== null) };
+// With no window showing every group, the tray gets agents' groups only, built without the full view,
+// host facts or frequent sweeps; a window's view is subscribed only while it is visible.
+const offAgents = running.monitor.onTick(() => {
+  if (detail === 'agents') post({ kind: 'snapshot', snapshot: running.agentsSnapshot() });
+});
+let offView: (() => void) | null = null;
+const showEverything = (all: boolean): void => {
+  if (all) offView ??= service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot }));
+  else {
+    offView?.();
+    offView = null;
+  }
+  running.monitor.setWholeTableWanted(all);
+};
 
-service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot: trim(snapshot) }));
 service.onEvent((event) => post({ kind: 'event', event }));
-post({ kind: 'ready', snapshot: trim(service.snapshot()), settings: service.settings() });
+post({ kind: 'ready', snapshot: running.agentsSnapshot(), settings: service.settings() });
 
 /** Answers a request through the one table of service requests; progress and new settings are pushed. */
 async function answer(call: WorkerRequest): Promise<unknown> {
@@ -42,7 +53,7 @@ async function answer(call: WorkerRequest): Promise<unknown> {
 port.on('message', (message: WorkerCall) => {
   if (message.kind === 'detail') {
     detail = message.detail;
-    running.monitor.setWholeTableWanted(detail === 'all');
+    showEverything(detail === 'all');
     return;
   }
   if (message.kind === 'rebaseline') {
@@ -50,6 +61,8 @@ port.on('message', (message: WorkerCall) => {
     return;
   }
   if (message.kind === 'stop') {
+    offAgents();
+    showEverything(false);
     void running.stop().then(() => {
       post({ kind: 'stopped' });
       port.close();
