@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../renderer/src/App';
 import { SettingsPage } from '../../renderer/src/settings/SettingsPage';
@@ -92,7 +92,9 @@ describe('policies in settings', () => {
       api.push('event', matched('12:12:1', 'big-memory', 'notify'));
       api.push('event', { type: 'orphaned', at: Date.now(), groupId: '13:13:1', pid: 13, pgid: 13 });
     });
-    expect(screen.getByTestId('policy-summary').textContent).toBe('Would have stopped 2 groups today.');
+    await waitFor(() =>
+      expect(screen.getByTestId('policy-summary').textContent).toBe('Would have stopped 2 groups today.'),
+    );
     expect(screen.getAllByTestId('journal-entry')).toHaveLength(3);
     expect(screen.getAllByTestId('journal-entry')[0]!.textContent).toContain(
       'big-memory: would notify group 12',
