@@ -56,19 +56,10 @@ export class MemoryCheck {
     const before = group.memory;
     group.memory = nextMemoryHogState(before, bytes, now, policy);
     if (before.active === group.memory.active) return;
-    this.state.pendingEvents.push({
-      type: group.memory.active ? 'memory-hog' : 'memory-hog-cleared',
-      at: now,
-      groupId: group.id,
-      pid: group.pgid,
-      pgid: group.pgid,
-      sid: group.sid,
-      agent: group.agent,
-      detail: {
-        agentProcess: false,
-        megabytes: megabytes(bytes),
-        peakMegabytes: megabytes(before.active ? before.peakBytes : group.memory.peakBytes),
-      },
+    this.state.emitGroup(group.memory.active ? 'memory-hog' : 'memory-hog-cleared', group, now, {
+      agentProcess: false,
+      megabytes: megabytes(bytes),
+      peakMegabytes: megabytes(before.active ? before.peakBytes : group.memory.peakBytes),
     });
   }
 }

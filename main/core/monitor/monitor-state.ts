@@ -51,7 +51,12 @@ export class MonitorState {
     this.pendingEvents.push(event);
   }
 
-  emitGroup(type: MonitorEventType, group: TrackedGroup, now: number): void {
+  emitGroup(
+    type: MonitorEventType,
+    group: TrackedGroup,
+    now: number,
+    detail?: Record<string, string | number | boolean | null>,
+  ): void {
     this.pendingEvents.push({
       type,
       at: now,
@@ -60,6 +65,7 @@ export class MonitorState {
       pgid: group.pgid,
       sid: group.sid,
       agent: group.agent,
+      ...(detail ? { detail } : {}),
     });
   }
 
