@@ -15,6 +15,13 @@ export interface ConfigProblems {
   errors: string[];
 }
 
+export interface PolicyJournalQuery {
+  /** Entries at or after this time (ms since the epoch). */
+  sinceMs?: number;
+  /** At most this many, newest first (default 200). */
+  limit?: number;
+}
+
 export interface RequestContract {
   'snapshot:get': { request: void; response: Snapshot };
   'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
@@ -22,6 +29,8 @@ export interface RequestContract {
   'incidents:list': { request: { limit?: number }; response: Incident[] };
   'settings:get': { request: void; response: Settings };
   'config:problems': { request: void; response: ConfigProblems };
+  /** The stored policy journal (policy-matched, stopped-by-policy), newest first. */
+  'policies:journal': { request: PolicyJournalQuery; response: MonitorEvent[] };
   'settings:set': {
     request: Partial<Settings>;
     response: { ok: true; settings: Settings } | { ok: false; errors: string[] };
@@ -47,6 +56,7 @@ export const REQUEST_CHANNELS = [
   'settings:get',
   'settings:set',
   'config:problems',
+  'policies:journal',
 ] as const satisfies readonly RequestChannel[];
 
 // Compile-time check: every channel in the contract is listed above, and nothing else.

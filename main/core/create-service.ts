@@ -126,22 +126,27 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stop: async (group, rule) => {
       const at = Date.now();
       // Marked before the first signal: the group may be seen empty before the teardown returns.
-      monitor.notePolicyStop(group.id, rule.name, at);
+      monitor.policies.noteStop(group.id, rule.name, at);
       const outcome = await stopGroup({ groupId: group.id }, snapshotGroups(monitor, { all: true }), {
         graceMs: rule.graceMs ?? settings.teardown.graceMs,
         sampler,
       });
       if (outcome.refused !== null) {
-        monitor.notePolicyStop(group.id, null, at);
+        monitor.policies.noteStop(group.id, null, at);
         return { refused: outcome.refused.message, clean: false };
       }
       const { result } = outcome;
       for (const s of result.signals) monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at);
       const sent = result.signals.some((s) => s.result === 'sent');
-      if (!sent) monitor.notePolicyStop(group.id, null, at);
+      if (!sent) monitor.policies.noteStop(group.id, null, at);
       return { refused: sent ? null : (result.refused ?? 'nothing was signalled'), clean: result.clean };
     },
-    record: (event) => monitor.record(event),
+    // Stored first: an entry the journal already holds (seen before a restart) is not delivered again.
+    record: (event) => {
+      if (store.addJournal([event]).length > 0) monitor.policies.record(event);
+    },
+    alreadyRecorded: (groupId, policy) =>
+      monitor.policies.noted(groupId, policy) || store.journalHas(groupId, policy),
     onError: options.onError,
   });
   monitor.onPoll((now) => policies.afterPoll(now));
@@ -152,6 +157,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stopGroup: stop,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),
     settings: () => settings,
+    policyJournal: async (query) => store.journal(query),
     configProblems: async () => ({ path: config.path, errors: configErrors }),
     updateSettings: async (patch): Promise<SettingsUpdate> => {
       const { settings: next, errors } = validateSettings({ ...settings, ...patch });

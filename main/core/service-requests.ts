@@ -22,6 +22,7 @@ export const SERVICE_REQUESTS: { readonly [C in RequestChannel]: Answer<C> } = {
   'settings:get': (service) => service.settings(),
   'settings:set': (service, p) => service.updateSettings(p),
   'config:problems': (service) => service.configProblems(),
+  'policies:journal': (service, p) => service.policyJournal(p ?? {}),
 };
 
 /** Answers one request of a channel named at run time (its payload already validated). */

@@ -1,4 +1,4 @@
-import type { ConfigProblems, StopGroupRequest } from '../../shared/contract';
+import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupTimeline,
   Incident,
@@ -29,6 +29,8 @@ export interface CorralService {
   /** The config file's problems as last read (empty once settings were saved over it). */
   configProblems(): Promise<ConfigProblems>;
   updateSettings(patch: Partial<Settings>): Promise<SettingsUpdate>;
+  /** What policies matched and did, as stored (it survives restarts), newest first. */
+  policyJournal(query: PolicyJournalQuery): Promise<MonitorEvent[]>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;
 }

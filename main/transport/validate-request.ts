@@ -89,6 +89,15 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
   'settings:get': noPayload,
   'settings:set': settingsPatch,
   'config:problems': noPayload,
+  'policies:journal': object(
+    {},
+    {
+      sinceMs: finiteNumber({ min: 0 }),
+      limit: (value, path) =>
+        finiteNumber({ min: 1, integer: true })(value, path) ??
+        ((value as number) > MAX_INCIDENTS_LIMIT ? `${path} must be <= ${MAX_INCIDENTS_LIMIT}` : null),
+    },
+  ),
 };
 
 function isRequestChannel(channel: unknown): channel is RequestChannel {

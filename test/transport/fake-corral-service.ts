@@ -1,5 +1,5 @@
 // An in-memory CorralService for transport tests: records calls, emits pushes on demand.
-import type { ConfigProblems, StopGroupRequest } from '../../shared/contract';
+import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupView,
   Incident,
@@ -82,6 +82,11 @@ export class FakeCorralService implements CorralService {
 
   async incidents(limit?: number): Promise<Incident[]> {
     this.calls.push({ method: 'incidents', args: [limit] });
+    return [];
+  }
+
+  async policyJournal(query: PolicyJournalQuery): Promise<MonitorEvent[]> {
+    this.calls.push({ method: 'policyJournal', args: [query] });
     return [];
   }
 

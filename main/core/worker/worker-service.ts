@@ -58,6 +58,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     configProblems: () => call('config:problems', undefined),
     timeline: (groupId, sinceMs) => call('timeline:get', { groupId, sinceMs }),
     incidents: (limit) => call('incidents:list', { limit }),
+    policyJournal: (query) => call('policies:journal', query),
     stopGroup: (request, onProgress) => call('group:stop', request, onProgress),
     updateSettings: (patch) => call('settings:set', patch),
     onSnapshot: (listener) => {
