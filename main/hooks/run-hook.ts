@@ -1,7 +1,7 @@
 import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
-import { recordSessionEnded } from './ended-sessions';
+import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { findLeftovers } from './find-leftovers';
-import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
+import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agents';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { listeningPorts } from './listening-ports';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';

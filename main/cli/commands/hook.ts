@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Settings } from '../../../shared/model';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { createSampler } from '../../core/sampling/create-sampler';
-import { HOOK_MARKER_KEYS, isHookAgent } from '../../hooks/hook-agents';
+import { HOOK_MARKER_KEYS, isHookAgent } from '../../core/hooks-setup/hook-agents';
 import { runHook } from '../../hooks/run-hook';
 
 export const HOOK_USAGE = 'corral hook <agent> <event>   (run by the agent; the JSON payload on stdin)';
