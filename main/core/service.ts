@@ -1,3 +1,4 @@
+import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupTimeline,
@@ -31,6 +32,10 @@ export interface CorralService {
   updateSettings(patch: Partial<Settings>): Promise<SettingsUpdate>;
   /** What policies matched and did, as stored (it survives restarts), newest first. */
   policyJournal(query: PolicyJournalQuery): Promise<MonitorEvent[]>;
+  /** Each agent's hook status (settings file, events), and whether Corral has seen the agent. */
+  hooksStatus(): Promise<HooksOverview>;
+  /** Installs one agent's hooks only when `dryRun` is false; otherwise says what would change. */
+  installHooks(request: HooksInstallRequest): Promise<HooksChangeView>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;
 }

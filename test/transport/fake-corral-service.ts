@@ -9,6 +9,7 @@ import type {
   TeardownResult,
 } from '../../shared/model';
 import type { CorralService, SettingsUpdate } from '../../main/core/service';
+import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 
 export const KNOWN_GROUP_ID = '4242:4242:987654';
 
@@ -88,6 +89,16 @@ export class FakeCorralService implements CorralService {
   async policyJournal(query: PolicyJournalQuery): Promise<MonitorEvent[]> {
     this.calls.push({ method: 'policyJournal', args: [query] });
     return [];
+  }
+
+  async hooksStatus(): Promise<HooksOverview> {
+    this.calls.push({ method: 'hooksStatus', args: [] });
+    return { agents: [], command: null, commandProblem: '(test)' };
+  }
+
+  async installHooks(request: HooksInstallRequest): Promise<HooksChangeView> {
+    this.calls.push({ method: 'installHooks', args: [request] });
+    return { agent: request.agent, path: '(test)', changed: false, diff: '', backup: null };
   }
 
   async configProblems(): Promise<ConfigProblems> {
