@@ -33,6 +33,7 @@ function setup(current: Settings, stored: MonitorEvent[] = []) {
   const patches: Array<Partial<Settings>> = [];
   const api = new FakeCorralApi({
     'policies:journal': () => stored,
+    'hooks:status': () => ({ agents: [], command: null, commandProblem: 'not in this test' }),
     'snapshot:get': () => makeSnapshot(1, []),
     'timeline:get': ({ groupId }) => makeTimeline(groupId, []),
     'settings:get': () => current,
