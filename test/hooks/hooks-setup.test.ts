@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
-import { hooksStatus, installHooks, uninstallHooks, type HooksPlace } from '../../main/core/hooks-setup/hooks-setup';
+import {
+  hooksStatus,
+  installHooks,
+  uninstallHooks,
+  type HooksPlace,
+} from '../../main/core/hooks-setup/hooks-setup';
 import { removeDir } from '../support/spawned-groups';
 
 const PREFIX = "/usr/bin/node '/opt/corral app/out/main/corral.js'";
