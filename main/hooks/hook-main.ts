@@ -1,0 +1,15 @@
+// The hook's own entry (out/main/corral-hook.js): `corral-hook.js hook <agent> <event>`. The full CLI
+// loads its config (and RE2) before any command; a hook needs neither, and an agent waits for it.
+import { runHookProcess } from './hook-process';
+
+const [command, ...args] = process.argv.slice(2);
+if (command !== 'hook') {
+  process.stderr.write(
+    `corral-hook: expected 'hook <agent> <event>', got '${process.argv.slice(2).join(' ')}'\n`,
+  );
+  process.exitCode = 2;
+} else {
+  void runHookProcess(args, (text) => process.stdout.write(`${text}\n`)).then((code) => {
+    process.exitCode = code;
+  });
+}
