@@ -11,7 +11,7 @@ const outside = (...folders) =>
   rule(`(^|/)(${folders.join('|')})/`, `this layer imports only shared/ (not ${folders.join(', ')})`);
 const CORE = [
   NO_ELECTRON,
-  rule('(^|/)(cli|serve|electron|transport|renderer|preload)/', 'the core never imports a front end'),
+  rule('(^|/)(cli|serve|electron|transport|renderer|preload|hooks)/', 'the core never imports a front end'),
 ];
 const ANALYSIS = [
   rule('^node:|^(koffi|libsql|systeminformation)$', 'analysis is pure: no I/O (that lives in sampling)'),

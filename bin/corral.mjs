@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'out', 'main', 'corral.js');
-if (existsSync(built)) {
+// An agent waits for its hooks: they skip the CLI (its config, RE2) for the hook's own entry.
+const hook = join(root, 'out', 'main', 'corral-hook.js');
+if (process.argv[2] === 'hook' && existsSync(hook)) {
+  await import(hook);
+} else if (existsSync(built)) {
   await import(built);
 } else {
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');

@@ -1,5 +1,6 @@
 // The one contract for everything that crosses a process boundary: Electron IPC (preload <-> main)
 // and the `corral serve` WebSocket. Each request channel maps to its request and response types.
+import type { HooksChangeView, HooksInstallRequest, HooksOverview } from './hooks';
 import type { GroupTimeline, Incident, MonitorEvent, Settings, Snapshot, TeardownResult } from './model';
 
 export interface StopGroupRequest {
@@ -15,6 +16,13 @@ export interface ConfigProblems {
   errors: string[];
 }
 
+export interface PolicyJournalQuery {
+  /** Entries at or after this time (ms since the epoch). */
+  sinceMs?: number;
+  /** At most this many, newest first (default 200). */
+  limit?: number;
+}
+
 export interface RequestContract {
   'snapshot:get': { request: void; response: Snapshot };
   'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
@@ -22,6 +30,12 @@ export interface RequestContract {
   'incidents:list': { request: { limit?: number }; response: Incident[] };
   'settings:get': { request: void; response: Settings };
   'config:problems': { request: void; response: ConfigProblems };
+  /** The stored policy journal (policy-matched, stopped-by-policy), newest first. */
+  'policies:journal': { request: PolicyJournalQuery; response: MonitorEvent[] };
+  /** Which agents have Corral's hooks, in which file, and which agents Corral has seen. */
+  'hooks:status': { request: void; response: HooksOverview };
+  /** Installs one agent's hooks (backup first), or with dryRun only shows the diff. */
+  'hooks:install': { request: HooksInstallRequest; response: HooksChangeView };
   'settings:set': {
     request: Partial<Settings>;
     response: { ok: true; settings: Settings } | { ok: false; errors: string[] };
@@ -47,6 +61,9 @@ export const REQUEST_CHANNELS = [
   'settings:get',
   'settings:set',
   'config:problems',
+  'policies:journal',
+  'hooks:status',
+  'hooks:install',
 ] as const satisfies readonly RequestChannel[];
 
 // Compile-time check: every channel in the contract is listed above, and nothing else.

@@ -252,6 +252,18 @@ export interface Incident {
   earliestStartAt: number | null;
   /** Whether `closedAt` is when Corral saw the end, or when a restarted Corral found it over. */
   closedAtSource: IncidentTimeSource | null;
+  /** What policies made of the group while this incident was open, oldest first (absent: none). */
+  policyNotes?: PolicyNote[];
+}
+
+/** One policy's match on a group, as recorded: `executed` false in observe mode or when refused. */
+export interface PolicyNote {
+  policy: string;
+  action: PolicyAction;
+  executed: boolean;
+  at: number;
+  /** Why a `stop` was not carried out, when it was refused. */
+  reason?: string;
 }
 
 export type TeardownOutcomeKind =

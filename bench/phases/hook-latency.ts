@@ -10,7 +10,12 @@ import { benchEnv, killGroup, trackGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
 import { waitUntil } from '../lib/wait';
 
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
+/**
+ * What the installed hook command runs: the built hook entry (what `corral hooks install` writes), or
+ * CORRAL_BENCH_HOOK_ENTRY (e.g. an older build's out/main/corral.js, to compare on the same table).
+ */
+const BUILT_CLI = process.env.CORRAL_BENCH_HOOK_ENTRY ?? BUILT_HOOK;
 
 export interface HookLatency {
   /** Wall time of `corral hook claude-code PostToolUse`, spawn to exit, ms. */
@@ -109,7 +114,7 @@ export function hookLatencyRows(extra: number, h: HookLatency): Row[] {
   return [
     {
       section,
-      name: 'corral hook claude-code PostToolUse (built CLI, one leftover to report)',
+      name: `corral hook claude-code PostToolUse (${BUILT_CLI.split('/').slice(-1)[0]}, one leftover to report)`,
       unit: 'ms',
       summary: h.missing ? null : summarize(h.postMs),
       p95: percentile(h.postMs, 95),

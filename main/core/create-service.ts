@@ -14,6 +14,13 @@ import { createSampler } from './sampling/create-sampler';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './snapshot/one-shot-snapshot';
 import { resolveDataDir } from './storage/data-dir';
+import {
+  hooksOverview,
+  installAgentHooks,
+  resolveHookCommand,
+  type HookCommandResolution,
+} from './hooks-setup/hooks-service';
+import type { HooksPlace } from './hooks-setup/hooks-setup';
 import { IncidentStore } from './storage/incident-store';
 
 export interface CorralServiceOptions {
@@ -27,6 +34,11 @@ export interface CorralServiceOptions {
   /** Sweep the whole table more often while snapshots are subscribed (default true). */
   wholeTableWhenWatched?: boolean;
   onError?: (step: string, err: unknown) => void;
+  /**
+   * Where agents' settings files are (default: this process's environment and home) and the command
+   * the hooks run (default: resolveHookCommand); a seam for tests.
+   */
+  hooks?: { place?: HooksPlace; command?: HookCommandResolution };
   /** Host facts for snapshots (default: read from the system); a seam for tests and the bench. */
   host?: HostFacts;
 }
@@ -126,25 +138,41 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stop: async (group, rule) => {
       const at = Date.now();
       // Marked before the first signal: the group may be seen empty before the teardown returns.
-      monitor.notePolicyStop(group.id, rule.name, at);
+      monitor.policies.noteStop(group.id, rule.name, at);
       const outcome = await stopGroup({ groupId: group.id }, snapshotGroups(monitor, { all: true }), {
         graceMs: rule.graceMs ?? settings.teardown.graceMs,
         sampler,
       });
       if (outcome.refused !== null) {
-        monitor.notePolicyStop(group.id, null, at);
+        monitor.policies.noteStop(group.id, null, at);
         return { refused: outcome.refused.message, clean: false };
       }
       const { result } = outcome;
       for (const s of result.signals) monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at);
       const sent = result.signals.some((s) => s.result === 'sent');
-      if (!sent) monitor.notePolicyStop(group.id, null, at);
+      if (!sent) monitor.policies.noteStop(group.id, null, at);
       return { refused: sent ? null : (result.refused ?? 'nothing was signalled'), clean: result.clean };
     },
-    record: (event) => monitor.record(event),
+    // Stored first: an entry the journal already holds (seen before a restart) is not delivered again.
+    record: (event) => {
+      if (store.addJournal([event]).length > 0) monitor.policies.record(event);
+    },
+    alreadyRecorded: (groupId, policy) =>
+      monitor.policies.noted(groupId, policy) || store.journalHas(groupId, policy),
     onError: options.onError,
   });
   monitor.onPoll((now) => policies.afterPoll(now));
+
+  const hooksPlace = (): HooksPlace => options.hooks?.place ?? { env: process.env, home: homedir() };
+  // Resolved on each request: the user may install the CLI while Corral runs.
+  const hookCommand = (): HookCommandResolution => options.hooks?.command ?? resolveHookCommand(process.env);
+  // Agents running now, and those in the incident history (seen before a restart).
+  const seenAgents = (): Set<string> => {
+    const seen = new Set<string>();
+    for (const g of snapshotGroups(monitor, { all: true })) if (g.agent) seen.add(g.agent.name);
+    for (const i of store.list({ limit: 1_000 })) if (i.agent) seen.add(i.agent);
+    return seen;
+  };
 
   const service: CorralService = {
     snapshot,
@@ -152,6 +180,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stopGroup: stop,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),
     settings: () => settings,
+    policyJournal: async (query) => store.journal(query),
+    hooksStatus: async () => hooksOverview(hooksPlace(), seenAgents(), hookCommand()),
+    installHooks: async (request) => installAgentHooks(request, hooksPlace(), hookCommand()),
     configProblems: async () => ({ path: config.path, errors: configErrors }),
     updateSettings: async (patch): Promise<SettingsUpdate> => {
       const { settings: next, errors } = validateSettings({ ...settings, ...patch });

@@ -22,6 +22,9 @@ export const SERVICE_REQUESTS: { readonly [C in RequestChannel]: Answer<C> } = {
   'settings:get': (service) => service.settings(),
   'settings:set': (service, p) => service.updateSettings(p),
   'config:problems': (service) => service.configProblems(),
+  'policies:journal': (service, p) => service.policyJournal(p ?? {}),
+  'hooks:status': (service) => service.hooksStatus(),
+  'hooks:install': (service, p) => service.installHooks(p),
 };
 
 /** Answers one request of a channel named at run time (its payload already validated). */

@@ -1,4 +1,5 @@
-import type { ConfigProblems, StopGroupRequest } from '../../shared/contract';
+import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
+import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupTimeline,
   Incident,
@@ -29,6 +30,12 @@ export interface CorralService {
   /** The config file's problems as last read (empty once settings were saved over it). */
   configProblems(): Promise<ConfigProblems>;
   updateSettings(patch: Partial<Settings>): Promise<SettingsUpdate>;
+  /** What policies matched and did, as stored (it survives restarts), newest first. */
+  policyJournal(query: PolicyJournalQuery): Promise<MonitorEvent[]>;
+  /** Each agent's hook status (settings file, events), and whether Corral has seen the agent. */
+  hooksStatus(): Promise<HooksOverview>;
+  /** Installs one agent's hooks only when `dryRun` is false; otherwise says what would change. */
+  installHooks(request: HooksInstallRequest): Promise<HooksChangeView>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;
 }

@@ -48,6 +48,7 @@ async function start(): Promise<void> {
     (groupId) => window.show(groupId),
     (request) => confirmAndStop(service, window, request),
   );
+  const offEvents = service.onEvent((event) => notifier.considerEvent(event));
   let lastSampledAt: number | null = null;
   const offSnapshot = service.onSnapshot((snapshot: Snapshot) => {
     // A long gap between snapshots (App Nap, a stalled worker) is not load: start readings afresh.
@@ -71,6 +72,7 @@ async function start(): Promise<void> {
     event.preventDefault();
     stopped = true;
     offSnapshot();
+    offEvents();
     disposeIpc();
     tray.destroy();
     // stop() is bounded (worker-service.ts): Quit never hangs on a dead or stuck worker.

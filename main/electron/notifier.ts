@@ -3,16 +3,18 @@
 // asks the same confirmation as the tray. An unsigned macOS build cannot show notifications at all
 // (Electron 42+ emits 'failed'): the window opens on the group instead.
 import { Notification } from 'electron';
-import type { Snapshot } from '../../shared/model';
+import type { MonitorEvent, Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
 import type { StopRequest } from './confirm-stop';
 import { noticeReaction, type NoticeEvent } from './notice-reaction';
 import { decideNotification, INITIAL_NOTIFICATION_STATE, type Notice } from './notification-policy';
+import { decidePolicyNotice, INITIAL_POLICY_NOTICE_STATE } from './policy-notice';
 
 const SHOWS_ACTIONS = process.platform === 'darwin';
 
 export class Notifier {
   private state = INITIAL_NOTIFICATION_STATE;
+  private policyState = INITIAL_POLICY_NOTICE_STATE;
   /** Held so shown notifications are not garbage-collected before their click arrives. */
   private readonly live = new Set<Notification>();
 
@@ -31,6 +33,19 @@ export class Notifier {
     if (!decision.notice) return;
     if (Notification.isSupported()) this.show(decision.notice);
     else this.openGroup(decision.notice.groupId);
+  }
+
+  /** A policy's event (policy-notice.ts decides whether it is shown). */
+  considerEvent(event: MonitorEvent): void {
+    const decision = decidePolicyNotice(event, this.policyState, {
+      now: Date.now(),
+      settings: this.service.settings().notifications,
+    });
+    this.policyState = decision.state;
+    if (!decision.notice) return;
+    const notice: Notice = { ...decision.notice, stop: null };
+    if (Notification.isSupported()) this.show(notice);
+    else this.openGroup(notice.groupId);
   }
 
   private show(notice: Notice): void {

@@ -1,5 +1,5 @@
 import type { ProcessRecord } from '../core/sampling/process-record';
-import type { HookAgentSpec } from './hook-agents';
+import type { HookAgentSpec } from '../core/hooks-setup/hook-agents';
 
 export interface LeftoverQuery {
   spec: HookAgentSpec;

@@ -1,14 +1,15 @@
-import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
-import { recordSessionEnded } from './ended-sessions';
+import type { ProcessRecord } from '../core/sampling/process-record';
+import type { HookSampler } from './hook-proc-reader';
+import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { findLeftovers } from './find-leftovers';
-import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
+import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agents';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { listeningPorts } from './listening-ports';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
 export interface HookContext {
   dataDir: string;
-  sampler: ProcessSampler;
+  sampler: HookSampler;
   /** The hook process's own pid. */
   pid: number;
   now: number;
@@ -28,13 +29,13 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'env
  * The hook process, its launchers (the shell the agent ran the hook command in, bin/corral.mjs when
  * run from a checkout) and the agent: the nearest ancestor that is neither a shell nor Corral.
  */
-function selfAndAgent(sampler: ProcessSampler, pid: number): { self: Set<number>; agentPid: number | null } {
+function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; agentPid: number | null } {
   const self = new Set<number>([pid]);
   let cur = sampler.sampleSome([pid])[0];
   for (let hops = 0; cur && cur.ppid > 1 && hops < 64; hops++) {
     const parent: ProcessRecord | undefined = sampler.sampleSome([cur.ppid])[0];
     if (!parent) break;
-    const isCorral = parent.argv.some((a) => /corral(\.[cm]?[jt]s)?$/.test(a));
+    const isCorral = parent.argv.some((a) => /corral(-hook)?(\.[cm]?[jt]s)?$/.test(a));
     if (!SHELLS.has(parent.name) && !isCorral) return { self, agentPid: parent.pid };
     self.add(parent.pid);
     cur = parent;

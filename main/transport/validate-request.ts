@@ -1,5 +1,6 @@
 // The single gate for requests from the renderer (Electron IPC) and from browsers (serve WebSocket).
 // Everything that reaches the service has passed through here.
+import { HOOK_AGENT_NAMES } from '../../shared/hooks';
 import { NUMERIC_SETTINGS } from '../../shared/settings-table';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
 import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES } from './limits';
@@ -89,6 +90,17 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
   'settings:get': noPayload,
   'settings:set': settingsPatch,
   'config:problems': noPayload,
+  'hooks:status': noPayload,
+  'hooks:install': object({ agent: oneOf(...HOOK_AGENT_NAMES), dryRun: bool }),
+  'policies:journal': object(
+    {},
+    {
+      sinceMs: finiteNumber({ min: 0 }),
+      limit: (value, path) =>
+        finiteNumber({ min: 1, integer: true })(value, path) ??
+        ((value as number) > MAX_INCIDENTS_LIMIT ? `${path} must be <= ${MAX_INCIDENTS_LIMIT}` : null),
+    },
+  ),
 };
 
 function isRequestChannel(channel: unknown): channel is RequestChannel {

@@ -53,6 +53,9 @@ async function oneTurn(
   const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
   if (withHooks) {
     execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'claude-code'], { env });
+    // The hooks run the built hook entry, which loads neither the CLI's config nor native code.
+    const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
+    expect(settings).toContain(`${join(BUILT_CLI, '..', 'corral-hook.js')} hook claude-code PostToolUse`);
   }
   const run = await runClaude({
     prompt: 'Start the sleeper.',

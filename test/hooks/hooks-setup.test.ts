@@ -2,8 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/hooks/hook-agents';
-import { hooksStatus, installHooks, uninstallHooks, type HooksPlace } from '../../main/hooks/hooks-setup';
+import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
+import {
+  hooksStatus,
+  installHooks,
+  uninstallHooks,
+  type HooksPlace,
+} from '../../main/core/hooks-setup/hooks-setup';
 import { removeDir } from '../support/spawned-groups';
 
 const PREFIX = "/usr/bin/node '/opt/corral app/out/main/corral.js'";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordSessionEnded } from '../../main/hooks/ended-sessions';
+import { recordSessionEnded } from '../../main/core/storage/ended-sessions';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
 import { startHarness, type Harness } from '../support/service-harness';
 import { waitFor } from '../support/wait-for';

@@ -50,6 +50,42 @@ describe('policies on real processes', () => {
     expect(h.events.some((e) => e.type === 'stopped-by-policy')).toBe(false);
   });
 
+  it('observe mode: the match is stored (journal and incident note) and not recorded again after a restart', async () => {
+    harness = startHarness({ policyMode: 'observe', policies: [STOP_ORPHANED_LOOPS] });
+    const dataDir = harness.dataDir;
+    const loop = await orphanedLoop(harness);
+    const matched = await harness.next('policy-matched', (e) => e.pgid === loop.pgid);
+    const note = { policy: 'stop-orphaned-loops', action: 'stop', executed: false, at: matched.at };
+    const noted = await waitFor('the incident note', async () =>
+      (await harness!.running.service.incidents()).find(
+        (i) => i.groupId === matched.groupId && (i.policyNotes?.length ?? 0) > 0,
+      ),
+    );
+    expect(noted.policyNotes).toEqual([note]);
+    await harness.stop();
+
+    // A new Corral on the same data directory: the loop still matches, and nothing is recorded twice.
+    harness = startHarness({ policyMode: 'observe', policies: [STOP_ORPHANED_LOOPS] }, dataDir);
+    const h = harness;
+    const journal = await h.running.service.policyJournal({});
+    expect(journal.map((e) => [e.type, e.groupId, e.detail])).toEqual([
+      ['policy-matched', matched.groupId, matched.detail],
+    ]);
+    // Its leader gone, the group is known by another anchor now; its restored incident follows it.
+    const again = await waitFor('the loop seen orphaned again', () =>
+      h.running.service.snapshot().groups.find((g) => g.pgid === loop.pgid && g.flags.includes('orphan')),
+    );
+    let polls = 0;
+    const unsubscribe = h.running.monitor.onPoll(() => polls++);
+    await waitFor('three polls with the policies', () => polls >= 3);
+    unsubscribe();
+    expect(isAlive(loop.pid)).toBe(true);
+    expect(h.events.filter((e) => e.type === 'policy-matched')).toEqual([]);
+    expect(await h.running.service.policyJournal({})).toHaveLength(1);
+    const incident = (await h.running.service.incidents()).find((i) => i.groupId === again.id);
+    expect(incident?.policyNotes).toEqual([note]);
+  });
+
   it('enforce mode: stops the loop through the teardown and records stopped-by-policy', async () => {
     harness = startHarness({ policyMode: 'enforce', policies: [STOP_ORPHANED_LOOPS] });
     const h = harness;

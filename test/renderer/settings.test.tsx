@@ -117,6 +117,8 @@ describe('settings page', () => {
     const api = new FakeCorralApi({
       'snapshot:get': () => ({ seq: 1, sampledAt: 0, groups: [] }),
       'settings:get': () => current,
+      'policies:journal': () => [],
+      'hooks:status': () => ({ agents: [], command: null, commandProblem: 'not in this test' }),
       'config:problems': () => ({
         path: '/home/me/.config/corral/config.json',
         errors: ['runaway.cpuPercent: expected a number from 1 to 10000, got -5; the default 80 is used'],

@@ -1,5 +1,5 @@
 // An in-memory CorralService for transport tests: records calls, emits pushes on demand.
-import type { ConfigProblems, StopGroupRequest } from '../../shared/contract';
+import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
 import type {
   GroupView,
   Incident,
@@ -9,6 +9,7 @@ import type {
   TeardownResult,
 } from '../../shared/model';
 import type { CorralService, SettingsUpdate } from '../../main/core/service';
+import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 
 export const KNOWN_GROUP_ID = '4242:4242:987654';
 
@@ -83,6 +84,21 @@ export class FakeCorralService implements CorralService {
   async incidents(limit?: number): Promise<Incident[]> {
     this.calls.push({ method: 'incidents', args: [limit] });
     return [];
+  }
+
+  async policyJournal(query: PolicyJournalQuery): Promise<MonitorEvent[]> {
+    this.calls.push({ method: 'policyJournal', args: [query] });
+    return [];
+  }
+
+  async hooksStatus(): Promise<HooksOverview> {
+    this.calls.push({ method: 'hooksStatus', args: [] });
+    return { agents: [], command: null, commandProblem: '(test)' };
+  }
+
+  async installHooks(request: HooksInstallRequest): Promise<HooksChangeView> {
+    this.calls.push({ method: 'installHooks', args: [request] });
+    return { agent: request.agent, path: '(test)', changed: false, diff: '', backup: null };
   }
 
   async configProblems(): Promise<ConfigProblems> {

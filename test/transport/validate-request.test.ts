@@ -38,6 +38,9 @@ describe('validateRequest accepts what the contract allows', () => {
         ['settings:get', undefined],
         ['settings:set', {}],
         ['config:problems', undefined],
+        ['policies:journal', { sinceMs: 0, limit: 50 }],
+        ['hooks:status', undefined],
+        ['hooks:install', { agent: 'claude-code', dryRun: true }],
       ].map(([c, p]) => (validateRequest(c, p).ok ? c : null)),
     );
     expect([...accepted].sort()).toEqual([...REQUEST_CHANNELS].sort());
@@ -58,6 +61,15 @@ describe('validateRequest refuses bad requests with a clear error', () => {
     ['missing channel', undefined, undefined, /unknown channel undefined/],
     ['prototype key as channel', '__proto__', undefined, /unknown channel/],
     ['payload on a void channel', 'snapshot:get', { all: true }, /must be empty/],
+    ['hooks install without dryRun', 'hooks:install', { agent: 'codex' }, /dryRun is required/],
+    [
+      'hooks for an unknown agent',
+      'hooks:install',
+      { agent: 'aider', dryRun: true },
+      /agent must be one of claude-code/,
+    ],
+    ['journal since a negative time', 'policies:journal', { sinceMs: -1 }, /sinceMs/],
+    ['journal limit too large', 'policies:journal', { limit: 1e9 }, /limit must be <= /],
     ['payload not an object', 'group:stop', 'kill it', /payload must be an object/],
     ['array payload', 'group:stop', [ID], /payload must be an object/],
     ['missing groupId', 'group:stop', {}, /payload.groupId is required/],

@@ -1,9 +1,19 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Settings } from '../../../shared/model';
-import { HOOK_AGENTS, HOOK_AGENT_SPECS, isHookAgent, type HookAgent } from '../../hooks/hook-agents';
-import { hookCommandPrefix } from '../../hooks/hook-command';
-import { hooksStatus, installHooks, uninstallHooks, type HooksChange } from '../../hooks/hooks-setup';
+import {
+  HOOK_AGENTS,
+  HOOK_AGENT_SPECS,
+  isHookAgent,
+  type HookAgent,
+} from '../../core/hooks-setup/hook-agents';
+import { hookCommandPrefix } from '../../core/hooks-setup/hook-command';
+import {
+  hooksStatus,
+  installHooks,
+  uninstallHooks,
+  type HooksChange,
+} from '../../core/hooks-setup/hooks-setup';
 import { UsageError } from '../usage-error';
 
 export const HOOKS_USAGE =

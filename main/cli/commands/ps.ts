@@ -4,7 +4,7 @@ import type { GroupView, Settings } from '../../../shared/model';
 import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
-import { loadEndedSessions, type EndedSession } from '../../hooks/ended-sessions';
+import { loadEndedSessions, type EndedSession } from '../../core/storage/ended-sessions';
 import { UsageError } from '../usage-error';
 import { renderGroups } from '../group-table';
 import { terminal, type Terminal } from '../terminal';

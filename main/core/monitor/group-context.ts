@@ -8,7 +8,7 @@ import {
   flagSessionEnded,
   loadEndedSessions,
   type EndedSessions,
-} from '../../hooks/ended-sessions';
+} from '../storage/ended-sessions';
 import type { Monitor } from './monitor';
 import { snapshotGroups } from './monitor-views';
 

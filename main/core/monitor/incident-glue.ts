@@ -1,4 +1,4 @@
-import type { Incident } from '../../../shared/model';
+import type { Incident, PolicyNote } from '../../../shared/model';
 import { incidentFlags } from './group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { MonitorState } from './monitor-state';
@@ -17,6 +17,25 @@ export class IncidentGlue {
 
   openIncidents(): Incident[] {
     return this.tracker.openIncidents();
+  }
+
+  /**
+   * Notes a policy's match on the group's open incident (saved with the next flush); false when the
+   * group has no open incident. A policy's note is kept once per incident.
+   */
+  notePolicy(groupId: string, note: PolicyNote): boolean {
+    const incident = this.tracker.openFor(groupId);
+    if (!incident) return false;
+    const notes = (incident.policyNotes ??= []);
+    if (notes.some((n) => n.policy === note.policy && n.executed === note.executed)) return true;
+    notes.push(note);
+    this.state.pendingIncidentSaves.set(incident.id, incident);
+    return true;
+  }
+
+  /** Whether the group's open incident already notes this policy (it may predate a restart). */
+  hasPolicyNote(groupId: string, policy: string): boolean {
+    return this.tracker.openFor(groupId)?.policyNotes?.some((n) => n.policy === policy) ?? false;
   }
 
   /** Every live group's incidents follow its flags. */

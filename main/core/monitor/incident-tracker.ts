@@ -153,6 +153,11 @@ export class IncidentTracker {
     return [...this.open.values()];
   }
 
+  /** The group's open incident, if it has one. */
+  openFor(groupId: string): Incident | undefined {
+    return this.open.get(groupId);
+  }
+
   /** Brings the group's incident up to date with its flags. */
   update(group: TrackedGroup, groupFlags: readonly GroupFlag[], now: number): IncidentChange[] {
     const flags = groupFlags.filter(isIncidentFlag);

@@ -7,6 +7,7 @@ import { HeldPipeCheck, type FindHeldPipes } from './held-pipe-check';
 import { IncidentGlue } from './incident-glue';
 import { MemoryCheck } from './memory-check';
 import { MonitorState } from './monitor-state';
+import { PolicyGlue } from './policy-glue';
 import { ProcessTable } from './process-table';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
@@ -64,6 +65,8 @@ export class Monitor {
   private readonly incidents: IncidentGlue;
   private readonly heldPipes: HeldPipeCheck | null;
   private readonly memory: MemoryCheck;
+  /** Policies' events, incident notes and stops (see policy-glue). */
+  readonly policies: PolicyGlue;
   private readonly pollListeners = new Set<(now: number) => void>();
   private readonly listeners = new Set<(event: MonitorEvent) => void>();
   private readonly tickListeners = new Set<() => void>();
@@ -100,6 +103,7 @@ export class Monitor {
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
     this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
+    this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
   }
 
   private now(): number {
@@ -394,29 +398,6 @@ export class Monitor {
 
   openIncidents(): Incident[] {
     return this.incidents.openIncidents();
-  }
-
-  /** Delivers an event raised outside the poll (a policy's match or stop) to every listener. */
-  record(event: MonitorEvent): void {
-    this.state.pendingEvents.push(event);
-    this.flush();
-  }
-
-  /**
-   * A policy is stopping this group (its incidents then end `stopped-by-policy`); null takes that back
-   * when the stop was refused before any signal.
-   */
-  notePolicyStop(groupId: string, policy: string | null, at: number): void {
-    const group = this.state.groups.get(groupId);
-    if (!group) return;
-    if (policy === null) {
-      if (group.stoppedByPolicy === undefined) return;
-      delete group.stoppedByPolicy;
-      if (group.stopRequestedAt === at) group.stopRequestedAt = null;
-      return;
-    }
-    group.stopRequestedAt ??= at;
-    group.stoppedByPolicy ??= policy;
   }
 
   /** Records that a user asked to stop this group, and the signals sent, for its timeline and incidents. */

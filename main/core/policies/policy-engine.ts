@@ -16,6 +16,8 @@ export interface PolicyEngineOptions {
   stop: (group: GroupView, rule: PolicyRule) => Promise<PolicyStopResult>;
   /** Delivers an event to every listener (watch --json, the UI, notifications). */
   record: (event: MonitorEvent) => void;
+  /** Whether the stored journal already holds this match (a restarted Corral does not act on it again). */
+  alreadyRecorded?: (groupId: string, policy: string) => boolean;
   onError?: (step: string, err: unknown) => void;
 }
 
@@ -51,6 +53,7 @@ export class PolicyEngine {
         const key = `${group.id}\n${rule.name}`;
         if (this.seen.has(key)) continue;
         this.seen.add(key);
+        if (this.options.alreadyRecorded?.(group.id, rule.name)) continue;
         this.apply(group, rule, settings.policyMode === 'enforce', now);
       }
     }
@@ -98,6 +101,7 @@ export class PolicyEngine {
       pgid: group.pgid,
       sid: group.sid,
       agent: group.agent,
+      command: (group.processes.find((p) => p.pid === group.leaderPid) ?? group.processes[0])?.command,
       detail,
     });
   }

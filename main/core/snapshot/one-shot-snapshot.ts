@@ -8,7 +8,7 @@ import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../analysis/signatures';
 import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
-import { flagSessionEnded, type EndedSessions } from '../../hooks/ended-sessions';
+import { flagSessionEnded, type EndedSessions } from '../storage/ended-sessions';
 
 export interface OneShotSnapshot {
   sampledAt: number;

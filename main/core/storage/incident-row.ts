@@ -5,7 +5,9 @@ import type {
   IncidentPhases,
   IncidentProcess,
   IncidentSpan,
+  PolicyNote,
 } from '../../../shared/model';
+import { isPolicyNote } from './policy-journal-row';
 
 // Records, so that a kind or end added to the model without being added here fails to compile.
 const KNOWN_KINDS: Record<IncidentKind, true> = {
@@ -119,6 +121,8 @@ export function readIncidentRow(body: unknown): RowReading {
     (!Array.isArray(r.flags) || !r.flags.every((f) => KINDS.includes(f as IncidentKind)))
   )
     return bad('flags is not a list of incident kinds');
+  if (r.policyNotes !== undefined && (!Array.isArray(r.policyNotes) || !r.policyNotes.every(isPolicyNote)))
+    return bad('policyNotes is not a list of {policy, action, executed, at}');
   const incident: Incident = {
     id,
     kind,
@@ -144,5 +148,6 @@ export function readIncidentRow(body: unknown): RowReading {
           ? null
           : 'observed',
   };
+  if (r.policyNotes !== undefined) incident.policyNotes = r.policyNotes as PolicyNote[];
   return { incident };
 }

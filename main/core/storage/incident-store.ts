@@ -1,13 +1,16 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Incident } from '../../../shared/model';
+import type { Incident, MonitorEvent } from '../../../shared/model';
 import { IncidentTable, type IncidentQuery } from './incident-table';
 import { openOnDisk, whyUnwritable } from './open-on-disk';
 import { describeError, isCallerError } from './sqlite-errors';
 import { watchStopRequests } from './stop-requests';
 import { takeWriterLock } from './writer-lock';
 
+import { MAX_JOURNAL_ENTRIES, type JournalQuery } from './policy-journal-table';
+
 export type { IncidentQuery } from './incident-table';
+export type { JournalQuery } from './policy-journal-table';
 
 export const INCIDENTS_FILE = 'incidents.db';
 export const DEFAULT_MAX_INCIDENTS = 10_000;
@@ -106,9 +109,17 @@ export class IncidentStore {
     const bad =
       skipped > 0 &&
       `${skipped} incident row${skipped === 1 ? '' : 's'} in ${this.file} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped (${this.table.skipped.problems.join('; ')}).`;
-    const parts = [this.readOnly && `Read-only: ${this.readOnly}.`, this.recovered, memory, bad].filter(
-      (p): p is string => Boolean(p),
-    );
+    const journalSkipped = this.table.journal.skipped.count;
+    const badJournal =
+      journalSkipped > 0 &&
+      `${journalSkipped} policy journal row${journalSkipped === 1 ? '' : 's'} in ${this.file} could not be read and ${journalSkipped === 1 ? 'was' : 'were'} skipped (${this.table.journal.skipped.problems.join('; ')}).`;
+    const parts = [
+      this.readOnly && `Read-only: ${this.readOnly}.`,
+      this.recovered,
+      memory,
+      bad,
+      badJournal,
+    ].filter((p): p is string => Boolean(p));
     return parts.length > 0 ? parts.join(' ') : null;
   }
 
@@ -141,6 +152,49 @@ export class IncidentStore {
     }
     this.reportIfChanged();
     return this.durable;
+  }
+
+  /**
+   * Records policy journal entries (`policy-matched`, `stopped-by-policy`); returns the ones that were
+   * not recorded before (one per type, group and policy). A reader records nothing and returns them all.
+   */
+  addJournal(events: readonly MonitorEvent[]): MonitorEvent[] {
+    this.assertOpen();
+    if (this.readOnly || events.length === 0) return [...events];
+    if (!this.onDisk) this.tryDiskAgain();
+    try {
+      return this.table.addJournal(events);
+    } catch (err) {
+      if (!this.onDisk || isCallerError(err)) throw err;
+      this.fallBackToMemory(err);
+      return this.table.addJournal(events);
+    } finally {
+      this.reportIfChanged();
+    }
+  }
+
+  /** Journal entries, newest first. */
+  journal(query: JournalQuery = {}): MonitorEvent[] {
+    this.assertOpen();
+    try {
+      return this.table.journal.list(query);
+    } catch (err) {
+      if (!this.onDisk || this.readOnly) throw err;
+      this.fallBackToMemory(err);
+      return this.table.journal.list(query);
+    } finally {
+      this.reportIfChanged();
+    }
+  }
+
+  /** Whether a policy's match on this group is already in the journal (it is not recorded again). */
+  journalHas(groupId: string, policy: string): boolean {
+    this.assertOpen();
+    try {
+      return this.table.journal.has('policy-matched', groupId, policy);
+    } catch {
+      return false;
+    }
   }
 
   /** Most recent first. */
@@ -200,14 +254,17 @@ export class IncidentStore {
   private fallBackToMemory(err: unknown): void {
     const file = this.table;
     let rows: Incident[];
+    let journal: MonitorEvent[] = [];
     try {
       rows = file.all();
+      journal = file.journal.list({ limit: MAX_JOURNAL_ENTRIES });
     } catch {
       rows = readableHistory(this.file);
     }
     file.close();
     const memory = IncidentTable.inMemory();
     memory.write(rows, this.maxIncidents);
+    memory.addJournal(journal.reverse());
     this.table = memory;
     this.unavailable = `cannot save to ${this.file}: ${whyUnwritable(this.dir, err)}`;
     this.lastDiskAttempt = this.now();
@@ -225,6 +282,7 @@ export class IncidentStore {
     }
     try {
       opening.table.write(this.table.all(), this.maxIncidents);
+      opening.table.addJournal(this.table.journal.list({ limit: MAX_JOURNAL_ENTRIES }).reverse());
     } catch (err) {
       opening.table.close();
       this.unavailable = `cannot save to ${this.file}: ${describeError(err)}`;

@@ -1,7 +1,8 @@
 import Database from 'libsql';
-import type { Incident, IncidentKind } from '../../../shared/model';
+import type { Incident, IncidentKind, MonitorEvent } from '../../../shared/model';
 import { readIncidentRow } from './incident-row';
 import { mergeLegacyRows } from './merge-legacy-rows';
+import { PolicyJournalTable, JOURNAL_SCHEMA } from './policy-journal-table';
 import { DamagedDatabaseError } from './sqlite-errors';
 
 export interface IncidentQuery {
@@ -16,8 +17,11 @@ export interface IncidentQuery {
 export const MAX_PROCESSES_PER_INCIDENT = 256;
 export const MAX_COMMAND_CHARS = 4096;
 const DEFAULT_LIST_LIMIT = 100;
-/** 2: one row per leaked group with phases (1 was one row per group and flag). */
-const SCHEMA_VERSION = 2;
+/**
+ * 3: the policy journal beside the incidents. 2: one row per leaked group with phases (1 was one row
+ * per group and flag).
+ */
+const SCHEMA_VERSION = 3;
 /** At most this many skipped rows are described; the count says how many there were. */
 const SKIPPED_DESCRIBED = 3;
 
@@ -31,7 +35,7 @@ CREATE TABLE IF NOT EXISTS incidents (
   ended_at INTEGER NOT NULL,
   body TEXT NOT NULL
 );
-`;
+${JOURNAL_SCHEMA}`;
 const SCHEMA_INDEXES = `
 CREATE INDEX IF NOT EXISTS incidents_by_opened ON incidents (opened_at);
 CREATE INDEX IF NOT EXISTS incidents_closed_by_age ON incidents (is_open, ended_at);
@@ -50,12 +54,16 @@ function bounded(incident: Incident): Incident {
 export class IncidentTable {
   /** Rows the last read skipped as malformed: how many, and what was wrong with the first few. */
   skipped: { count: number; problems: string[] } = { count: 0, problems: [] };
+  /** The policies' journal, in the same database. */
+  readonly journal: PolicyJournalTable;
 
   private constructor(
     private readonly db: Database.Database,
     /** Path of the database file; null for an in-memory table. */
     readonly path: string | null,
-  ) {}
+  ) {
+    this.journal = new PolicyJournalTable(db);
+  }
 
   /**
    * Opens (creating if needed) a file database in WAL mode and checks its integrity; throws on any
@@ -115,6 +123,7 @@ export class IncidentTable {
     if (version >= SCHEMA_VERSION) return;
     this.transaction(() => {
       if (version < 2) this.mergeLegacyRows();
+      // Version 3 only added the journal table, which SCHEMA_TABLES created above.
       this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
@@ -125,6 +134,15 @@ export class IncidentTable {
     const drop = this.db.prepare('DELETE FROM incidents WHERE id = ?');
     for (const id of folded) drop.run(id);
     this.upsertRows(merged);
+  }
+
+  /** Records policy journal entries in one transaction; returns those not recorded before. */
+  addJournal(events: readonly MonitorEvent[]): MonitorEvent[] {
+    let added: MonitorEvent[] = [];
+    this.transaction(() => {
+      added = this.journal.add(events);
+    });
+    return added;
   }
 
   /** Inserts or replaces the incidents, then drops the oldest closed ones beyond `maxIncidents`. */

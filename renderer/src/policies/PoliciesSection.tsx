@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { PolicyMode, PolicyRule, Settings } from '../../../shared/model';
 import { useCorral, useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
-import { startOfDay, stoppedByPolicies, wouldHaveStopped } from './policy-journal';
+import { JOURNAL_LIMIT, startOfDay, stoppedByPolicies, wouldHaveStopped } from './policy-journal';
 
 interface PoliciesSectionProps {
   settings: Settings;
@@ -21,8 +21,25 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
   const journal = useCorral((s) => s.policyJournal);
   const draft = useCorral((s) => s.ruleDraft);
   const setRuleDraft = useCorral((s) => s.setRuleDraft);
+  const loadPolicyJournal = useCorral((s) => s.loadPolicyJournal);
   const [errors, setErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
+
+  // The counts and the journal come from what the core stored, so they survive restarts of either side.
+  useEffect(() => {
+    let live = true;
+    api.request('policies:journal', { limit: JOURNAL_LIMIT }).then(
+      (stored) => {
+        if (live) loadPolicyJournal(stored);
+      },
+      (error: unknown) => {
+        if (live) setErrors([`The policy journal could not be read: ${errorMessage(error)}`]);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, loadPolicyJournal]);
 
   const apply = (patch: Partial<Settings>, after?: () => void) => {
     setSaving(true);
@@ -134,7 +151,7 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
       ) : null}
       <h3>Journal</h3>
       {journal.length === 0 ? (
-        <p className="empty">No policy has matched since this window opened.</p>
+        <p className="empty">No policy has matched yet.</p>
       ) : (
         <ol aria-label="Policy journal">
           {journal.map((e, i) => (
@@ -143,6 +160,7 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
               {e.type === 'stopped-by-policy'
                 ? `stopped group ${e.pgid}`
                 : `${e.detail?.executed ? 'acted on' : 'would ' + String(e.detail?.action)} group ${e.pgid}`}
+              {e.command ? ` (${e.command})` : ''}
               {e.detail?.reason ? ` (${String(e.detail.reason)})` : ''}
             </li>
           ))}

@@ -1,7 +1,17 @@
 import type { GroupView, MonitorEvent, PolicyRule } from '../../../shared/model';
 
 /** At most this many journal entries are kept in the window (newest first). */
-export const JOURNAL_LIMIT = 200;
+export const JOURNAL_LIMIT = 500;
+
+/** One entry per event type, group and policy: the core records each once, pushed or stored. */
+const journalKey = (e: MonitorEvent): string => `${e.type}\n${e.groupId}\n${String(e.detail?.policy)}`;
+
+/** Both lists as one journal, newest first, each entry once, at most JOURNAL_LIMIT. */
+export function mergeJournal(a: readonly MonitorEvent[], b: readonly MonitorEvent[]): MonitorEvent[] {
+  const byKey = new Map<string, MonitorEvent>();
+  for (const e of [...a, ...b]) if (!byKey.has(journalKey(e))) byKey.set(journalKey(e), e);
+  return [...byKey.values()].sort((x, y) => y.at - x.at).slice(0, JOURNAL_LIMIT);
+}
 
 export const isPolicyEvent = (e: MonitorEvent): boolean =>
   e.type === 'policy-matched' || e.type === 'stopped-by-policy';

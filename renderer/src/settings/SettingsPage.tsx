@@ -4,6 +4,7 @@ import type { Settings } from '../../../shared/model';
 import { useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
 import { PoliciesSection } from '../policies/PoliciesSection';
+import { HooksSection } from '../hooks/HooksSection';
 import { NumberField } from './NumberField';
 import {
   LIMITS,
@@ -185,6 +186,7 @@ export function SettingsPage() {
         </div>
       </form>
       <PoliciesSection settings={current} onSaved={setCurrent} />
+      <HooksSection />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { HOOK_AGENT_NAMES, type HookAgentName } from '../../../shared/hooks';
 
 /**
  * The agents Corral can install hooks for, and where each one reads them.
@@ -30,8 +31,8 @@ import { join } from 'node:path';
  *   same shape and Claude Code's event names; the shell tool is `run_shell_command` (a Gemini CLI
  *   fork). Its settings files accept comments. Not run here.
  */
-export const HOOK_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
-export type HookAgent = (typeof HOOK_AGENTS)[number];
+export const HOOK_AGENTS = HOOK_AGENT_NAMES;
+export type HookAgent = HookAgentName;
 
 export type HookRole = 'before-tool' | 'after-tool' | 'session-end';
 

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GroupView } from '../../shared/model';
+import type { GroupView } from '../../../shared/model';
 
 /**
  * Sessions an agent told Corral (through its SessionEnd hook) have ended, so their leftovers can be

@@ -25,8 +25,8 @@ interface MatcherGroup {
   hooks?: unknown;
 }
 
-/** `… corral[.js|.mjs|.ts]['"] hook <agent> <event>` at the end of a command string. */
-const CORRAL_HOOK_COMMAND = /corral(?:\.[cm]?[jt]s)?['"]?\s+hook\s+([a-z-]+)\s+([A-Za-z]+)\s*$/;
+/** `… corral[-hook][.js|.mjs|.ts]['"] hook <agent> <event>` at the end of a command string. */
+const CORRAL_HOOK_COMMAND = /corral(?:-hook)?(?:\.[cm]?[jt]s)?['"]?\s+hook\s+([a-z-]+)\s+([A-Za-z]+)\s*$/;
 
 export function corralHookOf(command: unknown): { agent: string; event: string } | null {
   if (typeof command !== 'string') return null;

@@ -9,7 +9,8 @@ function shellQuote(s: string): string {
  * The command line agents run for Corral's hooks: `CORRAL_HOOK_COMMAND` when set (e.g. `corral`),
  * else this very CLI by absolute paths (`<node> <…/out/main/corral.js>`, or `bin/corral.mjs` when
  * running from source), so the hook works without `corral` on the agent's PATH. A hook must start
- * fast, so the built JavaScript is preferred to the TypeScript source.
+ * fast, so the built JavaScript is preferred to the TypeScript source, and the built hook entry
+ * (`out/main/corral-hook.js`) to the whole CLI.
  */
 export function hookCommandPrefix(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -20,7 +21,10 @@ export function hookCommandPrefix(
   if (explicit) return explicit;
   if (!script) throw new Error('cannot tell where the corral CLI is; set CORRAL_HOOK_COMMAND');
   let path = realpathSync(script);
-  if (!/\.[cm]?js$/.test(path)) {
+  // The built CLI has the hook's own entry beside it, which loads no config and no native code.
+  const hookEntry = join(dirname(path), 'corral-hook.js');
+  if (/\.[cm]?js$/.test(path) && existsSync(hookEntry)) path = hookEntry;
+  else if (!/\.[cm]?js$/.test(path)) {
     // Running from source through tsx: point at the checkout's launcher, which prefers the build.
     const launcher = join(dirname(path), '..', '..', 'bin', 'corral.mjs');
     if (!existsSync(launcher)) throw new Error(`cannot find bin/corral.mjs beside ${path}`);

@@ -1,3 +1,4 @@
+import type { HookAgentStatus, HooksChangeView } from '../../../shared/hooks';
 import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
 import { hookCommand } from './hook-command';
 import { readSettingsText, writeSettingsText } from './settings-file';
@@ -9,18 +10,7 @@ export interface HooksPlace {
   home: string;
 }
 
-export interface HooksChange {
-  agent: HookAgent;
-  path: string;
-  /** False when the file already was as wanted (nothing written). */
-  changed: boolean;
-  /** The line diff of the change ('' when none). */
-  diff: string;
-  /** Where the previous file was copied before writing; null when nothing was written or no file existed. */
-  backup: string | null;
-  /** Set when the file was left untouched because it could not be read or parsed. */
-  error?: string;
-}
+export type HooksChange = HooksChangeView;
 
 function change(
   agent: HookAgent,
@@ -63,15 +53,7 @@ export function uninstallHooks(agent: HookAgent, place: HooksPlace, dryRun: bool
   return change(agent, place, (text, path) => unmergeHooks(text, spec, path), dryRun);
 }
 
-export interface HooksStatus {
-  agent: HookAgent;
-  path: string;
-  /** 'installed': every event; 'partial': some; 'absent': none (or no file). */
-  state: 'installed' | 'partial' | 'absent' | 'invalid';
-  /** Event → the command Corral's hook runs there. */
-  events: Record<string, string>;
-  error?: string;
-}
+export type HooksStatus = Omit<HookAgentStatus, 'label' | 'seen'>;
 
 export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
   const spec = HOOK_AGENT_SPECS[agent];

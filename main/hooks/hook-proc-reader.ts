@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { AT_CLKTCK, AT_PAGESZ, auxvValue } from '../core/sampling/linux/auxv';
+import { argvFromCmdline, pickEnv } from '../core/sampling/linux/nul-fields';
+import { parseStat } from '../core/sampling/linux/stat-parser';
+import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
+
+/** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
+export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'>;
+
+/** Beyond this many new pids since the before-tool hook, listing the table is cheaper than probing. */
+const MAX_PIDS_TO_PROBE = 2000;
+
+/**
+ * The hook's own one-shot /proc reader (Linux). The monitor's LinuxSampler keeps descriptors open
+ * for re-reads and loads native code (pidfds, socket peers) a hook never uses: loading it cost a hook
+ * ~100 ms before reading anything. This reads each file once, with the same parsers, so records (and
+ * the group ids built from them) are the ones the running Corral shows.
+ */
+export class HookProcReader implements HookSampler {
+  private readonly tickMs: number;
+  private readonly pageSize: number;
+  private readonly bootTimeMs: number;
+
+  constructor(
+    private readonly markerKeys: ReadonlySet<string>,
+    private readonly procRoot = '/proc',
+  ) {
+    this.tickMs = 1000 / (auxvValue(AT_CLKTCK) ?? 100);
+    this.pageSize = auxvValue(AT_PAGESZ) ?? 4096;
+    const btime = /^btime (\d+)$/m.exec(readFileSync(`${procRoot}/stat`, 'latin1'));
+    if (!btime) throw new Error(`${procRoot}/stat has no btime line`);
+    this.bootTimeMs = Number(btime[1]) * 1000;
+  }
+
+  newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
+    let last = -1;
+    try {
+      const m = / (\d+)\s*$/.exec(readFileSync(`${this.procRoot}/loadavg`, 'latin1'));
+      last = m ? Number(m[1]) : -1;
+    } catch {
+      // No loadavg: the caller lists the table instead.
+    }
+    if (last <= 0) return { cursor: cursor ?? 0, pids: null };
+    if (cursor === null) return { cursor: last, pids: null };
+    if (last === cursor) return { cursor, pids: [] };
+    // After a wrap at pid_max, or too many to probe, the whole list is read instead.
+    if (last < cursor || last - cursor > MAX_PIDS_TO_PROBE) return { cursor: last, pids: null };
+    const pids: number[] = [];
+    for (let pid = cursor + 1; pid <= last; pid++) pids.push(pid);
+    return { cursor: last, pids };
+  }
+
+  listPids(): number[] {
+    const pids: number[] = [];
+    for (const name of readdirSync(this.procRoot)) {
+      const c = name.charCodeAt(0);
+      if (c >= 0x30 && c <= 0x39) pids.push(Number(name));
+    }
+    return pids;
+  }
+
+  sampleSome(pids: Iterable<number>): ProcessRecord[] {
+    const records: ProcessRecord[] = [];
+    for (const pid of pids) {
+      const r = this.readOne(pid);
+      if (r) records.push(r);
+    }
+    return records;
+  }
+
+  /** One process, or null when it is gone (or is a thread, or unreadable): processes exit while we read. */
+  private readOne(pid: number): ProcessRecord | null {
+    const base = `${this.procRoot}/${pid}`;
+    try {
+      const stat = readFileSync(`${base}/stat`);
+      const f = parseStat(stat, stat.length);
+      // A pid from the kernel's counter may be a thread: /proc/<tid> answers, but it is no process.
+      if (!f || f.pid !== pid || f.exitSignal === -1) return null;
+      const cmdline = readFileSync(`${base}/cmdline`);
+      // The owner of /proc/<pid>/cmdline is the process's effective uid.
+      const uid = statSync(`${base}/cmdline`).uid;
+      let markers: Record<string, string> = {};
+      let environReadable = false;
+      if (this.markerKeys.size > 0) {
+        try {
+          const environ = readFileSync(`${base}/environ`);
+          environReadable = true;
+          markers = pickEnv(environ, environ.length, this.markerKeys);
+        } catch {
+          // Another user's process: no markers to read.
+        }
+      }
+      return {
+        pid,
+        ppid: f.ppid,
+        pgid: f.pgid,
+        sid: f.sid,
+        uid,
+        state: f.state,
+        startKey: f.startTicks,
+        startedAt: Math.round(this.bootTimeMs + f.startTicks * this.tickMs),
+        cpuTimeMs: (f.utimeTicks + f.stimeTicks) * this.tickMs,
+        rssBytes: Math.max(0, f.rssPages) * this.pageSize,
+        name: f.name,
+        argv: argvFromCmdline(cmdline, cmdline.length),
+        tty: null,
+        markers,
+        environReadable,
+      };
+    } catch {
+      return null;
+    }
+  }
+}

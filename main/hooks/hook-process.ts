@@ -1,0 +1,51 @@
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { HOOK_MARKER_KEYS, isHookAgent } from '../core/hooks-setup/hook-agents';
+import { resolveDataDir } from '../core/storage/data-dir';
+import { HookProcReader, type HookSampler } from './hook-proc-reader';
+import { runHook } from './run-hook';
+
+export const HOOK_USAGE = 'corral hook <agent> <event>   (run by the agent; the JSON payload on stdin)';
+
+function logError(dataDir: string, text: string): void {
+  try {
+    mkdirSync(join(dataDir, 'hooks'), { recursive: true });
+    appendFileSync(join(dataDir, 'hooks', 'hook-errors.log'), `${new Date().toISOString()} ${text}\n`);
+  } catch {
+    // Nowhere left to report; the agent must still go on.
+  }
+}
+
+/** Linux: the hook's own light /proc reader. Elsewhere the platform's sampler, loaded only then. */
+async function hookSampler(): Promise<HookSampler> {
+  if (process.platform === 'linux') return new HookProcReader(HOOK_MARKER_KEYS);
+  const { createSampler } = await import('../core/sampling/create-sampler');
+  return createSampler({ markerKeys: HOOK_MARKER_KEYS });
+}
+
+/**
+ * `corral hook <agent> <event>` (args: agent, event): what the agent runs. It never fails the agent:
+ * every internal error exits 0 with nothing on stdout and a line in `<data dir>/hooks/hook-errors.log`.
+ * It never signals anything; it only reads /proc and writes Corral's own data directory. It loads no
+ * config, no database and no native code: an agent waits for it after every shell command.
+ */
+export async function runHookProcess(args: string[], out: (text: string) => void): Promise<number> {
+  const dataDir = resolveDataDir(process.env, process.platform, homedir());
+  const [agent, event] = args;
+  try {
+    if (args.length !== 2 || !agent || !event || !isHookAgent(agent)) {
+      throw new Error(`expected: ${HOOK_USAGE}; got: ${args.join(' ')}`);
+    }
+    const stdin = readFileSync(0, 'utf8');
+    const sampler = await hookSampler();
+    const text = runHook(agent, event, stdin, { dataDir, sampler, pid: process.pid, now: Date.now() });
+    if (text !== '') out(text);
+  } catch (err) {
+    logError(
+      dataDir,
+      `hook ${args.join(' ')}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,46 @@
+// Agent hooks as the front ends see them: which agents have Corral's hooks, and what installing changes.
+
+export const HOOK_AGENT_NAMES = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
+export type HookAgentName = (typeof HOOK_AGENT_NAMES)[number];
+
+export interface HookAgentStatus {
+  agent: HookAgentName;
+  /** Human name, e.g. "Claude Code". */
+  label: string;
+  /** The settings file Corral's hooks go in. */
+  path: string;
+  /** 'installed': every event; 'partial': some; 'absent': none (or no file); 'invalid': unreadable. */
+  state: 'installed' | 'partial' | 'absent' | 'invalid';
+  /** Event → the command Corral's hook runs there. */
+  events: Record<string, string>;
+  error?: string;
+  /** Corral has seen this agent run on this machine (now, or in its incident history). */
+  seen: boolean;
+}
+
+export interface HooksOverview {
+  agents: HookAgentStatus[];
+  /** The command line the hooks would run (`<…> hook <agent> <event>`); null when Corral cannot tell. */
+  command: string | null;
+  /** Why `command` is null, and what to do about it. */
+  commandProblem?: string;
+}
+
+export interface HooksInstallRequest {
+  agent: HookAgentName;
+  /** true: only say what would change. Required, so nothing is ever installed by default. */
+  dryRun: boolean;
+}
+
+export interface HooksChangeView {
+  agent: HookAgentName;
+  path: string;
+  /** False when the file already was as wanted (nothing written). */
+  changed: boolean;
+  /** The line diff of the change ('' when none). */
+  diff: string;
+  /** Where the previous file was copied before writing; null when nothing was written or no file existed. */
+  backup: string | null;
+  /** Set when the file was left untouched (unreadable or invalid settings, or no hook command). */
+  error?: string;
+}

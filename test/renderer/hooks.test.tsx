@@ -1,0 +1,168 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { HooksSection } from '../../renderer/src/hooks/HooksSection';
+import type {
+  HookAgentStatus,
+  HooksChangeView,
+  HooksInstallRequest,
+  HooksOverview,
+} from '../../shared/hooks';
+import { FakeCorralApi } from './support/fake-corral-api';
+import { renderWithCorral } from './support/render-app';
+
+const CLAUDE_FILE = '/home/me/.claude/settings.json';
+const DIFF = `@@ -1,3 +1,12 @@\n {\n   "model": "opus",\n+  "hooks": { "PostToolUse": [ … corral hook claude-code PostToolUse … ] }\n }`;
+
+function agent(
+  overrides: Partial<HookAgentStatus> & Pick<HookAgentStatus, 'agent' | 'label'>,
+): HookAgentStatus {
+  return {
+    path: `/home/me/.${overrides.agent}/settings.json`,
+    state: 'absent',
+    events: {},
+    seen: false,
+    ...overrides,
+  };
+}
+
+const INSTALLED_EVENTS = {
+  PreToolUse: '/usr/local/bin/corral hook claude-code PreToolUse',
+  PostToolUse: '/usr/local/bin/corral hook claude-code PostToolUse',
+  SessionEnd: '/usr/local/bin/corral hook claude-code SessionEnd',
+};
+
+function setup(initial: HooksOverview) {
+  let overview = initial;
+  const installs: HooksInstallRequest[] = [];
+  const api = new FakeCorralApi({
+    'hooks:status': () => overview,
+    'hooks:install': (request): HooksChangeView => {
+      installs.push(request);
+      if (request.dryRun)
+        return { agent: request.agent, path: CLAUDE_FILE, changed: true, diff: DIFF, backup: null };
+      overview = {
+        ...overview,
+        agents: overview.agents.map((a) =>
+          a.agent === request.agent ? { ...a, state: 'installed', events: INSTALLED_EVENTS } : a,
+        ),
+      };
+      return {
+        agent: request.agent,
+        path: CLAUDE_FILE,
+        changed: true,
+        diff: DIFF,
+        backup: `${CLAUDE_FILE}.corral-backup-1700000000000`,
+      };
+    },
+  });
+  renderWithCorral(<HooksSection />, api);
+  return { api, installs };
+}
+
+const overview = (): HooksOverview => ({
+  command: '/usr/local/bin/corral',
+  agents: [
+    agent({ agent: 'claude-code', label: 'Claude Code', path: CLAUDE_FILE, seen: true }),
+    agent({ agent: 'codex', label: 'Codex CLI', path: '/home/me/.codex/hooks.json' }),
+    agent({
+      agent: 'gemini-cli',
+      label: 'Gemini CLI',
+      path: '/home/me/.gemini/settings.json',
+      state: 'invalid',
+      error: '/home/me/.gemini/settings.json: not valid JSON (ValueExpected at offset 20)',
+      seen: true,
+    }),
+    agent({
+      agent: 'qwen-code',
+      label: 'Qwen Code',
+      state: 'installed',
+      events: { SessionEnd: 'corral hook qwen-code SessionEnd' },
+    }),
+  ],
+});
+
+describe('agent hooks in settings', () => {
+  it('shows which agents have Corral hooks and in which file', async () => {
+    setup(overview());
+    const list = await screen.findByRole('list', { name: 'Hook status' });
+    expect(
+      within(list)
+        .getAllByTestId('hook-agent')
+        .map((li) => li.textContent),
+    ).toEqual([
+      `Claude Code (seen on this machine): no Corral hooks (${CLAUDE_FILE})`,
+      'Codex CLI: no Corral hooks (/home/me/.codex/hooks.json)',
+      'Gemini CLI (seen on this machine): cannot tell: /home/me/.gemini/settings.json: not valid JSON (ValueExpected at offset 20)',
+      "Qwen Code: Corral's hooks in /home/me/.qwen-code/settings.json (SessionEnd)",
+    ]);
+  });
+
+  it('offers hooks only to seen agents lacking them, shows the diff first, and installs only on the click', async () => {
+    const { installs } = setup(overview());
+    const offer = await screen.findByRole('button', { name: 'Install hooks for Claude Code…' });
+    // Not offered: an agent never seen (Codex), an unreadable file (Gemini), one already installed (Qwen).
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Install hooks for Claude Code…',
+    ]);
+    await act(async () => fireEvent.click(offer));
+    expect(installs).toEqual([{ agent: 'claude-code', dryRun: true }]);
+    const preview = screen.getByRole('region', { name: 'Hook changes' });
+    expect(within(preview).getByTestId('hook-diff').textContent).toBe(DIFF);
+    expect(preview.textContent).toContain(`changes ${CLAUDE_FILE} (a backup is written beside it first)`);
+
+    await act(async () => fireEvent.click(within(preview).getByRole('button', { name: 'Install' })));
+    expect(installs).toEqual([
+      { agent: 'claude-code', dryRun: true },
+      { agent: 'claude-code', dryRun: false },
+    ]);
+    expect(screen.getByTestId('hook-installed').textContent).toBe(
+      `Installed Claude Code's hooks in ${CLAUDE_FILE}; the previous file is kept as ${CLAUDE_FILE}.corral-backup-1700000000000.`,
+    );
+    await waitFor(() =>
+      expect(screen.getAllByTestId('hook-agent')[0]!.textContent).toBe(
+        `Claude Code (seen on this machine): Corral's hooks in ${CLAUDE_FILE} (PreToolUse, PostToolUse, SessionEnd)`,
+      ),
+    );
+    expect(screen.queryByRole('button', { name: /Install hooks for/ })).toBeNull();
+  });
+
+  it('Cancel leaves everything as it was', async () => {
+    const { installs } = setup(overview());
+    const offer = await screen.findByRole('button', { name: 'Install hooks for Claude Code…' });
+    await act(async () => fireEvent.click(offer));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })));
+    expect(installs).toEqual([{ agent: 'claude-code', dryRun: true }]);
+    expect(screen.queryByRole('region', { name: 'Hook changes' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Install hooks for Claude Code…' })).toBeTruthy();
+  });
+
+  it('without a corral command for the hooks, says why and offers nothing', async () => {
+    setup({ ...overview(), command: null, commandProblem: 'the corral command was not found on PATH' });
+    expect((await screen.findByTestId('hook-command-problem')).textContent).toBe(
+      'Hooks cannot be installed from here: the corral command was not found on PATH.',
+    );
+    expect(screen.queryAllByRole('button')).toEqual([]);
+  });
+
+  it('shows an install error and writes nothing more', async () => {
+    const { api, installs } = setup(overview());
+    api.handle('hooks:install', (request) => {
+      installs.push(request);
+      return {
+        agent: request.agent,
+        path: CLAUDE_FILE,
+        changed: false,
+        diff: '',
+        backup: null,
+        error: `${CLAUDE_FILE}: not valid JSON (CommaExpected at offset 30); left untouched`,
+      };
+    });
+    const offer = await screen.findByRole('button', { name: 'Install hooks for Claude Code…' });
+    await act(async () => fireEvent.click(offer));
+    expect(screen.getByTestId('hook-error').textContent).toBe(
+      `${CLAUDE_FILE}: not valid JSON (CommaExpected at offset 30); left untouched`,
+    );
+    expect(screen.queryByRole('region', { name: 'Hook changes' })).toBeNull();
+    expect(installs).toEqual([{ agent: 'claude-code', dryRun: true }]);
+  });
+});
