@@ -59,6 +59,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     timeline: (groupId, sinceMs) => call('timeline:get', { groupId, sinceMs }),
     incidents: (limit) => call('incidents:list', { limit }),
     stopGroup: (request, onProgress) => call('group:stop', request, onProgress),
+    stopSession: (request, onProgress) => call('session:stop', request, onProgress),
     updateSettings: (patch) => call('settings:set', patch),
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
