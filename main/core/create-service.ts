@@ -86,6 +86,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     for (const l of snapshotListeners) l(s);
   };
 
+  const rememberedMembers = (groupId: string) =>
+    [...(monitor.groupById(groupId)?.members.values() ?? [])].map((m) => m.record);
+
   /** One group through the one stop path, each signal noted for the monitor as it is sent. */
   const stopNoted = async (
     request: StopGroupRequest,
@@ -102,7 +105,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       noted = Math.max(noted, partial.signals.length);
     };
     const outcome = await stopGroup(request, snapshotGroups(monitor, { all: true }), {
-      remembered: [...(monitor.groupById(request.groupId)?.members.values() ?? [])].map((m) => m.record),
+      remembered: rememberedMembers(request.groupId),
       graceMs: settings.teardown.graceMs,
       sampler,
       beforeSignal: (group) => {
@@ -131,8 +134,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     request: StopSessionRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<StopSessionResult> =>
-    stopSession(request, context.decorate(snapshotGroups(monitor, { all: true })), (groupId) =>
-      stopNoted({ groupId, dryRun: request.dryRun }, onProgress),
+    stopSession(
+      request,
+      context.decorate(snapshotGroups(monitor, { all: true })),
+      (groupId) => stopNoted({ groupId, dryRun: request.dryRun }, onProgress),
+      rememberedMembers,
     );
 
   const policies = new PolicyEngine({

@@ -1,7 +1,7 @@
 import type { SessionGroupOutcome, StopSessionRequest, StopSessionResult } from '../../../shared/contract';
 import type { GroupView } from '../../../shared/model';
 import { resolveSessionTargets } from '../provenance/resolve-targets';
-import { resolveGroupId } from './resolve-group-id';
+import { resolveGroupId, type GroupResolution, type KnownMember } from './resolve-group-id';
 import type { StopOutcome } from './stop-group';
 
 const NOT_CONFIRMED = 'not among the groups confirmed (it appeared after the list was shown)';
@@ -19,7 +19,16 @@ export async function stopSession(
   request: StopSessionRequest,
   groups: readonly GroupView[],
   stopOne: (groupId: string) => Promise<StopOutcome>,
+  /** Members Corral saw in a group by an id it once had (the monitor's memory), to prove older ids. */
+  remembered: (groupId: string) => readonly KnownMember[] = () => [],
 ): Promise<StopSessionResult> {
+  const resolve = (id: string): GroupResolution | null => {
+    try {
+      return resolveGroupId(id, groups, remembered(id));
+    } catch {
+      return null;
+    }
+  };
   const resolved = resolveSessionTargets(groups, request.sessionId);
   const sessionId = sessionIdOf(groups, resolved.groupIds) ?? request.sessionId;
   const result: StopSessionResult = {
@@ -35,7 +44,7 @@ export async function stopSession(
   if (request.groupIds !== undefined) {
     const chosen = new Set<string>();
     for (const confirmed of request.groupIds) {
-      const now = targets.includes(confirmed) ? confirmed : provenAs(confirmed, groups);
+      const now = targets.includes(confirmed) ? confirmed : idNow(resolve(confirmed));
       if (now !== null && targets.includes(now)) chosen.add(now);
       else unmatched.push(confirmed);
     }
@@ -50,7 +59,7 @@ export async function stopSession(
       groupId,
       result: null,
       refused:
-        goneMessage(groupId, groups) ?? `group ${groupId} is no longer a leftover of session ${sessionId}`,
+        notFound(resolve(groupId)) ?? `group ${groupId} is no longer a leftover of session ${sessionId}`,
     });
   if (result.outcomes.length === 0)
     result.refused = `none of the confirmed groups is still a leftover of session ${sessionId}`;
@@ -68,21 +77,10 @@ function sessionIdOf(groups: readonly GroupView[], ids: readonly string[]): stri
   return groups.find((g) => ids.includes(g.id))?.session?.id ?? null;
 }
 
-/** The id a group confirmed under an older id has now, when it still proves to be that group. */
-function provenAs(confirmed: string, groups: readonly GroupView[]): string | null {
-  const found = safeResolve(confirmed, groups);
-  return found?.kind === 'found' ? found.group.id : null;
+function idNow(resolution: GroupResolution | null): string | null {
+  return resolution?.kind === 'found' ? resolution.group.id : null;
 }
 
-function goneMessage(confirmed: string, groups: readonly GroupView[]): string | null {
-  const found = safeResolve(confirmed, groups);
-  return found && found.kind !== 'found' ? found.message : null;
-}
-
-function safeResolve(id: string, groups: readonly GroupView[]) {
-  try {
-    return resolveGroupId(id, groups);
-  } catch {
-    return null;
-  }
+function notFound(resolution: GroupResolution | null): string | null {
+  return resolution && resolution.kind !== 'found' ? resolution.message : null;
 }
