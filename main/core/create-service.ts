@@ -222,7 +222,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     service,
     monitor,
     store,
-    agentsSnapshot: () => ({ seq: ++seq, sampledAt: Date.now(), groups: snapshotGroups(monitor) }),
+    agentsSnapshot: () => ({
+      seq: ++seq,
+      sampledAt: Date.now(),
+      groups: context.recall(snapshotGroups(monitor)),
+    }),
     stop: async () => {
       clearImmediate(starting);
       monitor.stop();
