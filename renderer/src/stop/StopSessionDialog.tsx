@@ -85,11 +85,15 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
         <>
           <p>{targetsSentence(count, graceMs)}</p>
           {leftovers.map((group) => (
-            <TargetList
-              key={group.id}
-              label={`Group ${group.pgid}: ${leftoverCommand(group)}`}
-              targets={group.processes}
-            />
+            <section key={group.id} className="session-stop-group">
+              <p className="muted group-caption">
+                Group {group.pgid}: {leftoverCommand(group)}
+              </p>
+              <TargetList
+                label={`Group ${group.pgid}: ${leftoverCommand(group)}`}
+                targets={group.processes}
+              />
+            </section>
           ))}
         </>
       ) : (
@@ -100,11 +104,15 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
             </p>
           ) : null}
           {leftovers.map((group) => (
-            <StopOutcome
-              key={group.id}
-              targets={group.processes}
-              teardown={groupState(group, answer, teardowns.get(group.id))}
-            />
+            <section key={group.id} className="session-stop-group">
+              <p className="muted group-caption">
+                Group {group.pgid}: {leftoverCommand(group)}
+              </p>
+              <StopOutcome
+                targets={group.processes}
+                teardown={groupState(group, answer, teardowns.get(group.id))}
+              />
+            </section>
           ))}
         </>
       )}
