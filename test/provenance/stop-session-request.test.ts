@@ -94,8 +94,12 @@ describe('session:stop on a running service', () => {
     const a = await FakeAgent.start({ markers: markers('sess-ui-confirm-1') });
     const shown = await a.toolCall('sleep 600 & echo ok');
     await shown.exited();
-    await waitFor('the first leftover seen', () =>
-      sessionGroups(h, 'sess-ui-confirm-1').find((g) => g.pgid === shown.pid),
+    await waitFor('the wrapper gone', () => readProcStat(shown.pid) === null);
+    // The list is confirmed as the user saw it: the leftover, its shell gone, only the sleep in it.
+    await waitFor('the first leftover seen without its shell', () =>
+      sessionGroups(h, 'sess-ui-confirm-1').find(
+        (g) => g.pgid === shown.pid && g.processes.every((p) => p.pid !== shown.pid),
+      ),
     );
     const confirmed = sessionGroups(h, 'sess-ui-confirm-1').find((g) => g.pgid === shown.pid)!;
     // Born after the confirmation was shown: not in the list the user saw.
@@ -111,7 +115,7 @@ describe('session:stop on a running service', () => {
     });
     const result = (done as { payload: StopSessionResult }).payload;
     expect(result.outcomes.map((o) => o.groupId)).toEqual([confirmed.id, '999999:999999:1']);
-    expect(result.outcomes[0]!.result?.clean).toBe(true);
+    expect(result.outcomes[0]).toMatchObject({ refused: null, result: { clean: true } });
     expect(result.outcomes[1]).toMatchObject({
       result: null,
       refused: expect.stringMatching(/already gone/),
