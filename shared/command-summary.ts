@@ -40,7 +40,8 @@ function shellScript(command: string): string | null {
 
 /** The user's command inside an agent's wrapper shell; the command line itself otherwise. */
 export function commandThatMatters(command: string): string {
-  const script = shellScript(command);
+  // The wrapper's script may come without its shell too (a tool call's command as a transcript holds it).
+  const script = shellScript(command) ?? (/^source\s/.test(command.trim()) ? command.trim() : null);
   if (script === null) return command;
   if (/shell-snapshots\//.test(script) || /^source\s/.test(script)) {
     const inner = evalArgument(script);

@@ -10,6 +10,37 @@ export interface StopGroupRequest {
   dryRun?: boolean;
 }
 
+/**
+ * Stop every leftover group of one agent session (everything but the agent's own group). `groupIds`,
+ * when given, are the groups the user confirmed: a group of the session not among them (one that
+ * appeared after the confirmation was shown) is left alone, so what is stopped is what was listed.
+ */
+export interface StopSessionRequest {
+  /** A session id as shown in a snapshot, or a prefix of at least 8 characters naming exactly one. */
+  sessionId: string;
+  groupIds?: string[];
+  dryRun?: boolean;
+}
+
+/** What happened to one group of a session stop: its teardown, or why it was not stopped. */
+export interface SessionGroupOutcome {
+  groupId: string;
+  /** The teardown, as for `group:stop`; null when the group was refused before any signal. */
+  result: TeardownResult | null;
+  /** Why nothing was signalled to this group (already gone, PGID reused, not provable); else null. */
+  refused: string | null;
+}
+
+export interface StopSessionResult {
+  sessionId: string;
+  /** Set when nothing at all was stopped: no such session, an ambiguous prefix, no leftovers. */
+  refused: string | null;
+  /** Groups of the session left alone, with why (the agent's own group; one not confirmed). */
+  skipped: Array<{ groupId: string; reason: string }>;
+  /** One outcome per group stopped, in the order they were stopped. */
+  outcomes: SessionGroupOutcome[];
+}
+
 /** What was wrong with the config file when it was read; its bad values fell back to defaults. */
 export interface ConfigProblems {
   path: string;
@@ -27,6 +58,7 @@ export interface RequestContract {
   'snapshot:get': { request: void; response: Snapshot };
   'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
   'group:stop': { request: StopGroupRequest; response: TeardownResult };
+  'session:stop': { request: StopSessionRequest; response: StopSessionResult };
   'incidents:list': { request: { limit?: number }; response: Incident[] };
   'settings:get': { request: void; response: Settings };
   'config:problems': { request: void; response: ConfigProblems };
@@ -57,6 +89,7 @@ export const REQUEST_CHANNELS = [
   'snapshot:get',
   'timeline:get',
   'group:stop',
+  'session:stop',
   'incidents:list',
   'settings:get',
   'settings:set',

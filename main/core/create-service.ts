@@ -1,11 +1,12 @@
 import { homedir } from 'node:os';
-import type { StopGroupRequest } from '../../shared/contract';
+import type { StopGroupRequest, StopSessionRequest, StopSessionResult } from '../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
 import { HostInfoSource, type HostFacts } from './host/host-info';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
-import { stopGroup } from './actions/stop-group';
+import { stopGroup, type StopOutcome } from './actions/stop-group';
+import { stopSession } from './actions/stop-session';
 import { Monitor } from './monitor/monitor';
 import { GroupContext } from './monitor/group-context';
 import { PolicyEngine } from './policies/policy-engine';
@@ -97,10 +98,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     for (const l of snapshotListeners) l(s);
   };
 
-  const stop = async (
+  const rememberedMembers = (groupId: string) =>
+    [...(monitor.groupById(groupId)?.members.values() ?? [])].map((m) => m.record);
+
+  /** One group through the one stop path, each signal noted for the monitor as it is sent. */
+  const stopNoted = async (
     request: StopGroupRequest,
     onProgress?: (partial: TeardownResult) => void,
-  ): Promise<TeardownResult> => {
+  ): Promise<StopOutcome> => {
     // Each signal is noted as soon as it is sent: the monitor may see the group end before the teardown
     // returns, and must know by then that the user stopped it (its incidents end stopped-by-user).
     let stopping: string | null = null;
@@ -112,7 +117,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       noted = Math.max(noted, partial.signals.length);
     };
     const outcome = await stopGroup(request, snapshotGroups(monitor, { all: true }), {
-      remembered: [...(monitor.groupById(request.groupId)?.members.values() ?? [])].map((m) => m.record),
+      remembered: rememberedMembers(request.groupId),
       graceMs: settings.teardown.graceMs,
       sampler,
       beforeSignal: (group) => {
@@ -123,10 +128,30 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
         onProgress?.(partial);
       },
     });
+    if (outcome.refused === null) noteSignals(outcome.result);
+    return outcome;
+  };
+
+  const stop = async (
+    request: StopGroupRequest,
+    onProgress?: (partial: TeardownResult) => void,
+  ): Promise<TeardownResult> => {
+    const outcome = await stopNoted(request, onProgress);
     if (outcome.refused !== null) throw new Error(outcome.refused.message);
-    noteSignals(outcome.result);
     return outcome.result;
   };
+
+  // Sessions are provenance: resolved on decorated views, then each group goes the one stop path.
+  const stopSessionGroups = (
+    request: StopSessionRequest,
+    onProgress?: (partial: TeardownResult) => void,
+  ): Promise<StopSessionResult> =>
+    stopSession(
+      request,
+      context.decorate(snapshotGroups(monitor, { all: true })),
+      (groupId) => stopNoted({ groupId, dryRun: request.dryRun }, onProgress),
+      rememberedMembers,
+    );
 
   const policies = new PolicyEngine({
     settings: () => settings,
@@ -178,6 +203,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     snapshot,
     timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
     stopGroup: stop,
+    stopSession: stopSessionGroups,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),
     settings: () => settings,
     policyJournal: async (query) => store.journal(query),
@@ -227,7 +253,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     service,
     monitor,
     store,
-    agentsSnapshot: () => ({ seq: ++seq, sampledAt: Date.now(), groups: snapshotGroups(monitor) }),
+    agentsSnapshot: () => ({
+      seq: ++seq,
+      sampledAt: Date.now(),
+      groups: context.recall(snapshotGroups(monitor)),
+    }),
     stop: async () => {
       clearImmediate(starting);
       monitor.stop();

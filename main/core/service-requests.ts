@@ -18,6 +18,7 @@ export const SERVICE_REQUESTS: { readonly [C in RequestChannel]: Answer<C> } = {
   'timeline:get': (service, p) => service.timeline(p.groupId, p.sinceMs),
   // The service resolves the id against what it reported; an unknown id is its error to raise.
   'group:stop': (service, p, onProgress) => service.stopGroup(p, onProgress),
+  'session:stop': (service, p, onProgress) => service.stopSession(p, onProgress),
   'incidents:list': (service, p) => service.incidents(p?.limit),
   'settings:get': (service) => service.settings(),
   'settings:set': (service, p) => service.updateSettings(p),

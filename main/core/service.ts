@@ -1,5 +1,11 @@
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
-import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
+import type {
+  ConfigProblems,
+  PolicyJournalQuery,
+  StopGroupRequest,
+  StopSessionRequest,
+  StopSessionResult,
+} from '../../shared/contract';
 import type {
   GroupTimeline,
   Incident,
@@ -25,6 +31,14 @@ export interface CorralService {
     request: StopGroupRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<TeardownResult>;
+  /**
+   * Stops every leftover group of one agent session except the agent's own, each through the same
+   * stop path as `stopGroup`, with one outcome per group.
+   */
+  stopSession(
+    request: StopSessionRequest,
+    onProgress?: (partial: TeardownResult) => void,
+  ): Promise<StopSessionResult>;
   incidents(limit?: number): Promise<Incident[]>;
   settings(): Settings;
   /** The config file's problems as last read (empty once settings were saved over it). */

@@ -4,6 +4,7 @@
 import type { GroupView, Settings, Snapshot } from '../../shared/model';
 import { formatCpu, formatDuration } from './format';
 import { agentLabel, groupCommand, incidentFlags, orphanedSince, type IncidentFlag } from './flagged-groups';
+import { leftBehindSentence, leftoverWords, type LeftoverWords } from './leftover-text';
 
 export const QUIET_WINDOW_MS = 60_000;
 
@@ -38,7 +39,24 @@ interface Fresh {
 
 const incidentKey = (groupId: string, kind: IncidentFlag) => `${groupId}#${kind}`;
 
+/** The wording where the session, tool call or ports are known: the project, the command, the port. */
+function describeKnown({ group, kind }: Fresh, w: LeftoverWords, now: number): Notice {
+  const why = w.why ? ` (${w.why})` : '';
+  const body =
+    kind === 'orphan'
+      ? `${leftBehindSentence(w)}${why}, ${formatDuration(now - orphanedSince(group))} ago (${formatCpu(group.cpuPercent)}).`
+      : `${w.command}${w.where}${why} has been using ${formatCpu(group.cpuPercent)}; running for ${formatDuration(now - group.startedAt)}.`;
+  return {
+    title: `${w.who}: ${kind === 'orphan' ? 'process left behind' : 'runaway process'}`,
+    body,
+    groupId: group.id,
+    stop: { groupId: group.id, orphansOnly: group.containsAgent },
+  };
+}
+
 function describeOne({ group, kind }: Fresh, now: number): Notice {
+  const known = leftoverWords(group);
+  if (known) return describeKnown({ group, kind }, known, now);
   const command = groupCommand(group);
   const body =
     kind === 'orphan'

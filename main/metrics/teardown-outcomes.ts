@@ -20,5 +20,11 @@ export function countingTeardowns(service: CorralService, metrics: CorralMetrics
       if (!result.dryRun) metrics.teardowns.inc({ outcome: teardownOutcome(result) });
       return result;
     },
+    stopSession: async (request, onProgress) => {
+      const stopped = await service.stopSession(request, onProgress);
+      for (const { result } of stopped.outcomes)
+        if (result && !result.dryRun) metrics.teardowns.inc({ outcome: teardownOutcome(result) });
+      return stopped;
+    },
   };
 }

@@ -5,3 +5,9 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const MAX_GROUP_ID_LENGTH = 64;
 
 export const MAX_INCIDENTS_LIMIT = 10_000;
+
+/** Longer than any agent's session id (uuids are 36 characters). */
+export const MAX_SESSION_ID_LENGTH = 256;
+
+/** Groups one "stop this session" may confirm; a session leaving more is stopped in several asks. */
+export const MAX_SESSION_GROUPS = 1_000;

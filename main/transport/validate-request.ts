@@ -3,13 +3,26 @@
 import { HOOK_AGENT_NAMES } from '../../shared/hooks';
 import { NUMERIC_SETTINGS } from '../../shared/settings-table';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
-import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES } from './limits';
+import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES, MAX_SESSION_GROUPS, MAX_SESSION_ID_LENGTH } from './limits';
 import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
 
 export type ValidRequest = {
   [C in RequestChannel]: { ok: true; channel: C; payload: RequestOf<C> };
 }[RequestChannel];
 export type RequestValidation = ValidRequest | { ok: false; error: string };
+
+/**
+ * A session id as a snapshot shows it (agents' ids are uuids, thread ids, or OpenCode's pid), or a
+ * prefix of one of at least 8 characters: any printable text, bounded.
+ */
+const sessionIdCheck: Check = (value, path) => {
+  if (typeof value !== 'string') return `${path} must be a string session id`;
+  if (value.length === 0 || value.length > MAX_SESSION_ID_LENGTH)
+    return `${path} must be 1 to ${MAX_SESSION_ID_LENGTH} characters long`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return `${path} must not contain control characters`;
+  return null;
+};
 
 const noPayload: Check = (value, path) =>
   value === undefined || value === null ? null : `${path} must be empty for this channel`;
@@ -79,6 +92,10 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
   'snapshot:get': noPayload,
   'timeline:get': object({ groupId }, { sinceMs: finiteNumber({ min: 0 }) }),
   'group:stop': object({ groupId }, { orphansOnly: bool, withEscaped: bool, dryRun: bool }),
+  'session:stop': object(
+    { sessionId: sessionIdCheck },
+    { groupIds: arrayOf(groupId, MAX_SESSION_GROUPS), dryRun: bool },
+  ),
   'incidents:list': object(
     {},
     {

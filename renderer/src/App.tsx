@@ -3,11 +3,17 @@
  *
  * Navigation      role=navigation "Pages" with buttons "Overview", "Incidents", "Settings" (aria-current=page).
  * Overview        host header [data-testid=host-header]; filter radios "Flagged only" / "All agent groups" /
- *                 "Everything"; searchbox "Search by command"; table "Process groups"; one tbody per agent
- *                 [data-testid=agent][data-agent=<name>|none]; session rows [data-testid=session][data-sid];
+ *                 "Everything"; searchbox "Search by command or port" (`3000` or `:3000` matches listeners);
+ *                 table "Process groups"; one tbody per agent [data-testid=agent][data-agent=<name>|none];
+ *                 agent-session rows [data-testid=agent-session][data-session-id] with
+ *                 [data-testid=session-agent] (agent alive|exited), [data-testid=session-age] and button
+ *                 "Stop everything session <short id> left…"; groups with no known agent session under Unix
+ *                 session rows [data-testid=session][data-sid];
  *                 group rows role=row [data-testid=group-row][data-group-id=<group id>] (aria-selected when
  *                 open), cells [data-testid=group-cpu] and [data-testid=group-memory], flag badges
- *                 [data-flag=orphan|leaderless|runaway|held-pipe]; button "Show timeline of group <pgid>";
+ *                 [data-flag=orphan|leaderless|runaway|held-pipe], the tool call's description
+ *                 [data-testid=tool-description], cwd [data-testid=group-cwd] and ports
+ *                 [data-testid=group-ports]; button "Show timeline of group <pgid>";
  *                 button "Stop group…" in each group row; empty state [data-testid=no-groups].
  * Timeline        region "Group timeline" [data-testid=timeline][data-group-id]; range buttons in group
  *                 "Range": "Last 5 min", "1 h", "24 h", "All" (aria-pressed); zoom buttons "Zoom in",
@@ -23,6 +29,9 @@
  *                 confirming, [data-testid=stop-outcome][data-status=running|done|failed] and list "Outcome
  *                 per process" [data-testid=outcomes] with li[data-pid][data-outcome=pending|exited-after-term|
  *                 killed|already-gone|not-permitted|still-alive|escaped-group|skipped]; button "Close".
+ * Session stop    role=dialog "Stop everything session <short id> left" [data-testid=stop-session-dialog]:
+ *                 one list per group [data-testid=stop-targets], then one outcome per group
+ *                 [data-testid=stop-outcome]; [data-testid=session-refused] when the core refused it all.
  * Incidents       table "Incident history" rows [data-incident-id]; tables [data-testid=burn-by-agent] and
  *                 [data-testid=burn-by-day] rows [data-key] with cells [data-cpu-seconds].
  * Settings        textboxes "Poll interval (ms)", "Runaway threshold (% of one core)", "Runaway window

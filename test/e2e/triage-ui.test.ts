@@ -1,20 +1,24 @@
 // The triage UI at the two sizes it is designed for: the menu-bar popover (420 × 700) and a window
 // (1280 × 800). A real `corral serve`, a fake agent whose tool calls leak real processes while the
-// page is open, real Chromium. Screenshots of every page at both sizes go to test-artifacts/.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+// page is open (from a git work tree, with a session id and a transcript naming each call), real
+// Chromium. Screenshots of every page at both sizes go to test-artifacts/.
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
-import { groupMembers, readProcStat } from '../support/proc';
+import { groupMembers, isAlive, readProcStat } from '../support/proc';
+import { removeDir } from '../support/spawned-groups';
 import { startServe } from '../support/serve-process';
 import { waitFor } from '../support/wait-for';
+import { freePort, gitWorkTree, waitListening } from '../provenance/live-support';
 
 const ARTIFACTS = 'test-artifacts';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
 const POPOVER = { width: 420, height: 700 };
 const WINDOW = { width: 1280, height: 800 };
+const SESSION = '5d2c9e41-0b7a-4f0e-9d3c-6a1b2c3d4e5f';
 // A busy loop on a loaded 2-core CI machine may get a fraction of a core: a low threshold keeps
 // "runaway" about the loop, not about the machine's load (sleep uses ~0 %).
 const CONFIG = {
@@ -55,7 +59,15 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     mkdirSync(join(home, 'shell-snapshots'));
     writeFileSync(join(home, 'shell-snapshots', 'snapshot-bash-1.sh'), '# snapshot\n');
     const serve = await startServe(CONFIG);
-    const agent = await FakeAgent.start();
+    const { root, sub } = gitWorkTree();
+    const config = realpathSync(mkdtempSync(join(tmpdir(), 'corral-e2e-claude-')));
+    const agent = await FakeAgent.start({
+      markers: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_PID: '$PID' },
+      env: { CLAUDE_CONFIG_DIR: config },
+      cwd: sub,
+      sessionFile: true,
+      transcript: true,
+    });
     const page = await browser.newPage({ viewport: WINDOW });
     const errors: string[] = [];
     const notFound: string[] = [];
@@ -73,6 +85,13 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     // Born while the page is open: a quiet leftover, then a runaway one.
     const quiet = await agent.toolCall(claudeWrapper(home, 'sleep 600 &'));
     await quiet.exited();
+    const serverPort = await freePort();
+    const server = await agent.toolCall(
+      claudeWrapper(home, `python3 -m http.server ${serverPort} --bind 127.0.0.1 >/dev/null 2>&1 &`),
+      { description: 'Serve the docs' },
+    );
+    await server.exited();
+    await waitListening(serverPort);
     const hot = await agent.toolCall(
       claudeWrapper(home, 'sleep 601 & until false; do :; done 2>/dev/null & sleep 2'),
     );
@@ -84,14 +103,19 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
 
     const hotRow = page.locator(`tr[data-testid=group-row][data-group-id^="${hot.pid}:"]`);
     const quietRow = page.locator(`tr[data-testid=group-row][data-group-id^="${quiet.pid}:"]`);
+    const serverRow = page.locator(`tr[data-testid=group-row][data-group-id^="${server.pid}:"]`);
     await expect.poll(() => hotRow.getAttribute('data-severity'), { timeout: 15_000 }).toBe('critical');
     await quietRow.waitFor();
-    // Triage order: the runaway first although its PGID is higher and it started later.
+    // Triage order: the runaway first although its PGID is higher and it started later (then the server,
+    // which holds more memory than the quiet sleep).
     await expect
       .poll(async () => (await rowOrder(page)).map((id) => Number(id.split(':')[0])), { timeout: 10_000 })
-      .toEqual([hot.pid, quiet.pid]);
-    // The command that matters, not the wrapper; the full line on hover.
-    expect(await quietRow.locator('.command-text').textContent()).toBe('sleep 600');
+      .toEqual([hot.pid, server.pid, quiet.pid]);
+    // The command that matters, not the wrapper: the tool call's, as the agent wrote it (from its
+    // transcript); the full line on hover.
+    await expect
+      .poll(() => quietRow.locator('.command-text').textContent(), { timeout: 10_000 })
+      .toBe('sleep 600 &');
     expect(await hotRow.locator('[data-flag=runaway]').getAttribute('title')).toMatch(/^Runaway: /);
     const hotAgent = page.locator('tbody[data-testid=agent]', { has: hotRow });
     expect(await hotAgent.getByTestId('agent-totals').textContent()).toMatch(/^\d+ procs · CPU \d+% · /);
@@ -99,6 +123,31 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
       await hotAgent.getByRole('button', { name: /^Stop all \d+ orphans? of claude-code…$/ }).isVisible(),
     ).toBe(true);
     expect(await noHorizontalScroll(page)).toBe(true);
+
+    // Whose it is: one heading for the session (project, short id, agent alive), the tool call's
+    // description, the cwd inside the project and the port on the row; search by port.
+    const heading = page.locator(`tr[data-testid=agent-session][data-session-id="${SESSION}"]`);
+    await heading.waitFor();
+    expect(await heading.locator('.session-project').textContent()).toBe(basename(root));
+    expect(await heading.locator('.session-id').textContent()).toBe(SESSION.slice(0, 8));
+    await expect.poll(() => heading.getByTestId('session-agent').textContent()).toBe('agent alive');
+    expect(await heading.getByTestId('session-age').textContent()).toMatch(/^first leftover \d+[sm] ago$/);
+    await expect
+      .poll(() => serverRow.getByTestId('tool-description').textContent(), { timeout: 10_000 })
+      .toBe('Serve the docs');
+    await expect
+      .poll(() => serverRow.locator('.command-text').textContent())
+      .toBe(`python3 -m http.server ${serverPort} --bind 127.0.0.1 >/dev/null 2>&1 &`);
+    expect(await serverRow.getByTestId('group-cwd').textContent()).toBe('web/app');
+    await expect
+      .poll(() => serverRow.getByTestId('group-ports').textContent(), { timeout: 10_000 })
+      .toBe(`:${serverPort}`);
+    const search = page.getByRole('searchbox', { name: 'Search by command or port' });
+    await search.fill(`:${serverPort}`);
+    await expect.poll(() => rowOrder(page)).toEqual([await serverRow.getAttribute('data-group-id')]);
+    await page.screenshot({ path: `${ARTIFACTS}/search-port-1280.png` });
+    await search.fill('');
+    await expect.poll(async () => (await rowOrder(page)).length).toBe(3);
     await page.screenshot({ path: `${ARTIFACTS}/overview-1280.png` });
 
     // The timeline of the leak: the tool-call shell's exit, the reparenting, orphaned and runaway spans.
@@ -168,6 +217,41 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     await page.screenshot({ path: `${ARTIFACTS}/stop-outcome-420.png` });
     await page.getByRole('button', { name: 'Close' }).click();
 
+    // "Stop everything this session left", in the popover: every process of both remaining leftovers
+    // listed, both stopped through the core's one stop path, the agent kept.
+    const stopSession = heading.getByRole('button', {
+      name: `Stop everything session ${SESSION.slice(0, 8)} left…`,
+    });
+    await stopSession.waitFor();
+    const sessionBox = (await stopSession.boundingBox())!;
+    expect(sessionBox.x + sessionBox.width).toBeLessThanOrEqual(POPOVER.width);
+    expect(await noHorizontalScroll(page)).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}/overview-sessions-420.png` });
+    const leftoverPids = [...groupMembers(quiet.pid), ...groupMembers(server.pid)].map((m) => m.pid);
+    await stopSession.click();
+    const sessionDialog = page.getByTestId('stop-session-dialog');
+    await sessionDialog.waitFor();
+    const listed = await sessionDialog
+      .locator('[data-testid=stop-targets] li')
+      .evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-pid'))));
+    expect(listed.sort()).toEqual(leftoverPids.sort());
+    await page.screenshot({ path: `${ARTIFACTS}/stop-session-dialog-420.png` });
+    await sessionDialog.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect
+      .poll(
+        () =>
+          sessionDialog
+            .getByTestId('stop-outcome')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('data-status'))),
+        { timeout: 15_000 },
+      )
+      .toEqual(['done', 'done']);
+    expect(groupMembers(quiet.pid)).toEqual([]);
+    expect(groupMembers(server.pid)).toEqual([]);
+    expect(isAlive(agent.pid)).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}/stop-session-outcome-420.png` });
+    await sessionDialog.getByRole('button', { name: 'Close' }).click();
+
     for (const [name, size] of [
       ['420', POPOVER],
       ['1280', WINDOW],
@@ -200,5 +284,7 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     expect(notFound).toEqual([]);
     await page.close();
     expect(await restarted.stop()).toBe(0);
+    removeDir(root);
+    removeDir(config);
   });
 });

@@ -177,3 +177,50 @@ describe('decideNotification', () => {
     expect(notice!.stop).toEqual({ groupId: '4:4:1', orphansOnly: true });
   });
 });
+
+describe('notification text naming the project and the tool call', () => {
+  const session = { id: 's-1', source: 'env' as const, project: '/home/me/shop', agentAlive: false };
+  const toolCall = { id: 'toolu_1', command: 'npm run dev', description: null, startedAt: NOW - 4 * MIN };
+  const ports = [
+    { protocol: 'tcp' as const, address: '127.0.0.1', port: 3000 },
+    { protocol: 'tcp6' as const, address: '::1', port: 3000 },
+  ];
+
+  it('says which agent in which project left which command running on which port', () => {
+    const [notice] = run([{ at: NOW, groups: [group(7, { session, toolCall, ports })] }]);
+    expect(notice).toEqual({
+      title: 'claude-code in shop: process left behind',
+      body: 'claude-code in shop left `npm run dev` running on :3000, 3m ago (50% CPU).',
+      groupId: '7:7:1',
+      stop: { groupId: '7:7:1', orphansOnly: false },
+    });
+  });
+
+  it("adds the agent's description of the call, and names a runaway's command and port", () => {
+    const described = { ...toolCall, description: 'Start the dev server' };
+    const [orphan] = run([{ at: NOW, groups: [group(8, { session, toolCall: described, ports })] }]);
+    expect(orphan!.body).toBe(
+      'claude-code in shop left `npm run dev` running on :3000 (Start the dev server), 3m ago (50% CPU).',
+    );
+    const [runaway] = run([
+      { at: NOW, groups: [group(9, { flags: ['runaway'], cpuPercent: 99, session, toolCall, ports })] },
+    ]);
+    expect(runaway!.title).toBe('claude-code in shop: runaway process');
+    expect(runaway!.body).toBe('`npm run dev` on :3000 has been using 99% CPU; running for 1h 30m.');
+  });
+
+  it('uses what is known: a session without a tool call names the project and the unwrapped command', () => {
+    const wrapped = group(10, { session });
+    wrapped.processes[0]!.command =
+      "/bin/bash -c source /root/.claude/shell-snapshots/snapshot-bash-1.sh && eval 'python3 -m http.server' \\< /dev/null";
+    const [notice] = run([{ at: NOW, groups: [wrapped] }]);
+    expect(notice!.body).toBe('claude-code in shop left `python3 -m http.server` running, 3m ago (50% CPU).');
+    const portOnly = run([{ at: NOW, groups: [group(11, { ports })] }]);
+    expect(portOnly[0]!.body).toBe('claude-code left `yes 11` running on :3000, 3m ago (50% CPU).');
+  });
+
+  it('keeps the older wording when nothing about the session, tool call or ports is known', () => {
+    const [notice] = run([{ at: NOW, groups: [group(12, { session: null, toolCall: null, ports: [] })] }]);
+    expect(notice!.body).toBe('yes 12 kept running after its tool call ended, 3m ago (50% CPU).');
+  });
+});

@@ -26,6 +26,17 @@ describe('what the running service adds to its groups and events', () => {
     expect(group?.processes[0]?.cwd).toBeTruthy();
   });
 
+  it("gives the desktop's no-window snapshot the session its events already found, without reading again", async () => {
+    harness = startHarness();
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall('sleep 600 & echo done');
+    await call.exited();
+    await harness.next('orphaned', (e) => e.pgid === call.pid && e.session?.id === SESSION);
+    const group = harness.running.agentsSnapshot().groups.find((g) => g.pgid === call.pid);
+    expect(group?.session?.id).toBe(SESSION);
+    expect(group?.session?.project).toBeTruthy();
+  });
+
   it('flags the leftovers of a session the agent hooks reported ended', async () => {
     harness = startHarness();
     const agent = await FakeAgent.start();

@@ -18,6 +18,12 @@ describe('commandThatMatters', () => {
       "/bin/zsh -c source /Users/u/.claude/shell-snapshots/snapshot-zsh-9.sh && eval 'sleep 600 &' && pwd -P >| /tmp/x",
       'sleep 600 &',
     ],
+    [
+      'the wrapper script without its shell (as a transcript may hold it)',
+      "source /root/.claude/shell-snapshots/snapshot-bash-1.sh && eval 'python3 -m http.server 8000 &' && pwd -P >| /tmp/claude-1-cwd",
+      'python3 -m http.server 8000 &',
+    ],
+    ['a plain source is left alone', 'source .venv/bin/activate', 'source .venv/bin/activate'],
     ['plain command', 'node server.js --port 3000', 'node server.js --port 3000'],
     ['plain shell -c is left alone', 'bash -lc npm test', 'bash -lc npm test'],
     [

@@ -87,7 +87,7 @@ describe('overview', () => {
       'none',
     ]);
 
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search by command' }), {
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search by command or port' }), {
       target: { value: 'NPM' },
     });
     expect(groupRows()).toEqual([devServer.id]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/transport/dispatch';
 import type { TeardownResult } from '../../shared/model';
-import { FakeCorralService, KNOWN_GROUP_ID } from './fake-corral-service';
+import { FakeCorralService, KNOWN_GROUP_ID, makeGroup } from './fake-corral-service';
 
 describe('dispatch', () => {
   it('maps each channel to its service call', async () => {
@@ -34,6 +34,30 @@ describe('dispatch', () => {
       payload: { groupId: KNOWN_GROUP_ID, dryRun: true, clean: true },
     });
     expect(progress).toHaveLength(1);
+  });
+
+  it('stops a session through the service, one outcome per group, progress forwarded', async () => {
+    const service = new FakeCorralService();
+    const session = { id: 'sess-dispatch-1', source: 'env' as const, project: '/p/shop', agentAlive: true };
+    service.current = {
+      seq: 2,
+      sampledAt: 1,
+      groups: [makeGroup({ session }), makeGroup({ id: '77:77:1', pgid: 77, session, containsAgent: true })],
+    };
+    const progress: TeardownResult[] = [];
+    const result = await dispatch(service, 'session:stop', { sessionId: 'sess-dispatch-1' }, (p) =>
+      progress.push(p),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      payload: {
+        refused: null,
+        skipped: [{ groupId: '77:77:1', reason: "the agent's own group" }],
+        outcomes: [{ groupId: KNOWN_GROUP_ID, refused: null, result: { clean: true } }],
+      },
+    });
+    expect(progress.map((p) => p.groupId)).toEqual([KNOWN_GROUP_ID]);
+    expect(service.calls.map((c) => c.method)).toEqual(['stopSession', 'stopGroup']);
   });
 
   it('turns an id the service never reported into an error, not a throw', async () => {

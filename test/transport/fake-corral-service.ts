@@ -1,5 +1,11 @@
 // An in-memory CorralService for transport tests: records calls, emits pushes on demand.
-import type { ConfigProblems, PolicyJournalQuery, StopGroupRequest } from '../../shared/contract';
+import type {
+  ConfigProblems,
+  PolicyJournalQuery,
+  StopGroupRequest,
+  StopSessionRequest,
+  StopSessionResult,
+} from '../../shared/contract';
 import type {
   GroupView,
   Incident,
@@ -78,6 +84,28 @@ export class FakeCorralService implements CorralService {
       clean: true,
     };
     onProgress?.({ ...result, clean: false });
+    return result;
+  }
+
+  /** Stops, through stopGroup, each group of the snapshot in that session that does not hold the agent. */
+  async stopSession(
+    request: StopSessionRequest,
+    onProgress?: (partial: TeardownResult) => void,
+  ): Promise<StopSessionResult> {
+    this.calls.push({ method: 'stopSession', args: [request] });
+    const mine = this.current.groups.filter((g) => g.session?.id === request.sessionId);
+    const result: StopSessionResult = {
+      sessionId: request.sessionId,
+      refused: mine.length === 0 ? `no live process group belongs to session ${request.sessionId}` : null,
+      skipped: mine
+        .filter((g) => g.containsAgent)
+        .map((g) => ({ groupId: g.id, reason: "the agent's own group" })),
+      outcomes: [],
+    };
+    for (const g of mine.filter((g) => !g.containsAgent)) {
+      const teardown = await this.stopGroup({ groupId: g.id, dryRun: request.dryRun }, onProgress);
+      result.outcomes.push({ groupId: g.id, result: teardown, refused: null });
+    }
     return result;
   }
 

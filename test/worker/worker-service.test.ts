@@ -56,4 +56,33 @@ describe('the core in a worker thread', () => {
     expect(progress.length).toBeGreaterThan(0);
     await expect(service.stopGroup({ groupId: '999999:999999:1' })).rejects.toThrow(/no live group/);
   });
+
+  it("stops a session's leftovers through the worker, and its agents-only snapshots name the session", async () => {
+    running = await startWorkerService(ENTRY, { dataDir: mkdtempSync(join(tmpdir(), 'corral-worker-')) });
+    const { service } = running;
+    const session = 'sess-worker-0001';
+    const agent = await FakeAgent.start({
+      markers: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CLAUDE_PID: '$PID' },
+    });
+    const one = await agent.toolCall('sleep 600 & echo done');
+    const two = await agent.toolCall('sleep 600 & echo done');
+    await one.exited();
+    await two.exited();
+    // The no-window snapshot recalls what the orphaned events found: notifications can name the project.
+    await waitFor(
+      'both leftovers with their session in a pushed snapshot',
+      () =>
+        [one.pid, two.pid].every((pgid) =>
+          service.snapshot().groups.some((g) => g.pgid === pgid && g.session?.id === session),
+        ),
+      { timeoutMs: 20_000 },
+    );
+    const result = await service.stopSession({ sessionId: session });
+    expect(result.refused).toBeNull();
+    expect(result.outcomes.map((o) => o.result?.pgid).sort()).toEqual([one.pid, two.pid].sort());
+    expect(result.outcomes.every((o) => o.result?.clean)).toBe(true);
+    expect(groupMembers(one.pid)).toEqual([]);
+    expect(groupMembers(two.pid)).toEqual([]);
+    expect(groupMembers(agent.pid)).toHaveLength(1);
+  });
 });

@@ -63,6 +63,20 @@ export class GroupContext {
     return flagSessionEnded(groups, (pid) => markers.get(pid), ended);
   }
 
+  /**
+   * The session and tool call already found for each group (by a view or an event), added without any
+   * reading: for the desktop's no-window snapshot, whose notifications name the project and the call.
+   */
+  recall(groups: GroupView[]): GroupView[] {
+    for (const g of groups) {
+      const known = this.named.get(g.id);
+      if (!known) continue;
+      if (known.session && g.session == null) g.session = known.session;
+      if (known.toolCall && g.toolCall == null) g.toolCall = known.toolCall;
+    }
+    return groups;
+  }
+
   /** The event with its group's session and tool call, where known. */
   decorateEvent(event: MonitorEvent): MonitorEvent {
     let known = this.named.get(event.groupId);

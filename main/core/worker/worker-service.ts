@@ -62,6 +62,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     hooksStatus: () => call('hooks:status', undefined),
     installHooks: (request) => call('hooks:install', request),
     stopGroup: (request, onProgress) => call('group:stop', request, onProgress),
+    stopSession: (request, onProgress) => call('session:stop', request, onProgress),
     updateSettings: (patch) => call('settings:set', patch),
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);

@@ -6,6 +6,7 @@ import { ruleFromGroup } from '../policies/policy-journal';
 import { groupCommand, groupFullCommand } from '../store/selectors';
 import { useCorral } from '../store/store-context';
 import { groupSeverity } from './triage';
+import { LeftoverContext } from './LeftoverContext';
 import { StopButton } from './StopButton';
 
 interface GroupRowProps {
@@ -58,7 +59,13 @@ export const GroupRow = memo(function GroupRow({
   );
   const commandCell = (
     <td className="command" title={full}>
+      {group.toolCall?.description ? (
+        <span className="tool-description" data-testid="tool-description">
+          {group.toolCall.description}
+        </span>
+      ) : null}
       <span className="command-text">{command}</span>
+      <LeftoverContext group={group} />
       {compact ? (
         <span className="row-meta muted">
           pgid {timelineButton} · {group.processes.length} proc{group.processes.length === 1 ? '' : 's'} ·{' '}

@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { GroupView } from '../../../shared/model';
+import type { GroupView, SessionRef } from '../../../shared/model';
 import { useCorral } from '../store/store-context';
 import { agentKey, groupTree, visibleGroups } from '../store/selectors';
 import { GroupRow } from './GroupRow';
 import { AgentHeader } from './AgentHeader';
+import { SessionHeader } from './SessionHeader';
 
 const NO_GROUPS: GroupView[] = [];
 
@@ -12,6 +13,7 @@ interface GroupTableProps {
   compact: boolean;
   onStop: (group: GroupView) => void;
   onStopAgentOrphans: (agentName: string, groups: GroupView[]) => void;
+  onStopSession: (session: SessionRef, leftovers: GroupView[]) => void;
 }
 
 export function allClearMessage(groups: readonly GroupView[]): string {
@@ -20,7 +22,7 @@ export function allClearMessage(groups: readonly GroupView[]): string {
   return `All clear — ${running}, nothing left behind.`;
 }
 
-export function GroupTable({ compact, onStop, onStopAgentOrphans }: GroupTableProps) {
+export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession }: GroupTableProps) {
   const groups = useCorral((s) => s.snapshot?.groups ?? NO_GROUPS);
   const now = useCorral((s) => s.snapshot?.sampledAt ?? 0);
   const { filter, search } = useCorral(useShallow((s) => ({ filter: s.filter, search: s.search })));
@@ -77,9 +79,21 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans }: GroupTablePr
             onStopAgentOrphans={onStopAgentOrphans}
           />
           {agent.sessions.map((session) => [
-            <tr key={`s${session.sid}`} className="session-row" data-testid="session" data-sid={session.sid}>
-              <td colSpan={columns}>session {session.sid}</td>
-            </tr>,
+            session.session ? (
+              <SessionHeader
+                key={session.key}
+                session={session.session}
+                allGroups={groups}
+                now={now}
+                columns={columns}
+                compact={compact}
+                onStopSession={onStopSession}
+              />
+            ) : (
+              <tr key={session.key} className="session-row" data-testid="session" data-sid={session.sid}>
+                <td colSpan={columns}>session {session.sid}</td>
+              </tr>
+            ),
             ...session.groups.map((group) => (
               <GroupRow
                 key={group.id}

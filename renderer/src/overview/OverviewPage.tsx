@@ -1,8 +1,9 @@
 import { useCallback, useRef, useState } from 'react';
-import type { GroupView } from '../../../shared/model';
+import type { GroupView, SessionRef } from '../../../shared/model';
 import { useElementSize } from '../shared-ui/use-element-size';
 import { StopAgentOrphansDialog } from '../stop/StopAgentOrphansDialog';
 import { StopGroupDialog } from '../stop/StopGroupDialog';
+import { StopSessionDialog } from '../stop/StopSessionDialog';
 import { useCorral } from '../store/store-context';
 import { TimelineView } from '../timeline/TimelineView';
 import { GroupTable } from './GroupTable';
@@ -20,6 +21,15 @@ export function OverviewPage() {
   const [stoppingAgent, setStoppingAgent] = useState<{ name: string; groups: GroupView[] } | null>(null);
   const closeStop = useCallback(() => setStopping(null), []);
   const closeAgentStop = useCallback(() => setStoppingAgent(null), []);
+  const [stoppingSession, setStoppingSession] = useState<{
+    session: SessionRef;
+    leftovers: GroupView[];
+  } | null>(null);
+  const closeSessionStop = useCallback(() => setStoppingSession(null), []);
+  const onStopSession = useCallback(
+    (session: SessionRef, leftovers: GroupView[]) => setStoppingSession({ session, leftovers }),
+    [],
+  );
   const onStopAgentOrphans = useCallback(
     (name: string, groups: GroupView[]) => setStoppingAgent({ name, groups }),
     [],
@@ -42,6 +52,7 @@ export function OverviewPage() {
               compact={compact || layout === 'split'}
               onStop={setStopping}
               onStopAgentOrphans={onStopAgentOrphans}
+              onStopSession={onStopSession}
             />
           </div>
         </section>
@@ -62,6 +73,13 @@ export function OverviewPage() {
           agentName={stoppingAgent.name}
           groups={stoppingAgent.groups}
           onClose={closeAgentStop}
+        />
+      ) : null}
+      {stoppingSession ? (
+        <StopSessionDialog
+          session={stoppingSession.session}
+          leftovers={stoppingSession.leftovers}
+          onClose={closeSessionStop}
         />
       ) : null}
     </div>

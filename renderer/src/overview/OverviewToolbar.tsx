@@ -33,8 +33,8 @@ export function OverviewToolbar({ compact }: { compact: boolean }) {
       <input
         type="search"
         className="search"
-        aria-label="Search by command"
-        placeholder={compact ? 'Search…' : 'Search by command…'}
+        aria-label="Search by command or port"
+        placeholder={compact ? 'Command or :port…' : 'Search by command or :port…'}
         value={search}
         onChange={(event) => setSearch(event.target.value)}
       />

@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { commandThatMatters } from '../../../shared/command-summary';
+import { useState } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
 import { useCorral, useCorralApi, useCorralStore } from '../store/store-context';
 import { stopTargets } from './stop-targets';
+import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
+import { TargetList } from './TargetList';
 import { targetsSentence } from './stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
@@ -22,19 +23,8 @@ export function StopAgentOrphansDialog({ agentName, groups, onClose }: StopAgent
   const [started, setStarted] = useState(false);
   const teardowns = useCorral((s) => s.teardowns);
   const graceMs = useGraceMs();
-  const titleId = useId();
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const perGroup = groups.map((group) => ({ group, targets: stopTargets(group, 'orphans-only') }));
   const count = perGroup.reduce((sum, g) => sum + g.targets.length, 0);
-
-  useEffect(() => {
-    cancelRef.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
 
   const confirm = () => {
     setStarted(true);
@@ -48,55 +38,26 @@ export function StopAgentOrphansDialog({ agentName, groups, onClose }: StopAgent
   };
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="stop-agent-dialog"
-      >
-        <h2 id={titleId}>Stop all orphans of {agentName}</h2>
-        {!started ? (
-          <>
-            <p>{targetsSentence(count, graceMs)}</p>
-            {perGroup.map(({ group, targets }) => (
-              <ul
-                key={group.id}
-                className="target-list"
-                aria-label={`Orphans in group ${group.pgid}`}
-                data-testid="stop-targets"
-              >
-                {targets.map((p) => (
-                  <li key={p.pid} data-pid={p.pid}>
-                    <span className="pid">{p.pid}</span>{' '}
-                    <code title={p.command}>{commandThatMatters(p.command)}</code>
-                  </li>
-                ))}
-              </ul>
-            ))}
-            <div className="modal-actions">
-              <button type="button" ref={cancelRef} onClick={onClose}>
-                Cancel
-              </button>
-              <button type="button" className="danger" onClick={confirm} disabled={count === 0}>
-                Stop
-              </button>
-            </div>
-          </>
-        ) : (
-          <>
-            {perGroup.map(({ group, targets }) => (
-              <StopOutcome key={group.id} targets={targets} teardown={teardowns.get(group.id) ?? null} />
-            ))}
-            <div className="modal-actions">
-              <button type="button" ref={cancelRef} onClick={onClose}>
-                Close
-              </button>
-            </div>
-          </>
-        )}
-      </div>
-    </div>
+    <StopModal
+      title={`Stop all orphans of ${agentName}`}
+      testId="stop-agent-dialog"
+      started={started}
+      nothingToStop={count === 0}
+      onConfirm={confirm}
+      onClose={onClose}
+    >
+      {!started ? (
+        <>
+          <p>{targetsSentence(count, graceMs)}</p>
+          {perGroup.map(({ group, targets }) => (
+            <TargetList key={group.id} label={`Orphans in group ${group.pgid}`} targets={targets} />
+          ))}
+        </>
+      ) : (
+        perGroup.map(({ group, targets }) => (
+          <StopOutcome key={group.id} targets={targets} teardown={teardowns.get(group.id) ?? null} />
+        ))
+      )}
+    </StopModal>
   );
 }

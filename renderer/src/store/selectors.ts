@@ -1,10 +1,18 @@
-import { commandThatMatters } from '../../../shared/command-summary';
-import type { GroupView } from '../../../shared/model';
+import type { GroupView, SessionRef } from '../../../shared/model';
+import { groupPortNumbers, leftoverCommand, representative } from '../../../shared/provenance-text';
 import { compareGroups } from '../overview/triage';
 import type { GroupFilter } from './ui-slice';
 
+/**
+ * The groups of one agent session (`session` set), or, for groups no agent session is known for, of
+ * one Unix session (`session` null, `sid` set) as before provenance existed.
+ */
 export interface SessionNode {
-  sid: number;
+  /** `session:<id>` or `sid:<n>`. */
+  key: string;
+  session: SessionRef | null;
+  /** The Unix session, for groups with no known agent session; null for an agent session. */
+  sid: number | null;
   groups: GroupView[];
 }
 
@@ -22,10 +30,24 @@ export function matchesFilter(group: GroupView, filter: GroupFilter): boolean {
   return true;
 }
 
+/** `3000` or `:3000`: a port number someone is looking for. */
+const PORT_QUERY = /^:?(\d{1,5})$/;
+
+/**
+ * The search box: a command (any member's command line, the tool call's command or description), or a
+ * port, written `3000` or `:3000`, that a member listens on.
+ */
 export function matchesSearch(group: GroupView, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (needle === '') return true;
-  return group.processes.some((process) => process.command.toLowerCase().includes(needle));
+  const port = PORT_QUERY.exec(needle);
+  if (port && groupPortNumbers(group).includes(Number(port[1]))) return true;
+  const texts = [
+    ...group.processes.map((process) => process.command),
+    group.toolCall?.command ?? '',
+    group.toolCall?.description ?? '',
+  ];
+  return texts.some((text) => text.toLowerCase().includes(needle));
 }
 
 export function visibleGroups(
@@ -41,7 +63,7 @@ export function agentKey(group: GroupView): string {
 }
 
 /**
- * Agents, then their sessions, then groups, each in triage order (flagged first, then by CPU): the
+ * Agents, then their sessions (agent sessions where known, else Unix sessions), then groups, each in triage order (flagged first, then by CPU): the
  * agent and session holding the most urgent group come first; unattributed groups come last.
  */
 export function groupTree(groups: readonly GroupView[]): AgentNode[] {
@@ -53,9 +75,12 @@ export function groupTree(groups: readonly GroupView[]): AgentNode[] {
       agent = { key, name: group.agent?.name ?? null, pid: group.agent?.pid ?? null, sessions: [] };
       agents.set(key, agent);
     }
-    let session = agent.sessions.find((s) => s.sid === group.sid);
+    const sessionKey = group.session ? `session:${group.session.id}` : `sid:${group.sid}`;
+    let session = agent.sessions.find((s) => s.key === sessionKey);
     if (!session) {
-      session = { sid: group.sid, groups: [] };
+      session = group.session
+        ? { key: sessionKey, session: group.session, sid: null, groups: [] }
+        : { key: sessionKey, session: null, sid: group.sid, groups: [] };
       agent.sessions.push(session);
     }
     session.groups.push(group);
@@ -63,7 +88,7 @@ export function groupTree(groups: readonly GroupView[]): AgentNode[] {
   const nodes = [...agents.values()];
   for (const node of nodes) {
     for (const session of node.sessions) session.groups.sort(compareGroups);
-    node.sessions.sort((a, b) => compareGroups(a.groups[0]!, b.groups[0]!) || a.sid - b.sid);
+    node.sessions.sort((a, b) => compareGroups(a.groups[0]!, b.groups[0]!) || a.key.localeCompare(b.key));
   }
   return nodes.sort((a, b) => {
     if (a.name === null) return 1;
@@ -74,13 +99,20 @@ export function groupTree(groups: readonly GroupView[]): AgentNode[] {
 
 /** The full command line of a group: the leader's, else the oldest member's. */
 export function groupFullCommand(group: GroupView): string {
-  const leader = group.processes.find((p) => p.pid === group.leaderPid);
-  if (leader) return leader.command;
-  const oldest = [...group.processes].sort((a, b) => a.startedAt - b.startedAt)[0];
-  return oldest?.command ?? '';
+  return representative(group)?.command ?? '';
 }
 
-/** The command shown for a group: the user's command inside an agent's wrapper shell. */
+/** The command shown for a group: the tool call's, else the user's command inside the wrapper shell. */
 export function groupCommand(group: GroupView): string {
-  return commandThatMatters(groupFullCommand(group));
+  return leftoverCommand(group);
+}
+
+/** Every group of an agent session in the snapshot, whatever the filter shows. */
+export function groupsOfSession(groups: readonly GroupView[], sessionId: string): GroupView[] {
+  return groups.filter((g) => g.session?.id === sessionId);
+}
+
+/** What "stop everything this session left" stops: its groups except the one holding the agent. */
+export function sessionLeftovers(groups: readonly GroupView[], sessionId: string): GroupView[] {
+  return groupsOfSession(groups, sessionId).filter((g) => !g.containsAgent);
 }

@@ -1,0 +1,86 @@
+import type { SessionGroupOutcome, StopSessionRequest, StopSessionResult } from '../../../shared/contract';
+import type { GroupView } from '../../../shared/model';
+import { resolveSessionTargets } from '../provenance/resolve-targets';
+import { resolveGroupId, type GroupResolution, type KnownMember } from './resolve-group-id';
+import type { StopOutcome } from './stop-group';
+
+const NOT_CONFIRMED = 'not among the groups confirmed (it appeared after the list was shown)';
+
+/**
+ * "Stop everything this session left": every group of the session except the agent's own
+ * (resolve-targets.ts decides which), each stopped through `stopOne`, which must be the one stop path
+ * (stop-group.ts), one outcome per group. `groups` are views carrying provenance (`session`).
+ *
+ * With `groupIds` (what the user confirmed), a target is stopped only when one of them names it, by its
+ * id now or by an id that still proves to be it (resolve-group-id.ts); a confirmed group that is no
+ * longer a leftover of the session gets an outcome saying so and no signal.
+ */
+export async function stopSession(
+  request: StopSessionRequest,
+  groups: readonly GroupView[],
+  stopOne: (groupId: string) => Promise<StopOutcome>,
+  /** Members Corral saw in a group by an id it once had (the monitor's memory), to prove older ids. */
+  remembered: (groupId: string) => readonly KnownMember[] = () => [],
+): Promise<StopSessionResult> {
+  const resolve = (id: string): GroupResolution | null => {
+    try {
+      return resolveGroupId(id, groups, remembered(id));
+    } catch {
+      return null;
+    }
+  };
+  const resolved = resolveSessionTargets(groups, request.sessionId);
+  const sessionId = sessionIdOf(groups, resolved.groupIds) ?? request.sessionId;
+  const result: StopSessionResult = {
+    sessionId,
+    refused: resolved.refused,
+    skipped: [...resolved.skipped],
+    outcomes: [],
+  };
+  if (resolved.refused !== null) return result;
+
+  let targets = resolved.groupIds;
+  const unmatched: string[] = [];
+  if (request.groupIds !== undefined) {
+    const chosen = new Set<string>();
+    for (const confirmed of request.groupIds) {
+      const now = targets.includes(confirmed) ? confirmed : idNow(resolve(confirmed));
+      if (now !== null && targets.includes(now)) chosen.add(now);
+      else unmatched.push(confirmed);
+    }
+    for (const id of targets)
+      if (!chosen.has(id)) result.skipped.push({ groupId: id, reason: NOT_CONFIRMED });
+    targets = targets.filter((id) => chosen.has(id));
+  }
+
+  for (const groupId of targets) result.outcomes.push(outcomeOf(groupId, await stopOne(groupId)));
+  for (const groupId of unmatched)
+    result.outcomes.push({
+      groupId,
+      result: null,
+      refused:
+        notFound(resolve(groupId)) ?? `group ${groupId} is no longer a leftover of session ${sessionId}`,
+    });
+  if (result.outcomes.length === 0)
+    result.refused = `none of the confirmed groups is still a leftover of session ${sessionId}`;
+  return result;
+}
+
+function outcomeOf(groupId: string, outcome: StopOutcome): SessionGroupOutcome {
+  return outcome.refused !== null
+    ? { groupId, result: null, refused: outcome.refused.message }
+    : { groupId, result: outcome.result, refused: null };
+}
+
+/** The full session id behind a prefix, taken from the groups it resolved to. */
+function sessionIdOf(groups: readonly GroupView[], ids: readonly string[]): string | null {
+  return groups.find((g) => ids.includes(g.id))?.session?.id ?? null;
+}
+
+function idNow(resolution: GroupResolution | null): string | null {
+  return resolution?.kind === 'found' ? resolution.group.id : null;
+}
+
+function notFound(resolution: GroupResolution | null): string | null {
+  return resolution && resolution.kind !== 'found' ? resolution.message : null;
+}

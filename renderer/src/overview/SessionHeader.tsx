@@ -1,0 +1,79 @@
+import type { GroupView, SessionRef } from '../../../shared/model';
+import { projectName, shortSessionId } from '../../../shared/provenance-text';
+import { formatDuration } from '../shared-ui/format';
+import { sessionLeftovers } from '../store/selectors';
+
+interface SessionHeaderProps {
+  session: SessionRef;
+  /** Every group in the snapshot: the session's leftovers count whatever the filter shows. */
+  allGroups: readonly GroupView[];
+  now: number;
+  columns: number;
+  compact: boolean;
+  onStopSession: (session: SessionRef, leftovers: GroupView[]) => void;
+}
+
+const SOURCE_WORDS: Record<SessionRef['source'], string> = {
+  env: "the processes' environment",
+  lineage: "Corral's lineage memory",
+  transcript: "the agent's transcript",
+};
+
+/** One agent session under its agent: project, short id, whether its agent lives, its first leftover's age. */
+export function SessionHeader({
+  session,
+  allGroups,
+  now,
+  columns,
+  compact,
+  onStopSession,
+}: SessionHeaderProps) {
+  const leftovers = sessionLeftovers(allGroups, session.id);
+  const short = shortSessionId(session.id);
+  const project = projectName(session.project);
+  const firstLeftover = leftovers.length > 0 ? Math.min(...leftovers.map((g) => g.startedAt)) : null;
+  return (
+    <tr className="session-row agent-session" data-testid="agent-session" data-session-id={session.id}>
+      <td colSpan={columns}>
+        <div className="session-line">
+          <span className="session-project" title={session.project ?? 'project unknown'}>
+            {project ?? 'unknown project'}
+          </span>
+          <code
+            className="session-id"
+            title={`session ${session.id}, found in ${SOURCE_WORDS[session.source]}`}
+          >
+            {short}
+          </code>
+          <span
+            className={session.agentAlive ? 'session-agent alive' : 'session-agent exited'}
+            data-testid="session-agent"
+          >
+            {session.agentAlive ? 'agent alive' : 'agent exited'}
+          </span>
+          {firstLeftover !== null ? (
+            <span
+              className="muted"
+              data-testid="session-age"
+              title="When the session's first leftover started"
+            >
+              {compact ? '' : 'first leftover '}
+              {formatDuration(now - firstLeftover)} ago
+            </span>
+          ) : null}
+          {leftovers.length > 0 ? (
+            <button
+              type="button"
+              className="danger session-stop"
+              aria-label={`Stop everything session ${short} left…`}
+              title={`Stop the ${leftovers.length} group${leftovers.length === 1 ? '' : 's'} this session left (not the agent)`}
+              onClick={() => onStopSession(session, leftovers)}
+            >
+              {compact ? 'Stop session…' : 'Stop everything this session left…'}
+            </button>
+          ) : null}
+        </div>
+      </td>
+    </tr>
+  );
+}

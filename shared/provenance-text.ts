@@ -1,0 +1,56 @@
+// How a leftover's provenance reads, the same in the overview and in notifications: the project's
+// name, a short session id, the command the agent ran, its ports.
+import { commandThatMatters } from './command-summary';
+import type { GroupView, ListeningPort, ProcessView } from './model';
+
+/** The last path component of a project root (`/home/me/shop` → `shop`); null when unknown. */
+export function projectName(project: string | null | undefined): string | null {
+  if (!project) return null;
+  const parts = project.split('/').filter((p) => p !== '');
+  return parts.length > 0 ? parts[parts.length - 1]! : project;
+}
+
+/** As many characters of a session id as `corral kill --session` accepts for a prefix (8). */
+export function shortSessionId(id: string): string {
+  return id.length <= 8 ? id : id.slice(0, 8);
+}
+
+/** The group's listening ports, across members and protocols, each once, lowest first. */
+export function groupPortNumbers(group: Pick<GroupView, 'ports' | 'processes'>): number[] {
+  const all: ListeningPort[] = group.ports ?? group.processes.flatMap((p) => p.ports ?? []);
+  return [...new Set(all.map((l) => l.port))].sort((a, b) => a - b);
+}
+
+/** `:3000`, `:3000, :5173`; empty when nothing listens. */
+export function portsText(ports: readonly number[]): string {
+  return ports.map((p) => `:${p}`).join(', ');
+}
+
+/** The process that speaks for a group: its leader while alive, else the oldest member. */
+export function representative(group: Pick<GroupView, 'processes' | 'leaderPid'>): ProcessView | undefined {
+  return (
+    group.processes.find((p) => p.pid === group.leaderPid) ??
+    [...group.processes].sort((a, b) => a.startedAt - b.startedAt)[0]
+  );
+}
+
+/**
+ * The command a person recognises for a leftover: the tool call's command where the agent's transcript
+ * gave it, else the command inside the wrapper shell of its leader (or oldest member).
+ */
+export function leftoverCommand(group: Pick<GroupView, 'processes' | 'leaderPid' | 'toolCall'>): string {
+  if (group.toolCall?.command) return commandThatMatters(group.toolCall.command);
+  return commandThatMatters(representative(group)?.command ?? '');
+}
+
+/**
+ * A working directory as seen from its project: `web/app` inside it, `.` at its root, the path itself
+ * outside it (or when the project is unknown).
+ */
+export function cwdInProject(cwd: string, project: string | null | undefined): string {
+  if (!project) return cwd;
+  const root = project.endsWith('/') ? project.slice(0, -1) : project;
+  if (cwd === root) return '.';
+  if (cwd.startsWith(`${root}/`)) return cwd.slice(root.length + 1);
+  return cwd;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cwdInProject,
+  groupPortNumbers,
+  leftoverCommand,
+  portsText,
+  projectName,
+  shortSessionId,
+} from '../../shared/provenance-text';
+
+describe('provenance text', () => {
+  it.each([
+    ['/home/me/shop', 'shop'],
+    ['/home/me/shop/', 'shop'],
+    ['/', '/'],
+    [null, null],
+  ])('projectName(%j) = %j', (project, name) => {
+    expect(projectName(project)).toBe(name);
+  });
+
+  it.each([
+    ['/home/me/shop/web/app', '/home/me/shop', 'web/app'],
+    ['/home/me/shop', '/home/me/shop', '.'],
+    ['/home/me/shop', '/home/me/shop/', '.'],
+    ['/home/me/shopping/x', '/home/me/shop', '/home/me/shopping/x'],
+    ['/tmp', null, '/tmp'],
+  ])('cwdInProject(%j, %j) = %j', (cwd, project, shown) => {
+    expect(cwdInProject(cwd, project)).toBe(shown);
+  });
+
+  it('lists each port once, lowest first, from the group or its members', () => {
+    const ports = [
+      { protocol: 'tcp6' as const, address: '::', port: 5173 },
+      { protocol: 'tcp' as const, address: '127.0.0.1', port: 3000 },
+      { protocol: 'tcp6' as const, address: '::1', port: 3000 },
+    ];
+    expect(groupPortNumbers({ ports, processes: [] })).toEqual([3000, 5173]);
+    expect(portsText(groupPortNumbers({ ports, processes: [] }))).toBe(':3000, :5173');
+    expect(portsText([])).toBe('');
+  });
+
+  it("prefers the tool call's command, unwrapped, to the leader's command line", () => {
+    const processes = [
+      {
+        pid: 5,
+        startedAt: 1,
+        command: "/bin/bash -c source /r/.claude/shell-snapshots/s.sh && eval 'make serve'",
+      },
+    ] as never;
+    expect(leftoverCommand({ leaderPid: 5, processes, toolCall: null })).toBe('make serve');
+    const toolCall = { id: null, command: 'npm run dev', description: null, startedAt: 0 };
+    expect(leftoverCommand({ leaderPid: 5, processes, toolCall })).toBe('npm run dev');
+    expect(shortSessionId('3f0e5a52-7a53-4c55')).toBe('3f0e5a52');
+    expect(shortSessionId('4521')).toBe('4521');
+  });
+});
