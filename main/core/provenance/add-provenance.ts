@@ -5,7 +5,9 @@ import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 import { readClaudeSessionFile } from './claude-session-files';
-import { ClaudeTranscripts } from './claude-transcripts';
+import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
+import { locateCodexSession } from './codex-session-files';
+import { collectCodexCalls } from './codex-session-records';
 import { matchToolCall, START_SLACK_MS } from './match-tool-call';
 import { classifyRole } from './mcp-server';
 import { OwnerHomes } from './owner-home';
@@ -42,6 +44,7 @@ export class Provenance {
   private readonly projects = new ProjectRoots();
   private readonly homes = new OwnerHomes();
   private readonly transcripts = new ClaudeTranscripts();
+  private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
 
   private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
   private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
@@ -264,6 +267,14 @@ export class Provenance {
       }
     }
     const id = envSession?.toolCallId ?? null;
+    if (this.options.transcripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
+      // Codex hands the call's id to its descendants (CODEX_TOOL_CALL_ID): the call is found by id.
+      const path = locateCodexSession(this.codexHome(witness), envSession.sessionId);
+      const call = path
+        ? this.codexSessions.bashCalls(path, g.startedAt - START_SLACK_MS).get(id)
+        : undefined;
+      if (call) return { id, command: call.command, description: null, startedAt: call.issuedAt };
+    }
     if (id === null && wrapperCommand === null) return null;
     return {
       id,
@@ -287,6 +298,12 @@ export class Provenance {
     if (this.sessionFiles.size > 1024) this.sessionFiles.clear();
     this.sessionFiles.set(key, { at: now, value });
     return value;
+  }
+
+  private codexHome(r: ProcessRecord): string {
+    const own = r.markers.CODEX_HOME;
+    if (own && own.startsWith('/')) return own;
+    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.codex');
   }
 
   private claudeConfigDir(r: ProcessRecord): string {
