@@ -233,16 +233,16 @@ export class Provenance {
     const configured = (argv: readonly string[], owner: ProcessRecord): string | null =>
       a ? matchConfiguredServer(argv, this.mcpServersOf(a.agent, owner, cwds.get(owner.pid) ?? null)) : null;
     const topAgent = top ? byPid.get(top.ppid) : undefined;
+    const topToolCallShell = top !== null && matcher.toolCallOf(top.argv) !== null;
     const topIsShell =
-      top !== null &&
-      (top.sid === top.pid || matcher.toolCallOf(top.argv) !== null || SHELLS.test(top.argv[0] ?? ''));
+      top !== null && (top.sid === top.pid || topToolCallShell || SHELLS.test(top.argv[0] ?? ''));
     return classifyRole({
       isAgent: a?.isAgent === true,
       attributed: a !== undefined,
       topChild: top && {
         argv: top.argv,
         ownSession: top.sid === top.pid,
-        toolCallShell: matcher.toolCallOf(top.argv) !== null,
+        toolCallShell: topToolCallShell,
         configured: topAgent && !topIsShell ? configured(top.argv, topAgent) : null,
       },
       // Reparented away from a dead agent: matched against the configuration its own environment and
