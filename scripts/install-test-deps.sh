@@ -34,3 +34,14 @@ if ! "$claude_pkg/bin/claude.exe" --version >/dev/null 2>&1; then
     echo "claude-code: npm install failed; its e2e test will be skipped" >&2
   fi
 fi
+
+# The real Codex CLI for the provenance end-to-end test (test/provenance/codex-cli-e2e.test.ts),
+# installed outside the checkout. Its bin/codex.js runs the native binary of the optional platform
+# package (@openai/codex-linux-x64), which needs no install script. Skipped (the test then says why)
+# when the registry cannot be reached.
+codex_dir="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/codex-0.171.0"
+if ! node "$codex_dir/node_modules/@openai/codex/bin/codex.js" --version >/dev/null 2>&1; then
+  mkdir -p "$codex_dir"
+  (cd "$codex_dir" && npm install --no-save --no-audit --no-fund --ignore-scripts --prefix . \
+    @openai/codex@0.171.0 >/dev/null) || echo "codex: npm install failed; its e2e test will be skipped" >&2
+fi

@@ -204,3 +204,165 @@ export function rusageInfoV4(f: { residentBytes: number; physFootprint: number }
   u64s[7] = ['u64', f.physFootprint]; // ri_phys_footprint
   return layout([['char', 16, new Uint8Array(16)], ...u64s]);
 }
+
+/** struct vinfo_stat (xnu bsd/sys/proc_info.h), zeroes but for the mode: 136 bytes. */
+function vinfoStat(mode: number): Field[] {
+  return [
+    ['u32', 0x1000004], // vst_dev
+    ['u16', mode], // vst_mode
+    ['u16', 1], // vst_nlink
+    ['u64', 42], // vst_ino
+    ['u32', 501], // vst_uid
+    ['u32', 20], // vst_gid
+    ...Array.from({ length: 8 }, () => ['i64', 0] as Field), // atime … birthtimensec
+    ['i64', 0], // vst_size
+    ['i64', 0], // vst_blocks
+    ['i32', 4096], // vst_blksize
+    ['u32', 0], // vst_flags
+    ['u32', 0], // vst_gen
+    ['u32', 0], // vst_rdev
+    ['i64', 0], // vst_qspare[0]
+    ['i64', 0], // vst_qspare[1]
+  ];
+}
+
+/** struct vnode_info_path: vnode_info (vinfo_stat, vi_type, vi_pad, fsid_t) then vip_path[MAXPATHLEN]. */
+function vnodeInfoPath(path: string | Uint8Array): Field[] {
+  return [
+    ...vinfoStat(0o040755),
+    ['i32', 2], // vi_type VDIR
+    ['i32', 0], // vi_pad
+    ['i32', 0x1000004], // vi_fsid.val[0]
+    ['i32', 0x1a], // vi_fsid.val[1]
+    ['char', 1024, path], // vip_path
+  ];
+}
+
+/** struct proc_vnodepathinfo: pvi_cdir then pvi_rdir (the root directory, empty unless chrooted). */
+export function vnodePathInfo(cwd: string | Uint8Array, root = ''): Buffer {
+  return Buffer.concat([layout(vnodeInfoPath(cwd)), layout(vnodeInfoPath(root))]);
+}
+
+/** struct proc_fdinfo entries, as PROC_PIDLISTFDS writes them. */
+export function fdList(entries: { fd: number; type: number }[]): Buffer {
+  return Buffer.concat(
+    entries.map((e) =>
+      layout([
+        ['i32', e.fd],
+        ['u32', e.type],
+      ]),
+    ),
+  );
+}
+
+export interface SocketFields {
+  /** soi_kind: 1 SOCKINFO_IN, 2 SOCKINFO_TCP, 3 SOCKINFO_UN. */
+  kind: number;
+  /** soi_family: 2 AF_INET, 30 AF_INET6, 1 AF_UNIX. */
+  family: number;
+  /** soi_type: 1 SOCK_STREAM, 2 SOCK_DGRAM. */
+  type: number;
+  /** soi_protocol: 6 IPPROTO_TCP, 17 IPPROTO_UDP. */
+  protocol: number;
+  /** insi_vflag: INI_IPV4 1 | INI_IPV6 2. */
+  vflag: number;
+  localPort: number;
+  foreignPort?: number;
+  /** insi_laddr's 16 bytes (IPv4: 12 zero bytes then the address, struct in4in6_addr). */
+  localAddress: number[];
+  /** tcpsi_state, for SOCKINFO_TCP (1 TSI_S_LISTEN, 4 TSI_S_ESTABLISHED). */
+  tcpState?: number;
+}
+
+/** A port as the inpcb keeps it (u_short in network byte order), widened to int on a little-endian Mac. */
+function networkPort(port: number): number {
+  return ((port & 0xff) << 8) | (port >> 8);
+}
+
+/**
+ * struct socket_fdinfo (proc_fileinfo, then socket_info with its soi_proto union holding an
+ * in_sockinfo, or a tcp_sockinfo that begins with one), zero-padded to the union's largest member
+ * (un_sockinfo) as sizeof does. Fields as fill_socketinfo (xnu bsd/kern/socket_info.c) fills them.
+ */
+export function socketFdInfo(f: SocketFields): Buffer {
+  const sockbuf: Field[] = [
+    ['u32', 0], // sbi_cc
+    ['u32', 131072], // sbi_hiwat
+    ['u32', 0], // sbi_mbcnt
+    ['u32', 0], // sbi_mbmax
+    ['u32', 1], // sbi_lowat
+    ['u16', 0], // sbi_flags (short)
+    ['u16', 0], // sbi_timeo (short)
+  ];
+  const inSockinfo: Field[] = [
+    ['i32', networkPort(f.foreignPort ?? 0)], // insi_fport
+    ['i32', networkPort(f.localPort)], // insi_lport
+    ['u64', 7], // insi_gencnt
+    ['u32', 0], // insi_flags
+    ['u32', 0], // insi_flow
+    ['u8', f.vflag], // insi_vflag
+    ['u8', 64], // insi_ip_ttl
+    ['u32', 0], // rfu_1
+    ['char', 16, new Uint8Array(16)], // insi_faddr
+    ['char', 16, Uint8Array.from(f.localAddress)], // insi_laddr
+    ['u8', 0], // insi_v4.in4_tos
+    ['char', 3, new Uint8Array(3)], // padding: insi_v6 is a struct aligned to its int
+    ['u8', 0], // insi_v6.in6_hlim
+    ['i32', 0], // insi_v6.in6_cksum
+    ['u16', 0], // insi_v6.in6_ifindex
+    ['u16', 0], // insi_v6.in6_hops
+  ];
+  const tcp: Field[] =
+    f.kind === 2
+      ? [
+          ['i32', f.tcpState ?? 0], // tcpsi_state
+          ['i32', 0], // tcpsi_timer[0..3]
+          ['i32', 0],
+          ['i32', 0],
+          ['i32', 0],
+          ['i32', 1460], // tcpsi_mss
+          ['u32', 0], // tcpsi_flags
+          ['u32', 0], // rfu_1
+          ['u64', 0], // tcpsi_tp
+        ]
+      : [];
+  const head = layout([
+    // struct proc_fileinfo
+    ['u32', 0x3], // fi_openflags FREAD | FWRITE
+    ['u32', 0], // fi_status
+    ['i64', 0], // fi_offset
+    ['i32', 0], // fi_type
+    ['u32', 0], // fi_guardflags
+    // struct socket_info
+    ...vinfoStat(0o140666),
+    ['u64', 0x1234], // soi_so
+    ['u64', 0x5678], // soi_pcb
+    ['i32', f.type], // soi_type
+    ['i32', f.protocol], // soi_protocol
+    ['i32', f.family], // soi_family
+    ['u16', 0], // soi_options
+    ['u16', 0], // soi_linger
+    ['u16', 0], // soi_state
+    ['u16', 0], // soi_qlen
+    ['u16', 0], // soi_incqlen
+    ['u16', 128], // soi_qlimit
+    ['u16', 0], // soi_timeo
+    ['u16', 0], // soi_error
+    ['u32', 0], // soi_oobmark
+    ...sockbuf, // soi_rcv
+    ...sockbuf, // soi_snd
+    ['i32', f.kind], // soi_kind
+    ['u32', 0], // rfu_1
+    ...(f.kind === 1 || f.kind === 2 ? [...inSockinfo, ...tcp] : []),
+  ]);
+  // soi_proto is a union as large as un_sockinfo: 2 × uint64 + 2 × SOCK_MAXADDRLEN (255), 8-aligned: 528.
+  const size = 24 + 240 + Math.ceil((16 + 2 * 255) / 8) * 8;
+  const buf = Buffer.alloc(size);
+  head.copy(buf);
+  return buf;
+}
+
+/** 127.0.0.1 as insi_laddr holds it: struct in4in6_addr, 12 zero bytes of padding then the address. */
+export const IN4_LOOPBACK = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 0, 0, 1];
+export const IN6_ANY = Array.from({ length: 16 }, () => 0);
+export const IN6_LOOPBACK = [...Array.from({ length: 15 }, () => 0), 1];

@@ -13,12 +13,26 @@ export interface FakeProcess {
   /** struct rusage_info_v4 (see darwin-buffers rusageInfoV4). */
   rusage?: Buffer;
   sid?: number;
+  /** struct proc_vnodepathinfo (see darwin-buffers vnodePathInfo). */
+  vnodePaths?: Buffer;
+  /** Open descriptors in fd order; a socket's carries its struct socket_fdinfo (darwin-buffers socketFdInfo). */
+  fds?: FakeFd[];
+}
+
+export interface FakeFd {
+  fd: number;
+  /** PROX_FDTYPE_*: 1 vnode, 2 socket, 6 pipe. */
+  type: number;
+  socket?: Buffer;
 }
 
 export const EPERM = 1;
 export const ESRCH = 3;
 export const ENOMEM = 12;
+export const EBADF = 9;
 export const EINVAL = 22;
+/** ENOTSOCK on macOS (bsd/sys/errno.h). */
+export const ENOTSOCK = 38;
 
 /** ARG_MAX (xnu bsd/sys/syslimits.h), what kern.argmax reports on macOS. */
 export const XNU_ARG_MAX = 1024 * 1024;
@@ -26,11 +40,19 @@ export const XNU_ARG_MAX = 1024 * 1024;
 const PROC_PIDTASKALLINFO = 2;
 const PROC_PIDTBSDINFO = 3;
 const PROC_PIDT_SHORTBSDINFO = 13;
+const PROC_PIDLISTFDS = 1;
+const PROC_PIDVNODEPATHINFO = 9;
+const PROC_FDINFO_SIZE = 8;
 const FLAVOR_SIZE = new Map([
+  [PROC_PIDLISTFDS, PROC_FDINFO_SIZE],
   [PROC_PIDTASKALLINFO, 232],
   [PROC_PIDTBSDINFO, 136],
+  [PROC_PIDVNODEPATHINFO, 2352],
   [PROC_PIDT_SHORTBSDINFO, 64],
 ]);
+const PROC_PIDFDSOCKETINFO = 3;
+const SOCKET_FDINFO_SIZE = 792;
+const PROX_FDTYPE_SOCKET = 2;
 const SZOMB = 5;
 const RUSAGE_INFO_V4 = 4;
 const RUSAGE_INFO_V4_SIZE = 304;
@@ -44,6 +66,14 @@ const RUSAGE_INFO_V4_SIZE = 304;
  *   (proc_find_zombref); every flavor but PROC_PIDT_SHORTBSDINFO checks the caller's uid against the
  *   target's (proc_security_policy, CHECK_SAME_USER) → EPERM unless the caller is root. libproc's
  *   wrapper (libsyscall/wrappers/libproc/libproc.c proc_pidinfo) turns the failure into 0.
+ *   PROC_PIDLISTFDS (proc_pidfdlist) needs room for one struct proc_fdinfo (ENOMEM otherwise) and
+ *   copies as many as fit, returning their bytes; PROC_PIDVNODEPATHINFO (proc_pidvnodepathinfo)
+ *   returns the whole struct proc_vnodepathinfo. Neither finds zombies.
+ * - proc_pidfdinfo (bsd/kern/proc_info.c proc_pidfdinfo): a buffer smaller than the flavor's struct →
+ *   ENOMEM before the pid is looked up; proc_find only, so a gone pid or a zombie → ESRCH; another
+ *   user's process → EPERM (proc_security_policy, CHECK_SAME_USER, root excepted); a descriptor not
+ *   open → EBADF and one that is not a socket → ENOTSOCK (bsd/kern/kern_descrip.c fp_get_ftype).
+ *   libproc's wrapper turns the failure into 0.
  * - proc_pid_rusage (bsd/kern/proc_info.c proc_pid_rusage): gone → ESRCH (zombies are found); another
  *   user's → EPERM (proc_security_policy, CHECK_SAME_USER).
  * - sysctl KERN_PROCARGS2 (bsd/kern/kern_sysctl.c sysctl_procargsx): after reserving the int argc, a
@@ -102,9 +132,38 @@ export class FakeLibSystem implements LibSystem {
         : flavor === PROC_PIDTBSDINFO
           ? p.bsdInfo
           : p.shortBsdInfo;
+    if (flavor === PROC_PIDLISTFDS) {
+      const fits = Math.min(p.fds?.length ?? 0, Math.floor(buf.length / PROC_FDINFO_SIZE));
+      for (let i = 0; i < fits; i++) {
+        const entry = p.fds![i]!;
+        buf.writeInt32LE(entry.fd, i * PROC_FDINFO_SIZE);
+        buf.writeUInt32LE(entry.type, i * PROC_FDINFO_SIZE + 4);
+      }
+      return fits * PROC_FDINFO_SIZE;
+    }
+    if (flavor === PROC_PIDVNODEPATHINFO) {
+      // Every live process has a current directory; a test that leaves it out gets zeroes, as the kernel's.
+      buf.fill(0, 0, size);
+      p.vnodePaths?.copy(buf, 0, 0, size);
+      return size;
+    }
     // The kernel has every flavor of a process it found; a test that leaves one out means "cannot read".
     if (!source) return this.fail(ESRCH, 0);
     return source.copy(buf, 0, 0, size);
+  }
+
+  procPidFdInfo(pid: number, fd: number, flavor: number, buf: Buffer): number {
+    this.calls.push(`proc_pidfdinfo(${pid}, ${fd}, ${flavor})`);
+    if (flavor !== PROC_PIDFDSOCKETINFO) return this.fail(EINVAL, 0);
+    if (buf.length < SOCKET_FDINFO_SIZE) return this.fail(ENOMEM, 0);
+    const p = this.processes.get(pid);
+    if (!p || !this.exists(p) || this.isZombie(p)) return this.fail(ESRCH, 0);
+    if (!this.sameUserOrRoot(p)) return this.fail(EPERM, 0);
+    const entry = p.fds?.find((f) => f.fd === fd);
+    if (!entry) return this.fail(EBADF, 0);
+    if (entry.type !== PROX_FDTYPE_SOCKET || !entry.socket) return this.fail(ENOTSOCK, 0);
+    entry.socket.copy(buf, 0, 0, SOCKET_FDINFO_SIZE);
+    return SOCKET_FDINFO_SIZE;
   }
 
   procPidRusage(pid: number, flavor: number, buf: Buffer): number {

@@ -56,6 +56,24 @@ describe('loadLibSystem bindings through koffi', () => {
     expect(lib.errno()).toBe(3); // a zombie needs arg 1
     expect(lib.procPidInfo(4545, 3, 1, info.subarray(0, 136))).toBe(136);
 
+    const cwd = Buffer.alloc(2352);
+    expect(lib.procPidInfo(4242, 9, 0, cwd)).toBe(2352);
+    expect(cwd.toString('latin1', 152, 166)).toBe('/Users/me/shop');
+    expect(lib.procPidInfo(4444, 9, 0, cwd)).toBe(0);
+    expect(lib.errno()).toBe(1); // EPERM
+    const fds = Buffer.alloc(16);
+    expect(lib.procPidInfo(4242, 1, 0, fds)).toBe(16); // two of three fit
+    expect(fds.readInt32LE(8)).toBe(3);
+    const socket = Buffer.alloc(792);
+    expect(lib.procPidFdInfo(4242, 3, 3, socket)).toBe(792);
+    expect(socket.readInt32LE(256)).toBe(2); // soi_kind SOCKINFO_TCP
+    expect(lib.procPidFdInfo(4242, 0, 3, socket)).toBe(0);
+    expect(lib.errno()).toBe(38); // ENOTSOCK, as macOS numbers it
+    expect(lib.procPidFdInfo(4242, 9, 3, socket)).toBe(0);
+    expect(lib.errno()).toBe(9); // EBADF
+    expect(lib.procPidFdInfo(4242, 3, 3, socket.subarray(0, 791))).toBe(0);
+    expect(lib.errno()).toBe(12); // ENOMEM
+
     const rusage = Buffer.alloc(304);
     expect(lib.procPidRusage(4242, 4, rusage)).toBe(0);
     expect(Number(rusage.readBigUInt64LE(72))).toBe(180000 * 1024);
@@ -87,6 +105,20 @@ describe('loadLibSystem bindings through koffi', () => {
     expect(lib.devname(0x10000001)).toBe('ttys001');
     expect(lib.devname(7)).toBeNull();
     expect(lib.timebase()).toEqual({ numer: 125, denom: 3 });
+  });
+
+  it('lets DarwinSampler read the cwd and listening ports laid out by the C compiler', () => {
+    const sampler = new DarwinSampler({ markerKeys: new Set() }, lib);
+    expect(sampler.readCwd([4242, 4343, 4444])).toEqual(
+      new Map([
+        [4242, '/Users/me/shop'],
+        [4343, null],
+        [4444, null],
+      ]),
+    );
+    expect(sampler.listeningPorts([4242, 4343, 4444])).toEqual(
+      new Map([[4242, [{ protocol: 'tcp', address: '127.0.0.1', port: 3000 }]]]),
+    );
   });
 
   it('lets DarwinSampler read a whole table, skipping the pid that vanished', () => {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
 import { attribute } from '../../main/core/analysis/attribution';
@@ -85,6 +86,35 @@ describe.runIf(onMac)('DarwinSampler on the real libproc', () => {
     expect(launchd).toBeDefined();
     if (process.getuid?.() !== 0)
       expect(launchd).toMatchObject({ cpuTimeMs: null, rssBytes: null, argv: [] });
+  });
+
+  it('reads the cwd (PROC_PIDVNODEPATHINFO) and listening sockets (PROC_PIDFDSOCKETINFO) ps-free', async () => {
+    // A TCP listener and a bound UDP socket on loopback, in the fixture's own directory.
+    const server = [
+      'import os, socket',
+      't = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen()',
+      'u = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); u.bind(("::1", 0))',
+      'open("ports.tmp", "w").write("%d %d" % (t.getsockname()[1], u.getsockname()[1]))',
+      'os.rename("ports.tmp", "ports")',
+      'import time; time.sleep(600)',
+    ].join('\n');
+    const group = spawnGroup(`cd "$DIR" && exec python3 -c '${server}'`);
+    const [tcp = 0, udp = 0] = (await group.ready('ports')).split(' ').map(Number);
+    const sampler = new DarwinSampler({ markerKeys: matcher.markerKeys });
+    // The kernel names the directory by its real path (/private/var/… for /var/…).
+    expect(sampler.readCwd([group.pid]).get(group.pid)).toBe(realpathSync(group.dir));
+    expect(sampler.listeningPorts([group.pid]).get(group.pid)).toEqual(
+      [
+        { protocol: 'tcp', address: '127.0.0.1', port: tcp },
+        { protocol: 'udp6', address: '::1', port: udp },
+      ].sort((a, b) => a.port - b.port),
+    );
+    // launchd is root's: refused (EPERM) unless the runner is root.
+    if (process.getuid?.() !== 0) {
+      expect(sampler.readCwd([1]).get(1)).toBeNull();
+      expect(sampler.listeningPorts([1]).has(1)).toBe(false);
+    }
+    process.kill(-group.pgid, 'SIGKILL');
   });
 
   it('hears a followed process exit through kqueue EVFILT_PROC', async () => {

@@ -79,6 +79,16 @@ export class FakeAgent {
     return agent;
   }
 
+  /** Starts `argv` as a stdio child (how agents start MCP servers); returns its pid. */
+  async startServer(argv: string[]): Promise<number> {
+    const id = this.nextId++;
+    this.child.stdin.write(`${JSON.stringify({ id, server: argv })}\n`);
+    const started = await waitFor(`server ${id} started`, () =>
+      this.messages.find((m) => m.id === id && m.event === 'server'),
+    );
+    return started.pid!;
+  }
+
   async toolCall(
     cmd: string,
     { detached = true, description }: { detached?: boolean; description?: string } = {},

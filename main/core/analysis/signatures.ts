@@ -94,6 +94,6 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
 
 /**
  * Variables read with the markers, not for attribution but for provenance: where the agent keeps its
- * transcripts (Claude Code's `CLAUDE_CONFIG_DIR`).
+ * transcripts and MCP configuration (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, and `HOME`).
  */
-export const PROVENANCE_ENV: readonly string[] = ['CLAUDE_CONFIG_DIR'];
+export const PROVENANCE_ENV: readonly string[] = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'HOME'];

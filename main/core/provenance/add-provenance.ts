@@ -5,8 +5,12 @@ import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 import { readClaudeSessionFile } from './claude-session-files';
-import { ClaudeTranscripts } from './claude-transcripts';
+import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
+import { locateCodexSession } from './codex-session-files';
+import { collectCodexCalls } from './codex-session-records';
 import { matchToolCall, START_SLACK_MS } from './match-tool-call';
+import { matchConfiguredServer } from './match-mcp-server';
+import { McpConfigs } from './mcp-configs';
 import { classifyRole } from './mcp-server';
 import { OwnerHomes } from './owner-home';
 import { ProjectRoots } from './project-root';
@@ -42,6 +46,8 @@ export class Provenance {
   private readonly projects = new ProjectRoots();
   private readonly homes = new OwnerHomes();
   private readonly transcripts = new ClaudeTranscripts();
+  private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
+  private readonly mcpConfigs: McpConfigs;
 
   private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
   private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
@@ -52,7 +58,9 @@ export class Provenance {
     private options: ProvenanceOptions,
     private readonly refreshMs = PROCESS_REFRESH_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.mcpConfigs = new McpConfigs(now);
+  }
 
   setOptions(options: ProvenanceOptions): void {
     this.options = options;
@@ -101,7 +109,7 @@ export class Provenance {
         if (held) p.ports = held;
         const r = byPid.get(p.pid);
         if (r && g.agent) {
-          const { role, mcpServer } = this.roleOf(r, byPid, attributions, marks, matcher);
+          const { role, mcpServer } = this.roleOf(r, byPid, attributions, marks, matcher, cwds);
           p.role = role;
           if (mcpServer) p.mcpServer = mcpServer;
         } else if (g.agent) p.role = null;
@@ -206,6 +214,7 @@ export class Provenance {
     attributions: ReadonlyMap<number, Attribution>,
     marks: ReadonlyMap<number, SessionMarks>,
     matcher: AgentMatcher,
+    cwds: ReadonlyMap<number, string | null>,
   ): ReturnType<typeof classifyRole> {
     const a = attributions.get(r.pid);
     let top: ProcessRecord | null = null;
@@ -220,14 +229,25 @@ export class Provenance {
     }
     const leaders = [byPid.get(r.pgid), byPid.get(r.sid)];
     const agent = a?.agentPid ? byPid.get(a.agentPid) : undefined;
+    // The agent's MCP configuration, read only for its direct non-shell children and reparented processes.
+    const configured = (argv: readonly string[], owner: ProcessRecord): string | null =>
+      a ? matchConfiguredServer(argv, this.mcpServersOf(a.agent, owner, cwds.get(owner.pid) ?? null)) : null;
+    const topAgent = top ? byPid.get(top.ppid) : undefined;
+    const topToolCallShell = top !== null && matcher.toolCallOf(top.argv) !== null;
+    const topIsShell =
+      top !== null && (top.sid === top.pid || topToolCallShell || SHELLS.test(top.argv[0] ?? ''));
     return classifyRole({
       isAgent: a?.isAgent === true,
       attributed: a !== undefined,
       topChild: top && {
         argv: top.argv,
         ownSession: top.sid === top.pid,
-        toolCallShell: matcher.toolCallOf(top.argv) !== null,
+        toolCallShell: topToolCallShell,
+        configured: topAgent && !topIsShell ? configured(top.argv, topAgent) : null,
       },
+      // Reparented away from a dead agent: matched against the configuration its own environment and
+      // cwd point at (an MCP server inherits both from its agent unless configured otherwise).
+      configured: top === null && !(a?.isAgent ?? false) && r.sid !== r.pid ? configured(r.argv, r) : null,
       toolCallMarked:
         (marks.get(r.pid)?.toolCallId ?? null) !== null ||
         [r, ...leaders].some((l) => l !== undefined && matcher.toolCallOf(l.argv) !== null),
@@ -264,6 +284,14 @@ export class Provenance {
       }
     }
     const id = envSession?.toolCallId ?? null;
+    if (this.options.transcripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
+      // Codex hands the call's id to its descendants (CODEX_TOOL_CALL_ID): the call is found by id.
+      const path = locateCodexSession(this.codexHome(witness), envSession.sessionId);
+      const call = path
+        ? this.codexSessions.bashCalls(path, g.startedAt - START_SLACK_MS).get(id)
+        : undefined;
+      if (call) return { id, command: call.command, description: null, startedAt: call.issuedAt };
+    }
     if (id === null && wrapperCommand === null) return null;
     return {
       id,
@@ -287,6 +315,25 @@ export class Provenance {
     if (this.sessionFiles.size > 1024) this.sessionFiles.clear();
     this.sessionFiles.set(key, { at: now, value });
     return value;
+  }
+
+  private mcpServersOf(agent: string, owner: ProcessRecord, cwd: string | null) {
+    const home = owner.markers.HOME?.startsWith('/') ? owner.markers.HOME : this.homes.homeOf(owner.uid);
+    if (!home) return [];
+    const own = (key: string) => (owner.markers[key]?.startsWith('/') ? owner.markers[key] : undefined);
+    return this.mcpConfigs.serversOf({
+      agent,
+      home,
+      claudeConfigDir: own('CLAUDE_CONFIG_DIR'),
+      codexHome: own('CODEX_HOME'),
+      projectDir: cwd && cwd.startsWith('/') ? cwd : null,
+    });
+  }
+
+  private codexHome(r: ProcessRecord): string {
+    const own = r.markers.CODEX_HOME;
+    if (own && own.startsWith('/')) return own;
+    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.codex');
   }
 
   private claudeConfigDir(r: ProcessRecord): string {

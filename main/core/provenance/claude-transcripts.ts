@@ -27,7 +27,11 @@ export class ClaudeTranscripts {
   private readonly cache = new Map<string, CachedTranscript>();
   private readonly located = new Map<string, string | null>();
 
-  constructor(private readonly tailBytes = TRANSCRIPT_TAIL_BYTES) {}
+  /** `collect` reads one agent's records (Claude Code's by default; Codex's session files share the reading). */
+  constructor(
+    private readonly tailBytes = TRANSCRIPT_TAIL_BYTES,
+    private readonly collect: typeof collectBashCalls = collectBashCalls,
+  ) {}
 
   /** `<config dir>/projects/<cwd with every / replaced by ->/<session id>.jsonl`, or a scan for it. */
   locate(configDir: string, sessionId: string, cwd: string | null): string | null {
@@ -94,7 +98,7 @@ export class ClaudeTranscripts {
     const bytes = readRange(fd, entry.end, size);
     const lastNewline = bytes.lastIndexOf(0x0a);
     if (lastNewline < 0) return; // a record still being written
-    collectBashCalls(bytes.subarray(0, lastNewline).toString('utf8').split('\n'), entry.calls, entry.results);
+    this.collect(bytes.subarray(0, lastNewline).toString('utf8').split('\n'), entry.calls, entry.results);
     entry.end += lastNewline + 1;
   }
 
@@ -108,7 +112,7 @@ export class ClaudeTranscripts {
     }
     entry.carry = Buffer.from(bytes.subarray(0, firstLine));
     entry.start = from;
-    collectBashCalls(bytes.subarray(firstLine).toString('utf8').split('\n'), entry.calls, entry.results);
+    this.collect(bytes.subarray(firstLine).toString('utf8').split('\n'), entry.calls, entry.results);
   }
 }
 

@@ -47,7 +47,15 @@ export interface RoleFacts {
    * The agent's direct child this process descends from (itself if it is one), when that chain is still
    * alive; null when it was reparented away from the agent or the agent is gone.
    */
-  topChild: { argv: readonly string[]; ownSession: boolean; toolCallShell: boolean } | null;
+  topChild: {
+    argv: readonly string[];
+    ownSession: boolean;
+    toolCallShell: boolean;
+    /** The server its agent's MCP configuration names for this command line, if any. */
+    configured?: string | null;
+  } | null;
+  /** For a reparented process: the server its command line matches in its agent's configuration. */
+  configured?: string | null;
   /** The process carries an agent's tool-call id (Codex `CODEX_TOOL_CALL_ID`) or its group leader is a tool-call shell. */
   toolCallMarked: boolean;
   /** Its own command line. */
@@ -64,8 +72,9 @@ function isShellCommand(argv: readonly string[]): boolean {
 
 /**
  * What a process is to its agent. A tool call is run as a shell (`bash -c …`), in its own session for
- * every agent in shared/AGENTS.md; an MCP server is a long-lived stdio child that is no shell and says
- * in its command line that it is one. Anything else an agent runs (ripgrep, language servers) has no
+ * every agent in shared/AGENTS.md; an MCP server is a long-lived stdio child that is no shell and whose
+ * command line either matches a server in its agent's MCP configuration (named as configured) or says
+ * that it is one. Anything else an agent runs (ripgrep, language servers) has no
  * role rather than a guessed one.
  */
 export function classifyRole(f: RoleFacts): { role: ProcessRole; mcpServer?: string } {
@@ -75,11 +84,11 @@ export function classifyRole(f: RoleFacts): { role: ProcessRole; mcpServer?: str
   if (f.topChild) {
     const c = f.topChild;
     if (c.toolCallShell || c.ownSession || isShellCommand(c.argv)) return { role: 'tool-call' };
-    const name = mcpServerName(c.argv) ?? mcpServerName(f.argv);
+    const name = c.configured ?? mcpServerName(c.argv) ?? mcpServerName(f.argv);
     return name ? { role: 'mcp-server', mcpServer: name } : { role: null };
   }
   // Reparented: its command line, and whether it left the agent's session, are what is left to tell.
-  const name = f.ownSession ? null : mcpServerName(f.argv);
+  const name = f.ownSession ? null : (f.configured ?? mcpServerName(f.argv));
   if (name) return { role: 'mcp-server', mcpServer: name };
   return { role: 'tool-call' };
 }

@@ -1,3 +1,5 @@
+import type { ListeningPort } from '../../../../shared/model';
+import { comparePorts } from '../linux/listening-ports';
 import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
 import { KqueueExitWatch } from './kqueue-exit-watch';
 import { type LibSystem, loadLibSystem } from './libsystem';
@@ -5,9 +7,12 @@ import {
   type BsdInfo,
   type TaskInfo,
   decodeBsdInfo,
+  decodeCwd,
   decodeKinfoStartMicros,
+  decodeListeningSocket,
   decodePhysFootprint,
   decodeShortBsdInfo,
+  decodeSocketFds,
   decodeTaskInfo,
   machTicksToMs,
   stateLetter,
@@ -22,15 +27,21 @@ import {
   KERN_PROC_PID,
   KERN_PROCARGS2,
   KINFO_PROC_SIZE,
+  PROC_FDINFO_SIZE,
   PROC_FLAG_SLEADER,
+  PROC_PIDFDSOCKETINFO,
+  PROC_PIDLISTFDS,
   PROC_PIDT_SHORTBSDINFO,
   PROC_PIDTASKALLINFO,
   PROC_PIDTBSDINFO,
+  PROC_PIDVNODEPATHINFO,
   RUSAGE_INFO_V4,
   RUSAGE_INFO_V4_SIZE,
   SHORTBSDINFO_SIZE,
+  SOCKET_FDINFO_SIZE,
   SZOMB,
   TASKALLINFO_SIZE,
+  VNODEPATHINFO_SIZE,
 } from './proc-info-layout';
 import { decodeProcArgs2 } from './procargs-decoder';
 import { forgetMissing, readEach } from '../read-each';
@@ -68,6 +79,9 @@ export class DarwinSampler implements ProcessSampler {
   private readonly kinfo = Buffer.alloc(KINFO_PROC_SIZE);
   private readonly rusage = Buffer.alloc(RUSAGE_INFO_V4_SIZE);
   private readonly args: Buffer;
+  private vnodePaths: Buffer | null = null;
+  private readonly socketInfo = Buffer.alloc(SOCKET_FDINFO_SIZE);
+  private fdList = Buffer.alloc(256 * PROC_FDINFO_SIZE);
   private pids = new Int32Array(4096);
   private exitWatch: KqueueExitWatch | null = null;
 
@@ -123,6 +137,69 @@ export class DarwinSampler implements ProcessSampler {
 
   close(): void {
     this.exitWatch?.close();
+  }
+
+  /**
+   * Working directories from proc_pidinfo(PROC_PIDVNODEPATHINFO) (pvi_cdir.vip_path): null for a gone
+   * pid or a zombie (ESRCH, proc_find) and for another user's process unless root (EPERM,
+   * proc_security_policy), as bsd/kern/proc_info.c proc_pidinfo refuses them. An identity already
+   * refused its task info is not asked again.
+   */
+  readCwd(pids: Iterable<number>): Map<number, string | null> {
+    const buf = (this.vnodePaths ??= Buffer.alloc(VNODEPATHINFO_SIZE));
+    const out = new Map<number, string | null>();
+    for (const pid of pids) {
+      if (this.cache.get(pid)?.denied) {
+        out.set(pid, null);
+        continue;
+      }
+      const n = this.lib.procPidInfo(pid, PROC_PIDVNODEPATHINFO, 0, buf);
+      out.set(pid, n >= VNODEPATHINFO_SIZE ? decodeCwd(buf) : null);
+    }
+    return out;
+  }
+
+  /**
+   * Listening sockets from each pid's descriptor list (PROC_PIDLISTFDS) and, for each socket
+   * descriptor, proc_pidfdinfo(PROC_PIDFDSOCKETINFO): one call per descriptor of these pids only, no
+   * table of the whole system. A pid the kernel refuses (gone, zombie, another user's) is absent, and
+   * so is a process with no descriptor at all, which libproc's 0 cannot tell from a refusal. A
+   * descriptor closed or replaced between the two calls is skipped (EBADF / ENOTSOCK, fp_get_ftype).
+   */
+  listeningPorts(pids: Iterable<number>): Map<number, ListeningPort[]> {
+    const out = new Map<number, ListeningPort[]>();
+    for (const pid of pids) {
+      if (this.cache.get(pid)?.denied) continue;
+      const fds = this.socketFdsOf(pid);
+      if (fds === null) continue;
+      const seen = new Set<string>();
+      const ports: ListeningPort[] = [];
+      for (const fd of fds) {
+        if (this.lib.procPidFdInfo(pid, fd, PROC_PIDFDSOCKETINFO, this.socketInfo) < SOCKET_FDINFO_SIZE)
+          continue;
+        const port = decodeListeningSocket(this.socketInfo);
+        if (!port) continue;
+        const key = `${port.protocol} ${port.address} ${port.port}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        ports.push(port);
+      }
+      out.set(pid, ports.sort(comparePorts));
+    }
+    return out;
+  }
+
+  /**
+   * proc_pidfdlist copies as many entries as fit and returns their bytes; a full buffer may have been
+   * cut short, so it is doubled and asked again.
+   */
+  private socketFdsOf(pid: number): number[] | null {
+    for (;;) {
+      const n = this.lib.procPidInfo(pid, PROC_PIDLISTFDS, 0, this.fdList);
+      if (n <= 0) return null;
+      if (n < this.fdList.length) return decodeSocketFds(this.fdList, n);
+      this.fdList = Buffer.alloc(this.fdList.length * 2);
+    }
   }
 
   private startKeyNow(pid: number): number | null {

@@ -13,6 +13,8 @@ export interface LibSystem {
   procListChildPids(ppid: number, buf: Int32Array): number;
   /** proc_pidinfo(pid, flavor, arg, buffer, bytes): bytes written, 0 or less on error. */
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number;
+  /** proc_pidfdinfo(pid, fd, flavor, buffer, bytes): bytes written, 0 on error (errno set). */
+  procPidFdInfo(pid: number, fd: number, flavor: number, buf: Buffer): number;
   /** sysctl(mib, n, buffer, &length, NULL, 0); returns the length written, or -1 on error. */
   sysctl(mib: Int32Array, buf: Buffer): number;
   /** sysctlbyname(name, buffer, &length, NULL, 0), for OID_AUTO names such as hw.tbfrequency. */
@@ -55,6 +57,9 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
   const procPidInfo = lib.func(
     'int proc_pidinfo(int pid, int flavor, uint64_t arg, void *buffer, int buffersize)',
   );
+  const procPidFdInfo = lib.func(
+    'int proc_pidfdinfo(int pid, int fd, int flavor, void *buffer, int buffersize)',
+  );
   const sysctl = lib.func(
     'int sysctl(void *name, uint32_t namelen, void *oldp, void *oldlenp, void *newp, size_t newlen)',
   );
@@ -77,6 +82,7 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
     procListAllPids: (buf) => procListAllPids(buf, buf.byteLength) as number,
     procListChildPids: (ppid, buf) => procListChildPids(ppid, buf, buf.byteLength) as number,
     procPidInfo: (pid, flavor, arg, buf) => procPidInfo(pid, flavor, arg, buf, buf.length) as number,
+    procPidFdInfo: (pid, fd, flavor, buf) => procPidFdInfo(pid, fd, flavor, buf, buf.length) as number,
     sysctl: (mib, buf) => {
       length[0] = BigInt(buf.length);
       const rc = sysctl(mib, mib.length, buf, length, null, 0) as number;

@@ -1,12 +1,25 @@
+import type { ListeningPort } from '../../../../shared/model';
+import { formatIpv6 } from '../linux/socket-table';
 import { decodeName } from '../linux/stat-parser';
 import {
   BSDINFO,
   BSDINFO_SIZE,
+  INI_IPV4,
+  INI_IPV6,
+  IPPROTO_UDP,
   KINFO_PROC,
   KINFO_PROC_SIZE,
+  MAXPATHLEN,
   NODEV,
+  PROC_FDINFO_SIZE,
+  PROX_FDTYPE_SOCKET,
   SHORTBSDINFO,
   SHORTBSDINFO_SIZE,
+  SOCK_DGRAM,
+  SOCKET_FDINFO,
+  SOCKET_FDINFO_SIZE,
+  SOCKINFO_IN,
+  SOCKINFO_TCP,
   SIDL,
   SRUN,
   SSLEEP,
@@ -16,6 +29,9 @@ import {
   RUSAGE_INFO_V4_SIZE,
   TASKINFO,
   TASKINFO_SIZE,
+  TSI_S_LISTEN,
+  VNODEPATHINFO,
+  VNODEPATHINFO_SIZE,
 } from './proc-info-layout';
 
 /** What Corral uses of struct proc_bsdinfo (or of the shorter proc_bsdshortinfo, which lacks some). */
@@ -137,6 +153,69 @@ export function ticksToMsAtFrequency(ticks: number, frequencyHz: number): number
 export function decodePhysFootprint(buf: Buffer): number | null {
   if (buf.length < RUSAGE_INFO_V4_SIZE) return null;
   return Number(buf.readBigUInt64LE(RUSAGE_INFO.physFootprint));
+}
+
+/**
+ * pvi_cdir.vip_path of a struct proc_vnodepathinfo: the working directory, decoded as UTF-8 as Node
+ * decodes a Linux readlink. Null when the buffer is short or the path empty (the kernel leaves it
+ * zeroed when the process has no current directory, as the kernel's own processes).
+ */
+export function decodeCwd(buf: Buffer): string | null {
+  if (buf.length < VNODEPATHINFO_SIZE) return null;
+  const start = VNODEPATHINFO.cdirPath;
+  const end = buf.indexOf(0, start);
+  const path = buf.toString('utf8', start, end < 0 || end > start + MAXPATHLEN ? start + MAXPATHLEN : end);
+  return path === '' ? null : path;
+}
+
+/** The socket descriptors among the `bytes` of struct proc_fdinfo that PROC_PIDLISTFDS wrote. */
+export function decodeSocketFds(buf: Buffer, bytes: number): number[] {
+  const fds: number[] = [];
+  const end = Math.min(bytes, buf.length);
+  for (let at = 0; at + PROC_FDINFO_SIZE <= end; at += PROC_FDINFO_SIZE) {
+    if (buf.readUInt32LE(at + 4) === PROX_FDTYPE_SOCKET) fds.push(buf.readInt32LE(at));
+  }
+  return fds;
+}
+
+/**
+ * The listener a struct socket_fdinfo describes, or null when it is not one: a TCP socket in
+ * TSI_S_LISTEN, or a UDP socket bound to a port with no foreign port (how a UDP server waits, the
+ * rule the Linux reader applies to /proc/net/udp). A socket with INI_IPV6 set is tcp6/udp6, a
+ * dual-stack one bound to `::` included (it has both bits, bsd/netinet/tcp_usrreq.c tcp6_usr_bind);
+ * one with INI_IPV4 alone is tcp/udp, its address in the last 4 bytes of insi_laddr. The ports are
+ * u_shorts in network byte order widened to int on a little-endian machine (every Mac): the port is
+ * the int's first two bytes read big-endian.
+ */
+export function decodeListeningSocket(buf: Buffer): ListeningPort | null {
+  if (buf.length < SOCKET_FDINFO_SIZE) return null;
+  const kind = buf.readInt32LE(SOCKET_FDINFO.kind);
+  let tcp: boolean;
+  if (kind === SOCKINFO_TCP) {
+    if (buf.readInt32LE(SOCKET_FDINFO.tcpState) !== TSI_S_LISTEN) return null;
+    tcp = true;
+  } else if (kind === SOCKINFO_IN) {
+    const udp =
+      buf.readInt32LE(SOCKET_FDINFO.type) === SOCK_DGRAM &&
+      buf.readInt32LE(SOCKET_FDINFO.protocol) === IPPROTO_UDP;
+    if (!udp || buf.readUInt16BE(SOCKET_FDINFO.foreignPort) !== 0) return null;
+    tcp = false;
+  } else {
+    return null;
+  }
+  const port = buf.readUInt16BE(SOCKET_FDINFO.localPort);
+  if (port === 0) return null;
+  const vflag = buf[SOCKET_FDINFO.vflag] ?? 0;
+  const at = SOCKET_FDINFO.localAddress;
+  if (vflag & INI_IPV6) {
+    const address = formatIpv6([...buf.subarray(at, at + 16)]);
+    return { protocol: tcp ? 'tcp6' : 'udp6', address, port };
+  }
+  if (vflag & INI_IPV4) {
+    const address = [...buf.subarray(at + 12, at + 16)].join('.');
+    return { protocol: tcp ? 'tcp' : 'udp', address, port };
+  }
+  return null;
 }
 
 /** A fixed-size char array: up to the first NUL, or all of it when the kernel filled it completely. */

@@ -92,6 +92,66 @@ export const EV_RECEIPT = 0x0040;
 export const EV_ERROR = 0x4000;
 export const NOTE_EXIT = 0x80000000;
 
+/**
+ * The working directory: proc_pidinfo(PROC_PIDVNODEPATHINFO) fills struct proc_vnodepathinfo
+ * (bsd/sys/proc_info.h) = vnode_info_path pvi_cdir, pvi_rdir. A vnode_info_path is struct vnode_info
+ * (vinfo_stat of 136 bytes, int vi_type, int vi_pad, fsid_t vi_fsid: 152 bytes) then
+ * char vip_path[MAXPATHLEN = PATH_MAX = 1024] (bsd/sys/param.h, bsd/sys/syslimits.h). The kernel
+ * NUL-terminates the path (bsd/kern/proc_info.c proc_pidvnodepathinfo).
+ */
+export const PROC_PIDVNODEPATHINFO = 9;
+export const MAXPATHLEN = 1024;
+export const VNODE_INFO_SIZE = 152;
+export const VNODE_INFO_PATH_SIZE = VNODE_INFO_SIZE + MAXPATHLEN;
+export const VNODEPATHINFO_SIZE = 2 * VNODE_INFO_PATH_SIZE;
+export const VNODEPATHINFO = { cdirPath: VNODE_INFO_SIZE } as const;
+
+/**
+ * The descriptor list: proc_pidinfo(PROC_PIDLISTFDS) fills struct proc_fdinfo { int32_t proc_fd;
+ * uint32_t proc_fdtype; } per open descriptor, as many as fit (bsd/kern/proc_info.c proc_pidfdlist).
+ */
+export const PROC_PIDLISTFDS = 1;
+export const PROC_FDINFO_SIZE = 8;
+export const PROX_FDTYPE_SOCKET = 2;
+
+/**
+ * One socket: proc_pidfdinfo(PROC_PIDFDSOCKETINFO) fills struct socket_fdinfo = proc_fileinfo pfi
+ * (24 bytes) then struct socket_info psi (bsd/sys/proc_info.h): vinfo_stat (136), soi_so, soi_pcb,
+ * soi_type @152, soi_protocol @156, soi_family @160, 8 shorts, soi_oobmark, two sockbuf_info of 24
+ * bytes, soi_kind @232, rfu_1, then the union soi_proto @240, whose largest member, un_sockinfo
+ * (2 × uint64 + 2 × SOCK_MAXADDRLEN 255), makes it 528 bytes: 792 in all. In soi_proto, struct
+ * in_sockinfo: insi_fport @0, insi_lport @4 (ints holding the inpcb's u_short in network byte order,
+ * bsd/kern/socket_info.c fill_socketinfo), insi_vflag @24, insi_laddr @48 (16 bytes; IPv4 in its last
+ * 4, struct in4in6_addr); struct tcp_sockinfo = in_sockinfo (80 bytes) then tcpsi_state @80.
+ * Offsets below are from the start of socket_fdinfo.
+ */
+export const PROC_PIDFDSOCKETINFO = 3;
+export const SOCKET_FDINFO_SIZE = 792;
+const PSI = 24;
+const SOI_PROTO = PSI + 240;
+export const SOCKET_FDINFO = {
+  type: PSI + 152,
+  protocol: PSI + 156,
+  family: PSI + 160,
+  kind: PSI + 232,
+  foreignPort: SOI_PROTO,
+  localPort: SOI_PROTO + 4,
+  vflag: SOI_PROTO + 24,
+  localAddress: SOI_PROTO + 48,
+  tcpState: SOI_PROTO + 80,
+} as const;
+/** soi_kind values (enum in bsd/sys/proc_info.h). */
+export const SOCKINFO_IN = 1;
+export const SOCKINFO_TCP = 2;
+/** insi_vflag bits (INP_IPV4/INP_IPV6 of bsd/netinet/in_pcb.h, copied by fill_socketinfo). */
+export const INI_IPV4 = 0x1;
+export const INI_IPV6 = 0x2;
+/** tcpsi_state: TCPS_LISTEN (bsd/sys/proc_info.h TSI_S_LISTEN). */
+export const TSI_S_LISTEN = 1;
+/** bsd/sys/socket.h, bsd/netinet/in.h. */
+export const SOCK_DGRAM = 2;
+export const IPPROTO_UDP = 17;
+
 /** errno values the sampler tells apart. */
 export const EPERM = 1;
 export const ESRCH = 3;

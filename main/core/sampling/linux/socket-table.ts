@@ -50,7 +50,7 @@ export function decodeAddress(hex: string, littleEndian: boolean): string | null
 }
 
 /** RFC 5952 text: lowercase, the longest run of two or more zero groups as `::`, IPv4-mapped as dotted. */
-function formatIpv6(bytes: number[]): string {
+export function formatIpv6(bytes: number[]): string {
   const groups: number[] = [];
   for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!);
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {

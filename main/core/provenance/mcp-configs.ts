@@ -1,0 +1,118 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { codexTomlServers } from './codex-toml-servers';
+import { claudeJsonServers, jsonMcpServers, type McpServerEntry } from './mcp-config-entries';
+
+/** Where one agent's MCP configuration lives, from its environment (else its owner's home) and its cwd. */
+export interface McpConfigPlace {
+  agent: string;
+  home: string;
+  /** Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, when the agent's environment sets them. */
+  claudeConfigDir?: string;
+  codexHome?: string;
+  /** The agent's working directory: local-scope entries and project files are looked up for it. */
+  projectDir: string | null;
+}
+
+interface CachedFile {
+  checkedAt: number;
+  mtimeMs: number;
+  size: number;
+  parsed: unknown;
+}
+
+/** How long a configuration file is trusted before its mtime is looked at again. */
+export const CONFIG_RECHECK_MS = 10_000;
+
+/**
+ * Reads agents' MCP configurations, each file parsed again only when its mtime or size changed, and its
+ * mtime looked at no more than once per CONFIG_RECHECK_MS: never on every poll. Files (each agent's own
+ * documentation, checked where said):
+ * - claude-code: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json` (local scope
+ *   `projects[<cwd>].mcpServers`, then user scope `mcpServers`; where `claude mcp add -s user|local`
+ *   writes them, observed with 2.1.197), then `<cwd>/.mcp.json` (project scope).
+ * - codex: `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`, then `<cwd>/.codex/config.toml`
+ *   (`[mcp_servers.<name>]`, as `codex mcp add` writes it in 0.171).
+ * - gemini-cli: `<cwd>/.gemini/settings.json` then `~/.gemini/settings.json`, `mcpServers` (Gemini CLI's
+ *   configuration documentation; not run here).
+ * Entries come in the agent's precedence (local, project, user for Claude Code). Unreadable or
+ * malformed files count as empty.
+ */
+export class McpConfigs {
+  private readonly files = new Map<string, CachedFile>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly recheckMs = CONFIG_RECHECK_MS,
+  ) {}
+
+  serversOf(place: McpConfigPlace): McpServerEntry[] {
+    const cwd = place.projectDir;
+    switch (place.agent) {
+      case 'claude-code': {
+        const main = join(place.claudeConfigDir ?? place.home, '.claude.json');
+        const user = this.json(main);
+        const local = cwd
+          ? claudeJsonServers({ projects: (user as { projects?: unknown })?.projects }, cwd)
+          : [];
+        return [
+          ...local,
+          ...(cwd
+            ? jsonMcpServers((this.json(join(cwd, '.mcp.json')) as { mcpServers?: unknown })?.mcpServers)
+            : []),
+          ...claudeJsonServers({ mcpServers: (user as { mcpServers?: unknown })?.mcpServers }, null),
+        ];
+      }
+      case 'codex': {
+        const home = place.codexHome ?? join(place.home, '.codex');
+        return [
+          ...(cwd ? this.toml(join(cwd, '.codex', 'config.toml')) : []),
+          ...this.toml(join(home, 'config.toml')),
+        ];
+      }
+      case 'gemini-cli': {
+        const folder = '.gemini';
+        const servers = (path: string) =>
+          jsonMcpServers((this.json(path) as { mcpServers?: unknown } | null)?.mcpServers);
+        return [
+          ...(cwd ? servers(join(cwd, folder, 'settings.json')) : []),
+          ...servers(join(place.home, folder, 'settings.json')),
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private json(path: string): unknown {
+    return this.read(path, (text) => JSON.parse(text) as unknown);
+  }
+
+  private toml(path: string): McpServerEntry[] {
+    return (this.read(path, codexTomlServers) as McpServerEntry[] | null) ?? [];
+  }
+
+  private read(path: string, parse: (text: string) => unknown): unknown {
+    const now = this.now();
+    const hit = this.files.get(path);
+    if (hit && now - hit.checkedAt < this.recheckMs) return hit.parsed;
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat?.isFile() || stat.size > 16 * 1024 * 1024) {
+      this.files.set(path, { checkedAt: now, mtimeMs: -1, size: -1, parsed: null });
+      return null;
+    }
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) {
+      hit.checkedAt = now;
+      return hit.parsed;
+    }
+    let parsed: unknown = null;
+    try {
+      parsed = parse(readFileSync(path, 'utf8'));
+    } catch {
+      parsed = null;
+    }
+    if (this.files.size > 256) this.files.clear();
+    this.files.set(path, { checkedAt: now, mtimeMs: stat.mtimeMs, size: stat.size, parsed });
+    return parsed;
+  }
+}
