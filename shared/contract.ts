@@ -1,6 +1,15 @@
 // The one contract for everything that crosses a process boundary: Electron IPC (preload <-> main)
 // and the `corral serve` WebSocket. Each request channel maps to its request and response types.
-import type { GroupTimeline, Incident, MonitorEvent, Settings, Snapshot, TeardownResult } from './model';
+import type {
+  GroupTimeline,
+  GroupView,
+  HostInfo,
+  Incident,
+  MonitorEvent,
+  Settings,
+  Snapshot,
+  TeardownResult,
+} from './model';
 
 export interface StopGroupRequest {
   groupId: string;
@@ -28,8 +37,23 @@ export interface RequestContract {
   };
 }
 
+/**
+ * What changed between two pushed snapshots: the groups new or changed since `baseSeq`, whole, and the
+ * ids of the groups gone. A receiver applies it only on top of the snapshot numbered `baseSeq`; on any
+ * other, it asks for the whole picture again (`snapshot:get`). A `snapshot` push always comes first.
+ */
+export interface SnapshotDelta {
+  seq: number;
+  baseSeq: number;
+  sampledAt: number;
+  groups: GroupView[];
+  removed: string[];
+  host?: HostInfo;
+}
+
 export interface PushContract {
   snapshot: Snapshot;
+  'snapshot:delta': SnapshotDelta;
   event: MonitorEvent;
   'teardown:progress': TeardownResult;
 }
@@ -56,6 +80,7 @@ void _everyChannelListed;
 
 export const PUSH_CHANNELS = [
   'snapshot',
+  'snapshot:delta',
   'event',
   'teardown:progress',
 ] as const satisfies readonly PushChannel[];

@@ -11,6 +11,7 @@ import { GroupContext } from './monitor/group-context';
 import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
+import { onViewTick } from './view-ticks';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './snapshot/one-shot-snapshot';
 import { resolveDataDir } from './storage/data-dir';
@@ -80,8 +81,12 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   });
   // Views are built, host facts read and the whole table swept often only while someone subscribes.
   let offTick: (() => void) | null = null;
+  // While subscribed, `snapshot:get` answers with the snapshot last pushed, so that a receiver's
+  // deltas chain on from what it fetched.
+  let latest: Snapshot | null = null;
   const pushSnapshot = (): void => {
     const s = snapshot();
+    latest = s;
     for (const l of snapshotListeners) l(s);
   };
 
@@ -147,7 +152,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   monitor.onPoll((now) => policies.afterPoll(now));
 
   const service: CorralService = {
-    snapshot,
+    snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
     timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
     stopGroup: stop,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),
@@ -177,13 +182,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
-      offTick ??= monitor.onTick(pushSnapshot);
+      offTick ??= onViewTick(monitor, pushSnapshot);
       monitor.setWholeTableWanted(options.wholeTableWhenWatched !== false);
       return () => {
         snapshotListeners.delete(listener);
         if (snapshotListeners.size > 0 || offTick === null) return;
         offTick();
         offTick = null;
+        latest = null;
         monitor.setWholeTableWanted(false);
       };
     },

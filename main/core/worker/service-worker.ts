@@ -5,6 +5,7 @@ import type { TeardownResult } from '../../../shared/model';
 import type { SettingsUpdate } from '../service';
 import { answerRequest } from '../service-requests';
 import { createCorralService } from '../create-service';
+import { onViewTick } from '../view-ticks';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
@@ -23,7 +24,7 @@ let detail: SnapshotDetail = 'agents';
 
 // With no window showing every group, the tray gets agents' groups only, built without the full view,
 // host facts or frequent sweeps; a window's view is subscribed only while it is visible.
-const offAgents = running.monitor.onTick(() => {
+const offAgents = onViewTick(running.monitor, () => {
   if (detail === 'agents') post({ kind: 'snapshot', snapshot: running.agentsSnapshot() });
 });
 let offView: (() => void) | null = null;

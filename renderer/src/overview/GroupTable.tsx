@@ -22,7 +22,6 @@ export function allClearMessage(groups: readonly GroupView[]): string {
 
 export function GroupTable({ compact, onStop, onStopAgentOrphans }: GroupTableProps) {
   const groups = useCorral((s) => s.snapshot?.groups ?? NO_GROUPS);
-  const now = useCorral((s) => s.snapshot?.sampledAt ?? 0);
   const { filter, search } = useCorral(useShallow((s) => ({ filter: s.filter, search: s.search })));
   const selectedGroupId = useCorral((s) => s.selectedGroupId);
   const selectGroup = useCorral((s) => s.selectGroup);
@@ -84,7 +83,6 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans }: GroupTablePr
               <GroupRow
                 key={group.id}
                 group={group}
-                now={now}
                 selected={group.id === selectedGroupId}
                 compact={compact}
                 onSelect={selectGroup}
