@@ -95,7 +95,9 @@ export const GroupRow = memo(function GroupRow({
       {compact ? null : (
         <>
           <td className="num">{memory}</td>
-          <td className="num"><Age since={group.startedAt} /></td>
+          <td className="num">
+            <Age since={group.startedAt} />
+          </td>
         </>
       )}
       <td className="actions">
