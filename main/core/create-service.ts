@@ -8,6 +8,7 @@ import { validateSettings } from './config/validate-settings';
 import { stopGroup } from './actions/stop-group';
 import { Monitor } from './monitor/monitor';
 import { GroupContext } from './monitor/group-context';
+import { GroupViewCache } from './monitor/group-view-cache';
 import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
@@ -73,10 +74,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   const host = options.host ?? new HostInfoSource();
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
+  const views = new GroupViewCache();
   const snapshot = (): Snapshot => ({
     seq: ++seq,
     sampledAt: Date.now(),
-    groups: context.decorate(snapshotGroups(monitor, { all: true })),
+    groups: context.decorate(snapshotGroups(monitor, { all: true, cache: views })),
     host: host.current(),
   });
   // Views are built, host facts read and the whole table swept often only while someone subscribes.
