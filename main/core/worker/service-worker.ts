@@ -5,7 +5,6 @@ import type { TeardownResult } from '../../../shared/model';
 import type { SettingsUpdate } from '../service';
 import { answerRequest } from '../service-requests';
 import { createCorralService } from '../create-service';
-import { onViewTick } from '../view-ticks';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
@@ -23,10 +22,29 @@ const { service } = running;
 let detail: SnapshotDetail = 'agents';
 
 // With no window showing every group, the tray gets agents' groups only, built without the full view,
-// host facts or frequent sweeps; a window's view is subscribed only while it is visible.
-const offAgents = onViewTick(running.monitor, () => {
+// host facts or frequent sweeps: at once after a run that delivered events (a flag came or went), and
+// otherwise every few polls for its CPU figures. A window's view is subscribed only while it is visible.
+const TRAY_REFRESH_POLLS = 5;
+let pollsSincePost = 0;
+let eventsSinceTick = false;
+const postAgents = (): void => {
+  pollsSincePost = 0;
   if (detail === 'agents') post({ kind: 'snapshot', snapshot: running.agentsSnapshot() });
-});
+};
+const offAgentPushes = [
+  running.monitor.onEvent(() => {
+    eventsSinceTick = true;
+  }),
+  running.monitor.onTick(() => {
+    if (!eventsSinceTick) return;
+    eventsSinceTick = false;
+    postAgents();
+  }),
+  running.monitor.onPoll(() => {
+    if (++pollsSincePost >= TRAY_REFRESH_POLLS) postAgents();
+  }),
+];
+const offAgents = (): void => offAgentPushes.forEach((off) => off());
 let offView: (() => void) | null = null;
 const showEverything = (all: boolean): void => {
   if (all) offView ??= service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot }));
@@ -55,6 +73,8 @@ port.on('message', (message: WorkerCall) => {
   if (message.kind === 'detail') {
     detail = message.detail;
     showEverything(detail === 'all');
+    // The tray goes back to agents' groups at once, not at the next refresh.
+    if (detail === 'agents') postAgents();
     return;
   }
   if (message.kind === 'rebaseline') {
