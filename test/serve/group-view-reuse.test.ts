@@ -58,8 +58,7 @@ describe('views of unchanged groups are reused', () => {
     );
     // Its CPU reading settles once its members were read twice; from then on nothing changes.
     await groupWhen(fixture.pgid, 'a CPU reading', (g) => g.cpuPercent !== null);
-    // The whole table is swept every few polls while a view of every group is open; between sweeps the
-    // idle group's members are not re-read, and its view is not built again.
+    // The idle group's members are re-read only by the sweeps, to the same values: its view is kept.
     const views: GroupView[] = [];
     for (let i = 0; i < 10; i++) {
       running.monitor.poll();

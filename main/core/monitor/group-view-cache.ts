@@ -6,8 +6,8 @@ import type { TrackedProcess } from './tracked';
  * Views of the groups no agent owns, kept while nothing they are built from changed. Between sweeps
  * the monitor re-reads no such process, so with a page open on "Everything" almost every group would
  * be built again, and compared again, only to come out the same. A view is reused when its members
- * are the same tracked processes holding the same records (a re-read always makes a new record) and
- * the same CPU reading and flags' inputs. Agents' groups are always built afresh: their processes are
+ * are the same tracked processes whose records hold the same values (compared field by field, so a
+ * sweep that re-reads an idle process changes nothing) with the same CPU reading and flags' inputs. Agents' groups are always built afresh: their processes are
  * re-read each poll, and provenance writes into their process views.
  */
 export class GroupViewCache {
@@ -47,7 +47,11 @@ export function viewInputs(
   const parts: unknown[] = [tracked, tracked?.id, tracked ? monitor.groupFlags(tracked).join() : ''];
   for (const p of members) {
     if (p.attribution !== null) return null;
-    parts.push(p, p.record, p.cpuPercent, p.orphanedAt, p.runaway.active, p.heldPipe, p.lineage);
+    const r = p.record;
+    // Every field a process view is built from: a sweep re-reads each record, mostly to the same values.
+    parts.push(p, r.pid, r.ppid, r.pgid, r.sid, r.uid, r.state, r.startKey, r.startedAt, r.cpuTimeMs);
+    parts.push(r.rssBytes, r.footprintBytes, r.name, r.argv, r.tty, r.environReadable);
+    parts.push(p.cpuPercent, p.orphanedAt, p.runaway.active, p.heldPipe, p.lineage);
   }
   return parts;
 }
