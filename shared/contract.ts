@@ -1,7 +1,16 @@
 // The one contract for everything that crosses a process boundary: Electron IPC (preload <-> main)
 // and the `corral serve` WebSocket. Each request channel maps to its request and response types.
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from './hooks';
-import type { GroupTimeline, Incident, MonitorEvent, Settings, Snapshot, TeardownResult } from './model';
+import type {
+  GroupTimeline,
+  GroupView,
+  HostInfo,
+  Incident,
+  MonitorEvent,
+  Settings,
+  Snapshot,
+  TeardownResult,
+} from './model';
 
 export interface StopGroupRequest {
   groupId: string;
@@ -74,8 +83,23 @@ export interface RequestContract {
   };
 }
 
+/**
+ * What changed between two pushed snapshots: the groups new or changed since `baseSeq`, whole, and the
+ * ids of the groups gone. A receiver applies it only on top of the snapshot numbered `baseSeq`; on any
+ * other, it asks for the whole picture again (`snapshot:get`). A `snapshot` push always comes first.
+ */
+export interface SnapshotDelta {
+  seq: number;
+  baseSeq: number;
+  sampledAt: number;
+  groups: GroupView[];
+  removed: string[];
+  host?: HostInfo;
+}
+
 export interface PushContract {
   snapshot: Snapshot;
+  'snapshot:delta': SnapshotDelta;
   event: MonitorEvent;
   'teardown:progress': TeardownResult;
 }
@@ -106,6 +130,7 @@ void _everyChannelListed;
 
 export const PUSH_CHANNELS = [
   'snapshot',
+  'snapshot:delta',
   'event',
   'teardown:progress',
 ] as const satisfies readonly PushChannel[];

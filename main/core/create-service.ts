@@ -9,9 +9,11 @@ import { stopGroup, type StopOutcome } from './actions/stop-group';
 import { stopSession } from './actions/stop-session';
 import { Monitor } from './monitor/monitor';
 import { GroupContext } from './monitor/group-context';
+import { GroupViewCache } from './monitor/group-view-cache';
 import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
+import { onViewTick } from './view-ticks';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './snapshot/one-shot-snapshot';
 import { resolveDataDir } from './storage/data-dir';
@@ -85,16 +87,21 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   const host = options.host ?? new HostInfoSource();
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
+  const views = new GroupViewCache();
   const snapshot = (): Snapshot => ({
     seq: ++seq,
     sampledAt: Date.now(),
-    groups: context.decorate(snapshotGroups(monitor, { all: true })),
+    groups: context.decorate(snapshotGroups(monitor, { all: true, cache: views })),
     host: host.current(),
   });
   // Views are built, host facts read and the whole table swept often only while someone subscribes.
   let offTick: (() => void) | null = null;
+  // While subscribed, `snapshot:get` answers with the snapshot last pushed, so that a receiver's
+  // deltas chain on from what it fetched.
+  let latest: Snapshot | null = null;
   const pushSnapshot = (): void => {
     const s = snapshot();
+    latest = s;
     for (const l of snapshotListeners) l(s);
   };
 
@@ -200,7 +207,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   };
 
   const service: CorralService = {
-    snapshot,
+    snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
     timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
     stopGroup: stop,
     stopSession: stopSessionGroups,
@@ -234,13 +241,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
-      offTick ??= monitor.onTick(pushSnapshot);
+      offTick ??= onViewTick(monitor, pushSnapshot);
       monitor.setWholeTableWanted(options.wholeTableWhenWatched !== false);
       return () => {
         snapshotListeners.delete(listener);
         if (snapshotListeners.size > 0 || offTick === null) return;
         offTick();
         offTick = null;
+        latest = null;
         monitor.setWholeTableWanted(false);
       };
     },

@@ -3,6 +3,7 @@ import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { PushChannel, PushContract } from '../../shared/contract';
 import type { CorralService } from '../core/service';
 import { dispatch } from '../transport/dispatch';
+import { SnapshotDeltas } from '../transport/snapshot-deltas';
 import { IPC_PUSH, IPC_REQUEST } from '../../shared/ipc-channels';
 import type { MainWindow } from './main-window';
 import { isTrustedSender } from './sender-check';
@@ -25,8 +26,14 @@ export function registerIpc(service: CorralService, window: MainWindow): () => v
     if (!trusted(event)) return { ok: false, error: 'request refused: not from the Corral window' };
     return dispatch(service, channel, payload, (partial) => push('teardown:progress', partial));
   });
+  // The window gets one snapshot whole, then what changed; a reloaded page resyncs with snapshot:get.
+  const deltas = new SnapshotDeltas();
   const unsubscribe = [
-    service.onSnapshot((snapshot) => push('snapshot', snapshot)),
+    service.onSnapshot((snapshot) => {
+      const delta = deltas.next(snapshot);
+      if (delta === null) push('snapshot', snapshot);
+      else push('snapshot:delta', delta);
+    }),
     service.onEvent((event) => push('event', event)),
   ];
   return () => {

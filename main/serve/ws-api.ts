@@ -2,11 +2,13 @@
 // A bad message gets an error response on its own connection and nothing else changes.
 import { WebSocket, type RawData, type WebSocketServer } from 'ws';
 import type { ClientMessage, PushChannel, PushContract, ServerMessage } from '../../shared/contract';
+import type { Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
 import { dispatch } from '../transport/dispatch';
+import { SnapshotDeltas } from '../transport/snapshot-deltas';
 import { isPlainObject } from '../transport/schema-checks';
 
-/** Past this many unsent bytes a client is too slow for snapshots; it catches up on the next one. */
+/** Past this many unsent bytes a client is too slow for snapshots; it gets the next one whole. */
 const SLOW_CLIENT_BYTES = 4 * 1024 * 1024;
 const MAX_IN_FLIGHT = 32;
 /** Used in an error response when the message had no usable id. */
@@ -36,6 +38,9 @@ function parseClientMessage(data: RawData, isBinary: boolean): ClientMessage | {
 export class WsApi {
   /** Set while at least one page is connected: with none, the service builds and pushes nothing. */
   private unsubscribe: Array<() => void> = [];
+  private readonly deltas = new SnapshotDeltas();
+  /** Clients that missed a delta (too slow): their next snapshot goes out whole. */
+  private readonly behind = new WeakSet<WebSocket>();
 
   constructor(
     private readonly wss: WebSocketServer,
@@ -47,7 +52,7 @@ export class WsApi {
   private subscribe(): void {
     if (this.unsubscribe.length > 0) return;
     this.unsubscribe = [
-      this.service.onSnapshot((snapshot) => this.broadcast('snapshot', snapshot)),
+      this.service.onSnapshot((snapshot) => this.pushSnapshot(snapshot)),
       this.service.onEvent((event) => this.broadcast('event', event)),
     ];
   }
@@ -55,16 +60,43 @@ export class WsApi {
   broadcast<C extends PushChannel>(channel: C, payload: PushContract[C]): void {
     if (this.wss.clients.size === 0) return;
     const text = JSON.stringify({ kind: 'push', channel, payload } satisfies ServerMessage);
+    for (const ws of this.wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(text);
+  }
+
+  /** Each client gets what changed since the snapshot it holds; one that fell behind gets it whole. */
+  private pushSnapshot(snapshot: Snapshot): void {
+    const delta = this.deltas.next(snapshot);
+    let whole: string | null = null;
+    let part: string | null = null;
     for (const ws of this.wss.clients) {
       if (ws.readyState !== WebSocket.OPEN) continue;
-      if (channel === 'snapshot' && ws.bufferedAmount > SLOW_CLIENT_BYTES) continue;
-      ws.send(text);
+      if (ws.bufferedAmount > SLOW_CLIENT_BYTES) {
+        this.behind.add(ws);
+        continue;
+      }
+      if (delta === null || this.behind.has(ws)) {
+        this.behind.delete(ws);
+        whole ??= JSON.stringify({
+          kind: 'push',
+          channel: 'snapshot',
+          payload: snapshot,
+        } satisfies ServerMessage);
+        ws.send(whole);
+      } else {
+        part ??= JSON.stringify({
+          kind: 'push',
+          channel: 'snapshot:delta',
+          payload: delta,
+        } satisfies ServerMessage);
+        ws.send(part);
+      }
     }
   }
 
   stop(): void {
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
+    this.deltas.reset();
   }
 
   private accept(ws: WebSocket): void {
@@ -102,7 +134,8 @@ export class WsApi {
       });
     });
     try {
-      send(ws, { kind: 'push', channel: 'snapshot', payload: this.service.snapshot() });
+      const whole = this.deltas.latest ?? this.service.snapshot();
+      send(ws, { kind: 'push', channel: 'snapshot', payload: whole });
     } catch {
       // No snapshot yet: the client asks with snapshot:get or waits for the next push.
     }

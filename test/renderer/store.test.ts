@@ -3,7 +3,9 @@ import { createCorralStore } from '../../renderer/src/store/create-store';
 import { groupCommand, groupTree, visibleGroups } from '../../renderer/src/store/selectors';
 import { reuseUnchangedLanes } from '../../renderer/src/timeline/lane-identity';
 import { followLocationGroup, groupFromHash } from '../../renderer/src/sync/location-group';
-import type { TeardownResult } from '../../shared/model';
+import type { CorralApi, SnapshotDelta } from '../../shared/contract';
+import type { GroupView, TeardownResult } from '../../shared/model';
+import { connectStore } from '../../renderer/src/sync/connect-store';
 import { T0, makeGroup, makeLane, makeProcess, makeSnapshot, makeTimeline } from './support/fixtures';
 
 function teardownResult(groupId: string, overrides: Partial<TeardownResult> = {}): TeardownResult {
@@ -46,6 +48,90 @@ describe('snapshot slice', () => {
     expect(store.getState().groupsById).not.toBe(first);
     expect(first.size).toBe(1);
     expect(store.getState().groupsById.size).toBe(0);
+  });
+});
+
+describe('snapshot deltas in the store', () => {
+  const delta = (
+    seq: number,
+    baseSeq: number,
+    groups: GroupView[],
+    removed: string[] = [],
+  ): SnapshotDelta => ({
+    seq,
+    baseSeq,
+    sampledAt: T0 + seq * 1000,
+    groups,
+    removed,
+  });
+
+  it('applies a delta on the snapshot it follows: changed groups replaced, new ones added, removed ones gone', () => {
+    const store = createCorralStore();
+    const a = makeGroup({ pgid: 100 });
+    const b = makeGroup({ pgid: 200 });
+    const c = makeGroup({ pgid: 300 });
+    store.getState().receiveSnapshot(makeSnapshot(1, [a, b]));
+    const heldB = store.getState().groupsById.get(b.id);
+    const busierA = { ...a, cpuPercent: 50 };
+    expect(store.getState().receiveSnapshotDelta(delta(2, 1, [busierA, c], []))).toBe(true);
+    expect(store.getState().snapshot?.seq).toBe(2);
+    expect(store.getState().groupsById.get(a.id)?.cpuPercent).toBe(50);
+    // An unchanged group keeps its object, so its memoized row does not render again.
+    expect(store.getState().groupsById.get(b.id)).toBe(heldB);
+    expect(store.getState().receiveSnapshotDelta(delta(3, 2, [], [b.id]))).toBe(true);
+    expect(store.getState().snapshot?.groups.map((g) => g.pgid)).toEqual([100, 300]);
+    expect(store.getState().groupsById.has(b.id)).toBe(false);
+  });
+
+  it('refuses a delta that does not follow the snapshot held, and ignores one it already has', () => {
+    const store = createCorralStore();
+    const a = makeGroup({ pgid: 100 });
+    expect(store.getState().receiveSnapshotDelta(delta(2, 1, [a]))).toBe(false);
+    store.getState().receiveSnapshot(makeSnapshot(5, [a]));
+    expect(store.getState().receiveSnapshotDelta(delta(7, 6, [], [a.id]))).toBe(false);
+    expect(store.getState().receiveSnapshotDelta(delta(5, 4, [], [a.id]))).toBe(true);
+    expect(store.getState().snapshot?.seq).toBe(5);
+    expect(store.getState().groupsById.has(a.id)).toBe(true);
+  });
+
+  it('a whole snapshot keeps the objects of groups that did not change', () => {
+    const store = createCorralStore();
+    const a = makeGroup({ pgid: 100 });
+    const b = makeGroup({ pgid: 200 });
+    store.getState().receiveSnapshot(makeSnapshot(1, [a, b]));
+    store
+      .getState()
+      .receiveSnapshot(makeSnapshot(2, [structuredClone(a), { ...b, rssBytes: b.rssBytes + 1 }]));
+    expect(store.getState().groupsById.get(a.id)).toBe(a);
+    expect(store.getState().groupsById.get(b.id)).not.toBe(b);
+  });
+
+  it('connectStore fetches the whole snapshot again when a delta does not follow, then applies the next ones', async () => {
+    const store = createCorralStore();
+    const a = makeGroup({ pgid: 100 });
+    const b = makeGroup({ pgid: 200 });
+    const listeners = new Map<string, (payload: unknown) => void>();
+    let fetches = 0;
+    const api = {
+      on: (channel: string, listener: (payload: unknown) => void) => {
+        listeners.set(channel, listener);
+        return () => listeners.delete(channel);
+      },
+      request: async () => {
+        fetches++;
+        return makeSnapshot(fetches === 1 ? 1 : 4, fetches === 1 ? [a] : [a, b]);
+      },
+    } as unknown as CorralApi;
+    connectStore(api, store);
+    await Promise.resolve();
+    expect(store.getState().snapshot?.seq).toBe(1);
+    listeners.get('snapshot:delta')!(delta(4, 3, [b]));
+    expect(fetches).toBe(2);
+    await Promise.resolve();
+    expect(store.getState().snapshot?.seq).toBe(4);
+    listeners.get('snapshot:delta')!(delta(5, 4, [], [a.id]));
+    expect([...store.getState().groupsById.keys()]).toEqual([b.id]);
+    expect(fetches).toBe(2);
   });
 });
 

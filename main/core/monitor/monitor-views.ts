@@ -1,5 +1,6 @@
 import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
 import { buildGroups, commandOf, type ProcessAnnotation } from '../analysis/grouping';
+import { viewInputs, type GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import type { TrackedProcess } from './tracked';
 
@@ -18,12 +19,41 @@ function annotation(p: TrackedProcess): ProcessAnnotation {
   return a;
 }
 
-/** The monitor's current picture as group views: agents' groups always, every other group with `all`. */
-export function snapshotGroups(monitor: Monitor, { all = false } = {}): GroupView[] {
+/**
+ * The monitor's current picture as group views: agents' groups always, every other group with `all`.
+ * With a `cache`, groups no agent owns whose inputs did not change come back as copies of their last
+ * views (see GroupViewCache).
+ */
+export function snapshotGroups(
+  monitor: Monitor,
+  { all = false, cache }: { all?: boolean; cache?: GroupViewCache } = {},
+): GroupView[] {
   // Without `all`, only agents' processes are gathered: the tray asks for this every tick.
   const live: TrackedProcess[] = [];
   for (const p of monitor.trackedProcesses())
     if (p.exitedAt === null && (all || p.attribution !== null)) live.push(p);
+  if (!cache) return buildViews(monitor, live);
+  const byPgid = new Map<number, TrackedProcess[]>();
+  for (const p of live) {
+    if (p.record.pgid <= 0) continue;
+    const members = byPgid.get(p.record.pgid);
+    if (members) members.push(p);
+    else byPgid.set(p.record.pgid, [p]);
+  }
+  const reused: GroupView[] = [];
+  const rebuild: TrackedProcess[] = [];
+  const inputs = new Map<number, unknown[] | null>();
+  for (const [pgid, members] of byPgid) {
+    const parts = viewInputs(monitor, pgid, members);
+    const view = cache.reuse(pgid, parts);
+    inputs.set(pgid, parts);
+    if (view) reused.push(view);
+    else for (const p of members) rebuild.push(p);
+  }
+  return [...reused, ...cache.keep(buildViews(monitor, rebuild), inputs)];
+}
+
+function buildViews(monitor: Monitor, live: readonly TrackedProcess[]): GroupView[] {
   const byPid = new Map(live.map((p) => [p.record.pid, p]));
   const records = live.map((p) => p.record);
   // The monitor attributed each process at first sight; grouping only needs that map.

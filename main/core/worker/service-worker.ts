@@ -22,10 +22,29 @@ const { service } = running;
 let detail: SnapshotDetail = 'agents';
 
 // With no window showing every group, the tray gets agents' groups only, built without the full view,
-// host facts or frequent sweeps; a window's view is subscribed only while it is visible.
-const offAgents = running.monitor.onTick(() => {
+// host facts or frequent sweeps: at once after a run that delivered events (a flag came or went), and
+// otherwise every few polls for its CPU figures. A window's view is subscribed only while it is visible.
+const TRAY_REFRESH_POLLS = 5;
+let pollsSincePost = 0;
+let eventsSinceTick = false;
+const postAgents = (): void => {
+  pollsSincePost = 0;
   if (detail === 'agents') post({ kind: 'snapshot', snapshot: running.agentsSnapshot() });
-});
+};
+const offAgentPushes = [
+  running.monitor.onEvent(() => {
+    eventsSinceTick = true;
+  }),
+  running.monitor.onTick(() => {
+    if (!eventsSinceTick) return;
+    eventsSinceTick = false;
+    postAgents();
+  }),
+  running.monitor.onPoll(() => {
+    if (++pollsSincePost >= TRAY_REFRESH_POLLS) postAgents();
+  }),
+];
+const offAgents = (): void => offAgentPushes.forEach((off) => off());
 let offView: (() => void) | null = null;
 const showEverything = (all: boolean): void => {
   if (all) offView ??= service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot }));
@@ -54,6 +73,8 @@ port.on('message', (message: WorkerCall) => {
   if (message.kind === 'detail') {
     detail = message.detail;
     showEverything(detail === 'all');
+    // The tray goes back to agents' groups at once, not at the next refresh.
+    if (detail === 'agents') postAgents();
     return;
   }
   if (message.kind === 'rebaseline') {

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
-import { formatBytes, formatDuration, formatPercent } from '../shared-ui/format';
+import { Age } from '../shared-ui/Age';
+import { formatBytes, formatPercent } from '../shared-ui/format';
 import { ruleFromGroup } from '../policies/policy-journal';
 import { groupCommand, groupFullCommand } from '../store/selectors';
 import { useCorral } from '../store/store-context';
@@ -11,7 +12,6 @@ import { StopButton } from './StopButton';
 
 interface GroupRowProps {
   group: GroupView;
-  now: number;
   selected: boolean;
   /** Narrow layout (the menu-bar popover): fewer columns, two-line rows. */
   compact: boolean;
@@ -21,7 +21,6 @@ interface GroupRowProps {
 
 export const GroupRow = memo(function GroupRow({
   group,
-  now,
   selected,
   compact,
   onSelect,
@@ -69,7 +68,7 @@ export const GroupRow = memo(function GroupRow({
       {compact ? (
         <span className="row-meta muted">
           pgid {timelineButton} · {group.processes.length} proc{group.processes.length === 1 ? '' : 's'} ·{' '}
-          {memory} · {formatDuration(now - group.startedAt)}
+          {memory} · <Age since={group.startedAt} />
         </span>
       ) : null}
       <FlagBadges flags={group.flags} group={group} />
@@ -103,7 +102,9 @@ export const GroupRow = memo(function GroupRow({
       {compact ? null : (
         <>
           <td className="num">{memory}</td>
-          <td className="num">{formatDuration(now - group.startedAt)}</td>
+          <td className="num">
+            <Age since={group.startedAt} />
+          </td>
         </>
       )}
       <td className="actions">

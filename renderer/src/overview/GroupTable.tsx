@@ -24,7 +24,6 @@ export function allClearMessage(groups: readonly GroupView[]): string {
 
 export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession }: GroupTableProps) {
   const groups = useCorral((s) => s.snapshot?.groups ?? NO_GROUPS);
-  const now = useCorral((s) => s.snapshot?.sampledAt ?? 0);
   const { filter, search } = useCorral(useShallow((s) => ({ filter: s.filter, search: s.search })));
   const selectedGroupId = useCorral((s) => s.selectedGroupId);
   const selectGroup = useCorral((s) => s.selectGroup);
@@ -84,7 +83,6 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession 
                 key={session.key}
                 session={session.session}
                 allGroups={groups}
-                now={now}
                 columns={columns}
                 compact={compact}
                 onStopSession={onStopSession}
@@ -98,7 +96,6 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession 
               <GroupRow
                 key={group.id}
                 group={group}
-                now={now}
                 selected={group.id === selectedGroupId}
                 compact={compact}
                 onSelect={selectGroup}

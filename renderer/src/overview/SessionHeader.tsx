@@ -1,13 +1,12 @@
 import type { GroupView, SessionRef } from '../../../shared/model';
 import { projectName, shortSessionId } from '../../../shared/provenance-text';
-import { formatDuration } from '../shared-ui/format';
+import { Age } from '../shared-ui/Age';
 import { sessionLeftovers } from '../store/selectors';
 
 interface SessionHeaderProps {
   session: SessionRef;
   /** Every group in the snapshot: the session's leftovers count whatever the filter shows. */
   allGroups: readonly GroupView[];
-  now: number;
   columns: number;
   compact: boolean;
   onStopSession: (session: SessionRef, leftovers: GroupView[]) => void;
@@ -20,14 +19,7 @@ const SOURCE_WORDS: Record<SessionRef['source'], string> = {
 };
 
 /** One agent session under its agent: project, short id, whether its agent lives, its first leftover's age. */
-export function SessionHeader({
-  session,
-  allGroups,
-  now,
-  columns,
-  compact,
-  onStopSession,
-}: SessionHeaderProps) {
+export function SessionHeader({ session, allGroups, columns, compact, onStopSession }: SessionHeaderProps) {
   const leftovers = sessionLeftovers(allGroups, session.id);
   const short = shortSessionId(session.id);
   const project = projectName(session.project);
@@ -58,7 +50,7 @@ export function SessionHeader({
               title="When the session's first leftover started"
             >
               {compact ? '' : 'first leftover '}
-              {formatDuration(now - firstLeftover)} ago
+              <Age since={firstLeftover} /> ago
             </span>
           ) : null}
           {leftovers.length > 0 ? (
