@@ -83,6 +83,9 @@ export class Monitor {
   private lastLookAt = 0;
   /** How far the sampler follows agents' processes for exit (pidfds); below 'all', child lists are read. */
   private exitWatch: ExitWatchCoverage = 'unavailable';
+  /** Stops the sampler's wait for exits in a thread of its own; null where exits are polled on the timer. */
+  private stopExitWait: (() => void) | null = null;
+  private exitLookPending = false;
   private running = false;
   private restoredChecked = false;
   readonly errors = { count: 0, last: null as string | null };
@@ -150,6 +153,8 @@ export class Monitor {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // Exits of agents' processes and their parents then wake a look at once, between the timer's looks.
+    this.stopExitWait = this.options.sampler.waitForExits?.(() => this.exitSignalled()) ?? null;
     this.guard('poll', () => this.pollOnce());
     this.nextPollAt = performance.now() + this.settings.pollIntervalMs;
     this.lastLookAt = performance.now();
@@ -160,6 +165,21 @@ export class Monitor {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.stopExitWait?.();
+    this.stopExitWait = null;
+  }
+
+  /**
+   * A followed process exited: its group is looked at now (its children, reparented, are read), not at the
+   * next tick. Deferred to its own turn, since the sampler may say so while the monitor is mid-run.
+   */
+  private exitSignalled(): void {
+    if (this.exitLookPending || !this.running) return;
+    this.exitLookPending = true;
+    setImmediate(() => {
+      this.exitLookPending = false;
+      if (this.running) this.guard('watch', () => this.watch());
+    });
   }
 
   private schedule(): void {

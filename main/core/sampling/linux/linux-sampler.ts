@@ -117,6 +117,20 @@ export class LinuxSampler implements ProcessSampler {
     return this.exitWatch ? this.exitWatch.exited() : NONE;
   }
 
+  waitForExits(onExit: () => void): (() => void) | null {
+    this.exitWatch ??= new PidfdExitWatch((pid) => this.startKeyNow(pid));
+    const watch = this.exitWatch;
+    return watch.waitInThread(onExit) ? () => watch.stopWaiting() : null;
+  }
+
+  /** The exit watch, for tests and the bench: whether its worker thread waits, and when it stopped. */
+  get exitWatchState(): { waitingInThread: boolean; stopped: Promise<void> } {
+    return {
+      waitingInThread: this.exitWatch?.waitingInThread ?? false,
+      stopped: this.exitWatch?.whenStopped() ?? Promise.resolve(),
+    };
+  }
+
   private startKeyNow(pid: number): number | null {
     const length = this.readStat(pid, `${this.procRoot}/${pid}`);
     if (length === null) return null;
