@@ -46,6 +46,12 @@ export interface MonitorOptions {
 export const DEFAULT_FULL_SWEEP_EVERY = 300;
 const WATCHED_SWEEP_EVERY = 5;
 const DEFAULT_WATCH_MS = 100;
+/**
+ * The busy pace when exits come from the sampler's thread: the watch then only reads the kernel's pid
+ * counter (one pread), so it can look often enough to see a tool call's child orphaned by a wrapper that
+ * exits at once (which no exit event can announce: it was never followed) within 50 ms.
+ */
+const EVENT_DRIVEN_WATCH_MS = 40;
 const DEFAULT_IDLE_WATCH_MS = 200;
 /** The watch stays at its fast pace this long after an agent's process was born or exited. */
 const BUSY_FOR_MS = 5_000;
@@ -206,13 +212,15 @@ export class Monitor {
   /**
    * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
    * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
+   * Exits of followed processes do not wait for it where the sampler waits for them in a thread.
    */
   private watchInterval(): number | null {
     const sampler = this.options.sampler;
     if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
     if (this.state.agentPids.size === 0) return null;
     const busy = performance.now() - this.state.lastActivityAt < BUSY_FOR_MS;
-    const fast = this.options.watchIntervalMs ?? DEFAULT_WATCH_MS;
+    const fast =
+      this.options.watchIntervalMs ?? (this.stopExitWait ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
     return busy ? fast : Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
   }
 

@@ -16,6 +16,8 @@ export class PidfdExitWatch {
   private slots: number[] = [];
   private fds = Buffer.alloc(0);
   private slotsStale = false;
+  /** Whether the followed set changed in this follow() call: a waiting worker must take the new set. */
+  private setChanged = false;
   /** Targets that had already exited (or lost their pid to a newer process) when asked to follow them. */
   private goneBeforeFollowed: number[] = [];
   private unavailable = false;
@@ -32,8 +34,9 @@ export class PidfdExitWatch {
   /** Follows exactly these processes (pid → startKey) from now on. */
   follow(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
     if (this.unavailable) return 'unavailable';
+    this.setChanged = false;
     const coverage = this.followTargets(targets);
-    if (this.slotsStale) this.waiter?.changed();
+    if (this.setChanged) this.waiter?.changed();
     // Some were gone before they could be followed: say so now, not at the next look.
     if (this.goneBeforeFollowed.length > 0 && this.waiter) this.signalExit();
     return coverage;
@@ -69,6 +72,7 @@ export class PidfdExitWatch {
       this.pidOfFd.set(opened.fd, pid);
       keptFds.total++;
       this.slotsStale = true;
+      this.setChanged = true;
     }
     return coverage;
   }
@@ -181,6 +185,7 @@ export class PidfdExitWatch {
     keptFds.total--;
     pidfdClose(followed.fd);
     this.slotsStale = true;
+    this.setChanged = true;
   }
 
   private layOutSlots(): void {
