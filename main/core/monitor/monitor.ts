@@ -26,7 +26,8 @@ export interface MonitorOptions {
   watchIntervalMs?: number;
   /**
    * Interval of that watch once nothing of an agent's was born or exited for a few seconds (ms): it
-   * bounds how late an orphan whose wrapper lived less than one look is seen.
+   * bounds how late an orphan whose wrapper lived less than one look is seen. Where the sampler waits for
+   * exits in a thread there is no idle watch unless this is set: the polls see newcomers.
    */
   idleWatchIntervalMs?: number;
   /** A full table sweep every this many polls; the polls between read only new and agents' pids. */
@@ -211,17 +212,22 @@ export class Monitor {
 
   /**
    * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
-   * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
-   * Exits of followed processes do not wait for it where the sampler waits for them in a thread.
+   * among them), fast while agents' processes are being born or exiting, slower once they are quiet, and
+   * none once they are quiet where the sampler waits for exits in a thread (exits then wake it).
    */
   private watchInterval(): number | null {
     const sampler = this.options.sampler;
     if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
     if (this.state.agentPids.size === 0) return null;
     const busy = performance.now() - this.state.lastActivityAt < BUSY_FOR_MS;
-    const fast =
-      this.options.watchIntervalMs ?? (this.stopExitWait ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
-    return busy ? fast : Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
+    const eventDriven = this.stopExitWait !== null;
+    const fast = this.options.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
+    if (busy) return fast;
+    // A quiet agent costs no wake-ups between polls: its processes' exits wake the monitor, and the poll
+    // sees newcomers (then the pace is busy again). Only a wrapper that exits before any look of that
+    // first call is seen as late as the next poll.
+    if (eventDriven && this.options.idleWatchIntervalMs === undefined) return null;
+    return Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
   }
 
   /** Restored incidents are checked against the first table that was actually read, never an empty one. */
