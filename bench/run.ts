@@ -430,7 +430,9 @@ const RERUN_END = '<!-- rerun:end -->';
 /** RESULTS.md with each re-run row in place of the row of the same measurement (added when new), and the note. */
 function withRowsReplaced(markdown: string, rows: readonly Row[], note: string): string {
   const lines = markdown.split('\n');
-  const firstCell = (line: string): string => line.split('|')[1]?.trim() ?? '';
+  // The same measurement, whatever the table held that time: "(4006 in table)" matches "(4004 in table)".
+  const firstCell = (line: string): string =>
+    (line.split('|')[1]?.trim() ?? '').replace(/\(\d+ in table\)/, '(… in table)');
   for (const row of rows) {
     const line = markdownTable([row]).split('\n').at(-1)!;
     const at = lines.findIndex((l) => l.startsWith('|') && firstCell(l) === firstCell(line));

@@ -220,7 +220,8 @@ export class Monitor {
     if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
     if (this.state.agentPids.size === 0) return null;
     const busy = performance.now() - this.state.lastActivityAt < BUSY_FOR_MS;
-    const eventDriven = this.stopExitWait !== null;
+    // Exits wake the monitor only for what the sampler follows: all of it, or the watch keeps polling.
+    const eventDriven = this.stopExitWait !== null && this.exitWatch === 'all';
     const fast = this.options.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
     if (busy) return fast;
     // A quiet agent costs no wake-ups between polls: its processes' exits wake the monitor, and the poll
