@@ -26,8 +26,7 @@ export interface MonitorOptions {
   watchIntervalMs?: number;
   /**
    * Interval of that watch once nothing of an agent's was born or exited for a few seconds (ms): it
-   * bounds how late an orphan whose wrapper lived less than one look is seen. Where the sampler waits for
-   * exits in a thread there is no idle watch unless this is set: the polls see newcomers.
+   * bounds how late an orphan whose wrapper lived less than one look is seen.
    */
   idleWatchIntervalMs?: number;
   /** A full table sweep every this many polls; the polls between read only new and agents' pids. */
@@ -212,8 +211,10 @@ export class Monitor {
 
   /**
    * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
-   * among them), fast while agents' processes are being born or exiting, slower once they are quiet, and
-   * none once they are quiet where the sampler waits for exits in a thread (exits then wake it).
+   * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
+   * Exits of followed processes wake it at once where the sampler waits for them in a thread. The quiet
+   * pace stays even then: a tool call whose shell exits before any look is seen only through new pids,
+   * and left to the 1 s poll its child was missed (the worker-service test, 1 run in 3).
    */
   private watchInterval(): number | null {
     const sampler = this.options.sampler;
@@ -224,10 +225,6 @@ export class Monitor {
     const eventDriven = this.stopExitWait !== null && this.exitWatch === 'all';
     const fast = this.options.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
     if (busy) return fast;
-    // A quiet agent costs no wake-ups between polls: its processes' exits wake the monitor, and the poll
-    // sees newcomers (then the pace is busy again). Only a wrapper that exits before any look of that
-    // first call is seen as late as the next poll.
-    if (eventDriven && this.options.idleWatchIntervalMs === undefined) return null;
     return Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
   }
 
