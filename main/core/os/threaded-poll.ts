@@ -16,8 +16,6 @@ const MAX_FAILURES_IN_A_ROW = 3;
  * No poll is under way while the set is empty, so an idle watch holds no worker thread.
  */
 export class ThreadedPoll {
-  /** Polls started in a worker thread by every instance, for the bench (each is one wake-up of this thread). */
-  static started = 0;
   private inFlight: { buffer: Buffer; fds: number[] } | null = null;
   private failures = 0;
   private closed = false;
@@ -88,7 +86,6 @@ export class ThreadedPoll {
     setPollfd(buffer, 0, this.eventfd);
     fds.forEach((fd, i) => setPollfd(buffer, i + 1, fd));
     this.inFlight = { buffer, fds };
-    ThreadedPoll.started++;
     this.libc.poll.async(buffer, fds.length + 1, -1, (err, count) => this.returned(err, count));
   }
 
