@@ -54,7 +54,12 @@ export function snapshotRows(
     if (withTargets && target) row.target = target;
     rows.push(row);
   };
-  ratio('warm Corral ÷ C floor', 'c-floor', false, { kind: 'at-most', value: 1.3 });
+  // Issue 19: at 4,000 processes the warm snapshot must cost no more than the C floor.
+  if (extra >= 4000) {
+    const before = rows.length;
+    ratio('warm Corral ÷ C floor', 'c-floor', false, undefined);
+    rows[before]!.target = { kind: 'at-most', value: 1 };
+  } else ratio('warm Corral ÷ C floor', 'c-floor', false, { kind: 'at-most', value: 1.3 });
   ratio('ps ÷ warm Corral', 'ps', true, { kind: 'at-least', value: 4 });
   ratio('ps-list ÷ warm Corral', 'ps-list', true, undefined);
   ratio('systeminformation ÷ warm Corral', 'systeminformation', true, { kind: 'at-least', value: 15 });
@@ -86,7 +91,8 @@ export function monitorRows(extra: number, agentProcesses: number, cost: Monitor
         max: windows.max + sweepShare,
         n: windows.n,
       },
-      target: { kind: 'at-most', value: 0.5 },
+      // Issue 19's target (issue 6 asked for 0.5).
+      target: { kind: 'at-most', value: 0.2 },
       note: `its own Node process, bundled JS: mean over ${windows.n} × ${cost.windowSeconds} s windows ${cost.meanPercent.toFixed(3)} % + full sweeps ${sweepShare.toFixed(3)} %; min/max are single windows`,
     },
     {
@@ -130,7 +136,8 @@ export function latencyRows(results: readonly LatencyResult[]): Row[] {
     unit: 'ms',
     summary: summarize(r.latenciesMs),
     p95: percentile(r.latenciesMs, 95),
-    target: { kind: 'at-most', value: 250 },
+    // Issue 19's target (issue 6 asked for 250).
+    target: { kind: 'at-most', value: 50 },
     targetOn: 'p95',
     note: `${r.latenciesMs.length} trials${r.missed > 0 ? `, ${r.missed} missed (counted as 5000 ms)` : ''}`,
   }));

@@ -44,7 +44,11 @@ import {
 } from './report';
 
 const quick = process.argv.includes('--quick');
-/** `--only shipped`: just the rows of what ships (serve, the desktop arrangement, a page), into their own section. */
+/**
+ * `--only shipped`: just the rows of what ships (serve, the desktop arrangement, a page), into their own section.
+ * `--only monitor`: the 4,000-process snapshot, the monitor's cost and the orphan-detection latency, whose
+ * rows replace theirs in RESULTS.md (the others are kept as they were).
+ */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const SHIPPED_PLAN = quick
   ? { warmupSeconds: 10, windowSeconds: 15, pageWarmupSeconds: 5 }
@@ -352,6 +356,102 @@ async function mainShipped(): Promise<void> {
   }
 }
 
+/**
+ * `--only monitor`: the 4,000 (the fake agent's 51 among them), snapshots of that table, the monitor's
+ * steady-state cost and the orphan-detection latency. Its rows replace the same rows of RESULTS.md,
+ * with a line saying when and under what load they were re-run.
+ */
+async function mainMonitor(): Promise<void> {
+  const extra = POPULATIONS[POPULATIONS.length - 1]!;
+  const markerKeys = matcherFor(DEFAULT_SETTINGS).markerKeys;
+  const floor = compileFloor();
+  const psList = await loadPsList();
+  const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
+  const rows: Row[] = [];
+  try {
+    const agentPopulation = await startAgentPopulation(dir);
+    await spawnPopulation(extra - agentPopulation.descendants - 1);
+    const alive = extraAlive();
+    if (alive !== extra) throw new Error(`population should be ${extra} extra processes, found ${alive}`);
+    const tableSize = procCount();
+    log(`snapshots with ${extra} extra processes (${tableSize} in the table)`);
+    const perRound = Math.max(2, Math.round(PLAN.perRound * Math.min(2, Math.max(0.4, 1000 / extra))));
+    const results = await measureSnapshots({ rounds: PLAN.rounds, perRound, floor, markerKeys }, psList);
+    rows.push(...snapshotRows(extra, tableSize, results, false));
+    log(
+      `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s`,
+    );
+    const monitorRun = await measureMonitorCostInOwnProcess({
+      seconds: PLAN.monitorSeconds,
+      windowSeconds: PLAN.windowSeconds,
+      breakdownSeconds: PLAN.breakdownSeconds,
+      warmupSeconds: PLAN.monitorWarmupSeconds,
+      sweeps: PLAN.sweeps,
+    });
+    rows.push(...monitorRows(extra, agentPopulation.descendants + 1, monitorRun.cost));
+    const harness = startMonitor();
+    try {
+      await sleep(PLAN.warmupSeconds * 1000);
+      log(`detection latency: ${PLAN.trials} trials of each variant`);
+      const variants = [
+        { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
+        { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
+      ];
+      const latency = await Promise.all(
+        variants.map((v) =>
+          measureDetectionLatency(harness.monitor, agentPopulation.agent, dir, v, PLAN.trials),
+        ),
+      );
+      await removeGroups(latency.flatMap((l) => l.groups));
+      rows.push(...latencyRows(latency));
+      if (harness.monitor.errors.count > 0 || monitorRun.errors.count > 0)
+        log(`monitor errors: ${harness.monitor.errors.last ?? monitorRun.errors.last}`);
+    } finally {
+      harness.stop();
+      agentPopulation.agent.close();
+    }
+    process.stdout.write(`\n${textTable(rows)}\n\n`);
+    const load = loadavg()[0]!.toFixed(1);
+    const file = join(OUT_DIR, 'RESULTS.md');
+    const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Corral benchmark results\n';
+    const note = `Rows of the 4,000-process snapshot, the monitor and orphan detection re-run with \`--only monitor\` (${quick ? 'quick' : 'full'}), ${new Date().toISOString()}, load average ${load} (1 min) on ${cpus().length} cores.`;
+    writeFileSync(file, await formatted(withRowsReplaced(current, rows, note)));
+    log('done: replaced the re-run rows of bench/RESULTS.md');
+  } finally {
+    await removeGroups().catch((err: unknown) => log(`cleanup: ${String(err)}`));
+    rmSync(dir, { recursive: true, force: true });
+    if ('path' in floor) rmSync(join(floor.path, '..'), { recursive: true, force: true });
+  }
+}
+
+const RERUN_START = '<!-- rerun:start -->';
+const RERUN_END = '<!-- rerun:end -->';
+
+/** RESULTS.md with each re-run row in place of the row of the same measurement (added when new), and the note. */
+function withRowsReplaced(markdown: string, rows: readonly Row[], note: string): string {
+  const lines = markdown.split('\n');
+  // The same measurement, whatever the table held that time: "(4006 in table)" matches "(4004 in table)".
+  const firstCell = (line: string): string =>
+    (line.split('|')[1]?.trim() ?? '').replace(/\(\d+ in table\)/, '(… in table)');
+  for (const row of rows) {
+    const line = markdownTable([row]).split('\n').at(-1)!;
+    const at = lines.findIndex((l) => l.startsWith('|') && firstCell(l) === firstCell(line));
+    if (at >= 0) lines[at] = line;
+    else {
+      const lastRow = lines.findIndex((l, i) => l.startsWith('|') && !lines[i + 1]?.startsWith('|'));
+      lines.splice(lastRow + 1, 0, line);
+    }
+  }
+  let out = lines.join('\n');
+  const start = out.indexOf(RERUN_START);
+  const end = out.indexOf(RERUN_END);
+  if (start >= 0 && end > start)
+    out = out.slice(0, start) + out.slice(end + RERUN_END.length).replace(/^\n+/, '');
+  const table = out.indexOf('\n|');
+  const block = `${RERUN_START}\n${note}\n${RERUN_END}\n`;
+  return table >= 0 ? `${out.slice(0, table + 1)}${block}\n${out.slice(table + 1)}` : `${out}\n${block}`;
+}
+
 // Whatever happens, the populations go: by PGID, synchronously, on every way out.
 process.on('exit', killAllCreatedSync);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -361,11 +461,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-if (only !== null && only !== 'shipped') {
-  process.stderr.write(`bench: --only takes 'shipped', not '${only}'\n`);
+if (only !== null && only !== 'shipped' && only !== 'monitor') {
+  process.stderr.write(`bench: --only takes 'shipped' or 'monitor', not '${only}'\n`);
   process.exit(2);
 }
-(only === 'shipped' ? mainShipped() : main()).catch((err: unknown) => {
+(only === 'shipped' ? mainShipped() : only === 'monitor' ? mainMonitor() : main()).catch((err: unknown) => {
   process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   killAllCreatedSync();
   process.exitCode = 1;

@@ -35,6 +35,7 @@ export class TimedSampler implements ProcessSampler {
   readonly newPidsSince?: (cursor: number | null) => { cursor: number; pids: number[] | null };
   readonly watchExits?: (targets: ReadonlyMap<number, number>) => ExitWatchCoverage;
   readonly exitedWatched?: () => readonly number[];
+  readonly waitForExits?: (onExit: () => void) => (() => void) | null;
 
   constructor(private readonly inner: ProcessSampler) {
     this.platform = inner.platform;
@@ -46,6 +47,9 @@ export class TimedSampler implements ProcessSampler {
     if (watchExits) this.watchExits = (targets) => this.time('watchExits', () => watchExits(targets));
     const exited = inner.exitedWatched?.bind(inner);
     if (exited) this.exitedWatched = () => this.time('exitedWatched', () => exited());
+    // Waiting happens in a worker thread: nothing of it runs on this one to time.
+    const waitForExits = inner.waitForExits?.bind(inner);
+    if (waitForExits) this.waitForExits = waitForExits;
   }
 
   sampleAll(): ProcessRecord[] {

@@ -106,6 +106,8 @@ export async function measureSnapshots(
   for (let round = 0; round < options.rounds; round++) {
     const cold = new LinuxSampler({ markerKeys: options.markerKeys });
     add('corral-cold', await timed(1, () => cold.sampleAll().length, false));
+    // Its kept descriptors count against the process's budget, which the warm sampler shares.
+    cold.close();
     add('corral-warm', await timed(options.perRound, () => warm.sampleAll().length, false));
     add('ps', await timed(options.perRound, psSnapshot, true));
     if (typeof psList !== 'string')
@@ -132,5 +134,6 @@ export async function measureSnapshots(
     out.push({ method: 'ps-list', cpuMs: [], wallMs: [], records: [], missing: psList });
   if ('missing' in options.floor)
     out.push({ method: 'c-floor', cpuMs: [], wallMs: [], records: [], missing: options.floor.missing });
+  warm.close();
   return out;
 }

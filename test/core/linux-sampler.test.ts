@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { readProcStat } from '../support/proc';
 import { spawnGroup } from '../support/spawned-groups';
@@ -30,6 +30,26 @@ describe('LinuxSampler on this machine', () => {
     const record = s.sampleSome(next.pids!).find((r) => r.pid === pid);
     expect(record).toMatchObject({ pid, pgid: group.pgid, markers: { CORRAL_TEST_FIXTURE: '1' } });
     expect(s.newPidsSince(next.cursor).pids).not.toContain(pid);
+  });
+
+  it('sweeps after the first without listing /proc: new processes from the pid counter, gone ones dropped', async () => {
+    const s = sampler();
+    const old = spawnGroup('echo $$ > "$DIR/pid"; exec sleep 600');
+    const oldPid = Number(await old.ready('pid'));
+    const listings = vi.spyOn(s, 'listPids');
+    expect(s.sampleAll().map((r) => r.pid)).toContain(oldPid);
+    expect(listings).toHaveBeenCalledTimes(1);
+
+    const young = spawnGroup('echo $$ > "$DIR/pid"; exec sleep 600');
+    const youngPid = Number(await young.ready('pid'));
+    process.kill(oldPid, 'SIGKILL');
+    await waitFor('the old process reaped', () => readProcStat(oldPid) === null);
+    const pids = s.sampleAll().map((r) => r.pid);
+    expect(pids).toContain(youngPid);
+    expect(pids).not.toContain(oldPid);
+    expect(pids).toContain(process.pid);
+    expect(listings).toHaveBeenCalledTimes(1);
+    s.close();
   });
 
   it('re-reads a kept descriptor fresh each time, and drops it when its process is gone', async () => {

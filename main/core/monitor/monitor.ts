@@ -47,6 +47,12 @@ export interface MonitorOptions {
 export const DEFAULT_FULL_SWEEP_EVERY = 300;
 const WATCHED_SWEEP_EVERY = 5;
 const DEFAULT_WATCH_MS = 100;
+/**
+ * The busy pace when exits come from the sampler's thread: the watch then only reads the kernel's pid
+ * counter (one pread), so it can look often enough to see a tool call's child orphaned by a wrapper that
+ * exits at once (which no exit event can announce: it was never followed) within 50 ms.
+ */
+const EVENT_DRIVEN_WATCH_MS = 40;
 const DEFAULT_IDLE_WATCH_MS = 200;
 /** The watch stays at its fast pace this long after an agent's process was born or exited. */
 const BUSY_FOR_MS = 5_000;
@@ -86,6 +92,9 @@ export class Monitor {
   private lastLookAt = 0;
   /** How far the sampler follows agents' processes for exit (pidfds); below 'all', child lists are read. */
   private exitWatch: ExitWatchCoverage = 'unavailable';
+  /** Stops the sampler's wait for exits in a thread of its own; null where exits are polled on the timer. */
+  private stopExitWait: (() => void) | null = null;
+  private exitLookPending = false;
   private running = false;
   private restoredChecked = false;
   readonly errors = { count: 0, last: null as string | null };
@@ -154,6 +163,8 @@ export class Monitor {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // Exits of agents' processes and their parents then wake a look at once, between the timer's looks.
+    this.stopExitWait = this.options.sampler.waitForExits?.(() => this.exitSignalled()) ?? null;
     this.guard('poll', () => this.pollOnce());
     this.nextPollAt = performance.now() + this.settings.pollIntervalMs;
     this.lastLookAt = performance.now();
@@ -164,6 +175,21 @@ export class Monitor {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.stopExitWait?.();
+    this.stopExitWait = null;
+  }
+
+  /**
+   * A followed process exited: its group is looked at now (its children, reparented, are read), not at the
+   * next tick. Deferred to its own turn, since the sampler may say so while the monitor is mid-run.
+   */
+  private exitSignalled(): void {
+    if (this.exitLookPending || !this.running) return;
+    this.exitLookPending = true;
+    setImmediate(() => {
+      this.exitLookPending = false;
+      if (this.running) this.guard('watch', () => this.watch());
+    });
   }
 
   private schedule(): void {
@@ -190,14 +216,20 @@ export class Monitor {
   /**
    * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
    * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
+   * Exits of followed processes wake it at once where the sampler waits for them in a thread. The quiet
+   * pace stays even then: a tool call whose shell exits before any look is seen only through new pids,
+   * and left to the 1 s poll its child was missed (the worker-service test, 1 run in 3).
    */
   private watchInterval(): number | null {
     const sampler = this.options.sampler;
     if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
     if (this.state.agentPids.size === 0) return null;
     const busy = performance.now() - this.state.lastActivityAt < BUSY_FOR_MS;
-    const fast = this.options.watchIntervalMs ?? DEFAULT_WATCH_MS;
-    return busy ? fast : Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
+    // Exits wake the monitor only for what the sampler follows: all of it, or the watch keeps polling.
+    const eventDriven = this.stopExitWait !== null && this.exitWatch === 'all';
+    const fast = this.options.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
+    if (busy) return fast;
+    return Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
   }
 
   /** Restored incidents are checked against the first table that was actually read, never an empty one. */

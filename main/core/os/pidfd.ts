@@ -1,41 +1,21 @@
 import { closeSync } from 'node:fs';
 import { constants } from 'node:os';
 import koffi from 'koffi';
+import { loadLibc, type Libc } from './libc';
 
 // Syscall numbers shared by every Linux architecture since 5.1/5.3 (the unified syscall table).
 const SYS_PIDFD_SEND_SIGNAL = 424;
 const SYS_PIDFD_OPEN = 434;
 
-type Syscall = (number: number, ...args: unknown[]) => number;
-type Poll = (fds: Buffer, count: number, timeoutMs: number) => number;
-type Close = (fd: number) => number;
-
-let libc: { syscall: Syscall; poll: Poll; close: Close } | null | undefined;
-
-function loadLibc(): { syscall: Syscall; poll: Poll; close: Close } | null {
-  if (libc !== undefined) return libc;
-  libc = null;
-  if (process.platform !== 'linux') return null;
-  try {
-    const lib = koffi.load('libc.so.6');
-    libc = {
-      syscall: lib.func('long syscall(long number, ...)') as Syscall,
-      poll: lib.func('int poll(void *fds, unsigned long nfds, int timeout)') as Poll,
-      close: lib.func('int close(int fd)') as Close,
-    };
-  } catch {
-    libc = null;
-  }
-  return libc;
-}
-
-function loadSyscall(): Syscall | null {
+function loadSyscall(): Libc['syscall'] | null {
   return loadLibc()?.syscall ?? null;
 }
 
 /** Bytes of one `struct pollfd` (int fd; short events; short revents). */
 export const POLLFD_SIZE = 8;
-const POLLIN = 1;
+export const POLLIN = 1;
+/** The descriptor in this slot is not open (it was closed while a poll was under way). */
+export const POLLNVAL = 0x20;
 
 /** Fills slot `index` of a pollfd array to wait for `fd` to become readable (a pidfd: its process exited). */
 export function setPollfd(fds: Buffer, index: number, fd: number): void {
@@ -47,6 +27,11 @@ export function setPollfd(fds: Buffer, index: number, fd: number): void {
 /** Whether the kernel reported an event on slot `index` in the last pollNow(). */
 export function pollfdReady(fds: Buffer, index: number): boolean {
   return fds.readInt16LE(index * POLLFD_SIZE + 6) !== 0;
+}
+
+/** The events the kernel reported on slot `index` (revents). */
+export function pollfdEvents(fds: Buffer, index: number): number {
+  return fds.readInt16LE(index * POLLFD_SIZE + 6);
 }
 
 /**

@@ -75,6 +75,13 @@ export interface ProcessSampler {
   /** Followed processes that exited since the last call, found with one system call. */
   exitedWatched?(): readonly number[];
   /**
+   * Waits for the followed processes' exits in a thread of its own (Linux: a blocking poll over their
+   * pidfds), calling `onExit` on the caller's thread soon after one exited; exitedWatched() then returns
+   * it without asking the kernel. Returns the function that stops waiting, or null where the platform
+   * cannot wait (then exitedWatched() must be called on a timer).
+   */
+  waitForExits?(onExit: () => void): (() => void) | null;
+  /**
    * Working directory of each of `pids` (null where unreadable). Costs a readlink a process: call it
    * for agents' processes, not the whole table.
    */

@@ -1,4 +1,5 @@
 import { POLLFD_SIZE, pidfdClose, pidfdOpen, pollNow, pollfdReady, setPollfd } from '../../os/pidfd';
+import { ThreadedPoll } from '../../os/threaded-poll';
 import type { ExitWatchCoverage } from '../process-record';
 import { keptFds } from './kept-fds';
 
@@ -15,9 +16,17 @@ export class PidfdExitWatch {
   private slots: number[] = [];
   private fds = Buffer.alloc(0);
   private slotsStale = false;
+  /** Whether the followed set changed in this follow() call: a waiting worker must take the new set. */
+  private setChanged = false;
   /** Targets that had already exited (or lost their pid to a newer process) when asked to follow them. */
   private goneBeforeFollowed: number[] = [];
   private unavailable = false;
+  /** The blocking poll in a worker thread, once someone waits for exits (waitInThread). */
+  private waiter: ThreadedPoll | null = null;
+  private onExit: (() => void) | null = null;
+  /** Followed processes the worker's poll found exited, kept until exited() hands them over. */
+  private exitedInThread: number[] = [];
+  private readonly pidOfFd = new Map<number, number>();
 
   /** `startKeyNow` reads the start time of whatever process holds a pid now (null: none). */
   constructor(private readonly startKeyNow: (pid: number) => number | null) {}
@@ -25,6 +34,15 @@ export class PidfdExitWatch {
   /** Follows exactly these processes (pid → startKey) from now on. */
   follow(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
     if (this.unavailable) return 'unavailable';
+    this.setChanged = false;
+    const coverage = this.followTargets(targets);
+    if (this.setChanged) this.waiter?.changed();
+    // Some were gone before they could be followed: say so now, not at the next look.
+    if (this.goneBeforeFollowed.length > 0 && this.waiter) this.signalExit();
+    return coverage;
+  }
+
+  private followTargets(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
     for (const [pid, followed] of this.followed) if (targets.get(pid) !== followed.startKey) this.drop(pid);
     let coverage: ExitWatchCoverage = 'all';
     for (const [pid, startKey] of targets) {
@@ -51,20 +69,95 @@ export class PidfdExitWatch {
         continue;
       }
       this.followed.set(pid, { startKey, fd: opened.fd });
+      this.pidOfFd.set(opened.fd, pid);
       keptFds.total++;
       this.slotsStale = true;
+      this.setChanged = true;
     }
     return coverage;
   }
 
+  /**
+   * From now on a blocking poll in a worker thread waits for the followed processes' exits, and `onExit`
+   * is called on this thread soon after one (then exited() returns it). False where that cannot be (no
+   * pidfds, no eventfd): exited() then keeps polling without waiting. `stopWaiting` ends it.
+   */
+  waitInThread(onExit: () => void): boolean {
+    if (this.unavailable) return false;
+    this.onExit = onExit;
+    if (this.waiter) return true;
+    const waiter = ThreadedPoll.open(
+      () => this.followedFds(),
+      (fds) => this.exitedFds(fds),
+      () => {
+        // The poll failed in the worker: exited() polls again on the monitor's timer.
+        this.waiter = null;
+      },
+    );
+    if (!waiter) return false;
+    this.waiter = waiter;
+    keptFds.total++;
+    void waiter.whenClosed().then(() => keptFds.total--);
+    waiter.changed();
+    return true;
+  }
+
+  /** Stops the worker's poll (its eventfd is closed once the poll returned: `whenStopped`). */
+  stopWaiting(): void {
+    this.onExit = null;
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.waiter = null;
+    waiter.close();
+    this.stopped = waiter.whenClosed();
+  }
+
+  /** After stopWaiting: resolves once no worker thread waits on these descriptors and the eventfd is closed. */
+  whenStopped(): Promise<void> {
+    return this.stopped;
+  }
+
+  private stopped: Promise<void> = Promise.resolve();
+
+  /** True while a worker thread is blocked in poll on the followed descriptors. */
+  get waitingInThread(): boolean {
+    return this.waiter?.waiting ?? false;
+  }
+
+  private followedFds(): number[] {
+    const fds: number[] = [];
+    for (const followed of this.followed.values()) fds.push(followed.fd);
+    return fds;
+  }
+
+  private exitedFds(fds: readonly number[]): void {
+    for (const fd of fds) {
+      const pid = this.pidOfFd.get(fd);
+      if (pid === undefined) continue;
+      this.exitedInThread.push(pid);
+      this.drop(pid);
+    }
+    this.signalExit();
+  }
+
+  private signalExit(): void {
+    this.onExit?.();
+  }
+
   /** The followed processes that have exited since the last call; they are no longer followed. */
   exited(): readonly number[] {
-    if (this.slotsStale) this.layOutSlots();
     let out: number[] | null = null;
     if (this.goneBeforeFollowed.length > 0) {
       out = this.goneBeforeFollowed;
       this.goneBeforeFollowed = [];
     }
+    if (this.exitedInThread.length > 0) {
+      out = out ? out.concat(this.exitedInThread) : this.exitedInThread;
+      this.exitedInThread = [];
+    }
+    // The worker's poll is the one that looks: nothing to ask the kernel here.
+    if (this.waiter) return out ?? NONE;
+    if (this.slotsStale) this.layOutSlots();
     if (this.slots.length > 0 && pollNow(this.fds, this.slots.length) > 0) {
       const ready: number[] = [];
       for (let i = 0; i < this.slots.length; i++) if (pollfdReady(this.fds, i)) ready.push(this.slots[i]!);
@@ -79,6 +172,7 @@ export class PidfdExitWatch {
   }
 
   close(): void {
+    this.stopWaiting();
     for (const pid of [...this.followed.keys()]) this.drop(pid);
     this.layOutSlots();
   }
@@ -87,9 +181,11 @@ export class PidfdExitWatch {
     const followed = this.followed.get(pid);
     if (!followed) return;
     this.followed.delete(pid);
+    this.pidOfFd.delete(followed.fd);
     keptFds.total--;
     pidfdClose(followed.fd);
     this.slotsStale = true;
+    this.setChanged = true;
   }
 
   private layOutSlots(): void {
