@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from '../core/sampling/linux/auxv';
 import { argvFromCmdline, pickEnv } from '../core/sampling/linux/nul-fields';
 import { parseStat } from '../core/sampling/linux/stat-parser';
 import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
+import { listProcPids } from '../core/sampling/linux/list-proc-pids';
 
 /** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
 export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'>;
@@ -51,12 +52,7 @@ export class HookProcReader implements HookSampler {
   }
 
   listPids(): number[] {
-    const pids: number[] = [];
-    for (const name of readdirSync(this.procRoot)) {
-      const c = name.charCodeAt(0);
-      if (c >= 0x30 && c <= 0x39) pids.push(Number(name));
-    }
-    return pids;
+    return listProcPids(this.procRoot);
   }
 
   sampleSome(pids: Iterable<number>): ProcessRecord[] {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, readFileSync, readlinkSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
 import type { HeldPipe } from '../match-held-pipes';
 import type {
@@ -21,6 +21,7 @@ import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
+import { listProcPids } from './list-proc-pids';
 
 interface IdentityCache {
   startKey: number;
@@ -88,12 +89,7 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   listPids(): number[] {
-    const pids: number[] = [];
-    for (const name of readdirSync(this.procRoot)) {
-      const c = name.charCodeAt(0);
-      if (c >= 0x30 && c <= 0x39) pids.push(Number(name));
-    }
-    return pids;
+    return listProcPids(this.procRoot);
   }
 
   /** Unchanged child lists come back as the same array, so a caller can skip them by identity. */
