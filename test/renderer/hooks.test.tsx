@@ -1,6 +1,8 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { HookOfferBanner } from '../../renderer/src/hooks/HookOfferBanner';
 import { HooksSection } from '../../renderer/src/hooks/HooksSection';
+import { createCorralStore } from '../../renderer/src/store/create-store';
 import type {
   HookAgentStatus,
   HooksChangeView,
@@ -164,5 +166,55 @@ describe('agent hooks in settings', () => {
     );
     expect(screen.queryByRole('region', { name: 'Hook changes' })).toBeNull();
     expect(installs).toEqual([{ agent: 'claude-code', dryRun: true }]);
+  });
+});
+
+describe('the hook offer on the overview', () => {
+  function renderBanner(initial: HooksOverview | Error) {
+    localStorage.removeItem('corral.hookOfferDismissed');
+    const api = new FakeCorralApi({
+      'hooks:status': () => {
+        if (initial instanceof Error) throw initial;
+        return initial;
+      },
+    });
+    const store = createCorralStore();
+    renderWithCorral(<HookOfferBanner />, api, store);
+    return { api, store };
+  }
+
+  it('names the seen agents without hooks and leads to Settings', async () => {
+    const { store } = renderBanner(overview());
+    const banner = await screen.findByTestId('hook-offer');
+    // Claude Code only: Gemini's file is unreadable, Codex was never seen, Qwen has them.
+    expect(banner.textContent).toContain("Claude Code ran here without Corral's hooks");
+    await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Set up hooks…' })));
+    expect(store.getState().page).toBe('settings');
+  });
+
+  it('"Not now" hides it and is remembered', async () => {
+    const { api } = renderBanner(overview());
+    const banner = await screen.findByTestId('hook-offer');
+    await act(async () => fireEvent.click(within(banner).getByRole('button', { name: 'Not now' })));
+    expect(screen.queryByTestId('hook-offer')).toBeNull();
+    expect(localStorage.getItem('corral.hookOfferDismissed')).toBe('1');
+    cleanup();
+    const again = new FakeCorralApi({ 'hooks:status': () => overview() });
+    renderWithCorral(<HookOfferBanner />, again);
+    await act(async () => undefined);
+    expect(screen.queryByTestId('hook-offer')).toBeNull();
+    expect(again.requests.map((r) => r.channel)).not.toContain('hooks:status');
+    expect(api.requests.filter((r) => r.channel === 'hooks:status')).toHaveLength(1);
+  });
+
+  it('offers nothing without a corral command, or when the status cannot be read', async () => {
+    renderBanner({ ...overview(), command: null });
+    await act(async () => undefined);
+    expect(screen.queryByTestId('hook-offer')).toBeNull();
+    cleanup();
+    const { api } = renderBanner(new Error('settings unreadable'));
+    await waitFor(() => expect(api.requests.map((r) => r.channel)).toContain('hooks:status'));
+    await act(async () => undefined);
+    expect(screen.queryByTestId('hook-offer')).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { GroupView, SessionRef } from '../../../shared/model';
+import { HookOfferBanner } from '../hooks/HookOfferBanner';
 import { useElementSize } from '../shared-ui/use-element-size';
 import { StopAgentOrphansDialog } from '../stop/StopAgentOrphansDialog';
 import { StopGroupDialog } from '../stop/StopGroupDialog';
@@ -46,6 +47,7 @@ export function OverviewPage() {
       {layout === 'timeline-screen' ? null : (
         <section className="overview" aria-label="Overview">
           <HostHeader />
+          <HookOfferBanner />
           <OverviewToolbar compact={compact} />
           <div className="group-scroll">
             <GroupTable
