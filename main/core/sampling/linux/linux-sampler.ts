@@ -28,6 +28,12 @@ interface IdentityCache {
   /** comm when argv was read: a change means the process exec'd and argv must be read again. */
   name: string;
   argv: string[];
+  /**
+   * Read inside execve's window: the new name is set (begin_new_exec) before the new image's argument
+   * area is (create_elf_tables), and until then /proc/<pid>/cmdline reads empty (get_mm_cmdline returns 0
+   * while arg_end is 0) and so does environ. Read again at the next look instead of kept for good.
+   */
+  readMidExec: boolean;
   uid: number;
   markers: Record<string, string>;
   environReadable: boolean;
@@ -211,9 +217,11 @@ export class LinuxSampler implements ProcessSampler {
       return null;
     }
 
-    if (!known || known.startKey !== f.startTicks || known.name !== f.name) {
+    if (!known || known.startKey !== f.startTicks || known.name !== f.name || known.readMidExec) {
       const fresh = this.readIdentity(`${this.procRoot}/${pid}`, f.startTicks, f.name);
       if (!fresh) return null;
+      // Zombies and kernel threads (children of kthreadd, pid 2) have no argument area at all.
+      fresh.readMidExec = fresh.argv.length === 0 && f.state !== 'Z' && f.ppid !== 2 && pid !== 2;
       this.cache.set(pid, fresh);
       known = fresh;
     }
@@ -335,7 +343,7 @@ export class LinuxSampler implements ProcessSampler {
         markers = pickEnv(this.reader.bytes, environ.length, this.options.markerKeys);
       }
     }
-    return { startKey, name, argv, uid, markers, environReadable, ttyNr: 0, tty: null };
+    return { startKey, name, argv, readMidExec: false, uid, markers, environReadable, ttyNr: 0, tty: null };
   }
 }
 
