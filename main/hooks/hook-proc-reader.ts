@@ -4,12 +4,10 @@ import { argvFromCmdline, pickEnv } from '../core/sampling/linux/nul-fields';
 import { parseStat } from '../core/sampling/linux/stat-parser';
 import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
 import { listProcPids } from '../core/sampling/linux/list-proc-pids';
+import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from '../core/sampling/linux/pid-counter';
 
 /** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
 export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'>;
-
-/** Beyond this many new pids since the before-tool hook, listing the table is cheaper than probing. */
-const MAX_PIDS_TO_PROBE = 2000;
 
 /**
  * The hook's own one-shot /proc reader (Linux). The monitor's LinuxSampler keeps descriptors open
@@ -21,6 +19,7 @@ export class HookProcReader implements HookSampler {
   private readonly tickMs: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
+  private pidMax: number | undefined;
 
   constructor(
     private readonly markerKeys: ReadonlySet<string>,
@@ -28,27 +27,19 @@ export class HookProcReader implements HookSampler {
   ) {
     this.tickMs = 1000 / (auxvValue(AT_CLKTCK) ?? 100);
     this.pageSize = auxvValue(AT_PAGESZ) ?? 4096;
-    const btime = /^btime (\d+)$/m.exec(readFileSync(`${procRoot}/stat`, 'latin1'));
-    if (!btime) throw new Error(`${procRoot}/stat has no btime line`);
-    this.bootTimeMs = Number(btime[1]) * 1000;
+    this.bootTimeMs = readBootTimeMs(procRoot);
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
     let last = -1;
     try {
-      const m = / (\d+)\s*$/.exec(readFileSync(`${this.procRoot}/loadavg`, 'latin1'));
-      last = m ? Number(m[1]) : -1;
+      const loadavg = readFileSync(`${this.procRoot}/loadavg`);
+      last = lastPidOf(loadavg, loadavg.length);
     } catch {
       // No loadavg: the caller lists the table instead.
     }
-    if (last <= 0) return { cursor: cursor ?? 0, pids: null };
-    if (cursor === null) return { cursor: last, pids: null };
-    if (last === cursor) return { cursor, pids: [] };
-    // After a wrap at pid_max, or too many to probe, the whole list is read instead.
-    if (last < cursor || last - cursor > MAX_PIDS_TO_PROBE) return { cursor: last, pids: null };
-    const pids: number[] = [];
-    for (let pid = cursor + 1; pid <= last; pid++) pids.push(pid);
-    return { cursor: last, pids };
+    this.pidMax ??= readPidMax(this.procRoot);
+    return pidsBornSince(cursor, last, this.pidMax);
   }
 
   listPids(): number[] {

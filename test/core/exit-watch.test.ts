@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keptFds } from '../../main/core/sampling/linux/kept-fds';
-import { LinuxSampler, lastPidOf } from '../../main/core/sampling/linux/linux-sampler';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import { lastPidOf } from '../../main/core/sampling/linux/pid-counter';
 import { spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, readlinkSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
 import type { HeldPipe } from '../match-held-pipes';
 import type {
@@ -22,6 +22,7 @@ import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
+import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
 
 interface IdentityCache {
   startKey: number;
@@ -80,18 +81,7 @@ export class LinuxSampler implements ProcessSampler {
     this.loadavgFd ??= ProcFileReader.open(`${this.procRoot}/loadavg`);
     const length = this.loadavgFd === null ? null : this.reader.reread(this.loadavgFd);
     const last = length === null ? -1 : lastPidOf(this.reader.bytes, length);
-    if (last <= 0) return { cursor: cursor ?? 0, pids: null };
-    if (cursor === null) return { cursor: last, pids: null };
-    if (last === cursor) return { cursor, pids: [] };
-    // Allocation wraps at pid_max back to the bottom of the range.
-    const count = last > cursor ? last - cursor : this.pidMax - cursor + last;
-    if (count > MAX_PIDS_TO_PROBE) return { cursor: last, pids: null };
-    const pids: number[] = [];
-    for (let i = 1, pid = cursor + 1; i <= count; i++, pid++) {
-      if (pid >= this.pidMax) pid = 1;
-      pids.push(pid);
-    }
-    return { cursor: last, pids };
+    return pidsBornSince(cursor, last, this.pidMax);
   }
 
   listPids(): number[] {
@@ -360,44 +350,10 @@ function getconf(name: string, fallback: number): number {
 
 const NONE: readonly number[] = Object.freeze([]);
 
-/**
- * "0.00 0.01 0.05 1/79 31036\n": the last field is the last pid allocated in this PID namespace. Parsed
- * from the bytes, since this runs several times a second; -1 when the text is not of that shape.
- */
-export function lastPidOf(bytes: Uint8Array, length: number): number {
-  let end = length;
-  while (end > 0 && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x20)) end--;
-  let start = end;
-  while (start > 0 && bytes[start - 1]! >= 0x30 && bytes[start - 1]! <= 0x39) start--;
-  if (start === end || end - start > 10 || (start > 0 && bytes[start - 1] !== 0x20)) return -1;
-  let pid = 0;
-  for (let i = start; i < end; i++) pid = pid * 10 + (bytes[i]! - 0x30);
-  return pid;
-}
-
-/** Beyond this many new pids since the last look, listing the table is cheaper than probing each. */
-const MAX_PIDS_TO_PROBE = 2000;
-
 function closeQuietly(fd: number): void {
   try {
     closeSync(fd);
   } catch {
     // Already closed: nothing to release.
   }
-}
-
-function readPidMax(procRoot: string): number {
-  try {
-    const n = Number(readFileSync(`${procRoot}/sys/kernel/pid_max`, 'latin1').trim());
-    return Number.isSafeInteger(n) && n > 1 ? n : 4_194_304;
-  } catch {
-    return 4_194_304;
-  }
-}
-
-function readBootTimeMs(procRoot: string): number {
-  const text = readFileSync(`${procRoot}/stat`, 'latin1');
-  const match = /^btime (\d+)$/m.exec(text);
-  if (!match) throw new Error(`${procRoot}/stat has no btime line`);
-  return Number(match[1]) * 1000;
 }
