@@ -85,7 +85,8 @@ export class GroupContext {
       if (group) {
         this.decorate([group]);
         known = pick(group);
-        this.named.set(event.groupId, known);
+        // Only what was found is kept: a group read before its markers were (mid-exec) is asked again.
+        if (known.session || known.toolCall) this.named.set(event.groupId, known);
       }
     }
     if (event.type === 'group-ended') this.named.delete(event.groupId);
