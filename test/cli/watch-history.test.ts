@@ -9,7 +9,7 @@ import type { MonitorEvent } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { runCli } from '../support/run-cli';
 import { trackGroup } from '../support/spawned-groups';
-import { waitFor } from '../support/wait-for';
+import { describeEvents, waitFor } from '../support/wait-for';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -56,8 +56,10 @@ describe('corral watch --json and corral history', () => {
     );
     const call = await agent.toolCall('sleep 600 & echo done');
     await call.exited();
-    const orphaned = await waitFor('orphaned event', () =>
-      events.find((e) => e.type === 'orphaned' && e.pgid === call.pid),
+    const orphaned = await waitFor(
+      'orphaned event',
+      () => events.find((e) => e.type === 'orphaned' && e.pgid === call.pid),
+      { explain: () => `tool call ${call.pid}; ${describeEvents(events)}\nstderr: ${stderr}` },
     );
     expect(orphaned).toMatchObject({
       pgid: call.pid,

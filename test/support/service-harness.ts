@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { MonitorEvent, MonitorEventType, Settings } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { createCorralService, type RunningService } from '../../main/core/create-service';
-import { waitFor } from './wait-for';
+import { describeEvents, waitFor } from './wait-for';
 
 export interface Harness {
   running: RunningService;
@@ -40,7 +40,10 @@ export function startHarness(
     events,
     dataDir,
     next: (type, match, timeoutMs = 15_000) =>
-      waitFor(`a ${type} event`, () => events.find((e) => e.type === type && match(e)), { timeoutMs }),
+      waitFor(`a ${type} event`, () => events.find((e) => e.type === type && match(e)), {
+        timeoutMs,
+        explain: () => describeEvents(events),
+      }),
     stop: () => running.stop(),
   };
 }

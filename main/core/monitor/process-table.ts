@@ -151,8 +151,10 @@ export class ProcessTable {
   private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
     const before = p.record;
     const wasZombie = before.state === 'Z';
-    // A new name means the process exec'd: it may have become an agent (a relaunch).
-    const execd = before.name !== r.name;
+    // A new name means the process exec'd: it may have become an agent (a relaunch). So does an argv
+    // first read empty under the new name, inside execve's window (no markers could be read then either):
+    // what it is shows only now.
+    const execd = before.name !== r.name || (before.argv.length === 0 && r.argv.length > 0);
     if (execd || before.ppid !== r.ppid || before.pgid !== r.pgid || before.sid !== r.sid)
       this.state.structureChanged = true;
     p.record = r;

@@ -22,7 +22,14 @@ import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { parseStat, ttyName } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
+import { PendingBirths } from './pending-births';
 import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
+
+/**
+ * A listing of /proc misses a process being born (its pid allocated, not yet attached: see
+ * pending-births), so the first look after one probes this many pids allocated before it again.
+ */
+const LISTING_OVERLAP = 16;
 
 interface IdentityCache {
   startKey: number;
@@ -61,6 +68,7 @@ export class LinuxSampler implements ProcessSampler {
   private counterUsable: boolean | null = null;
   private exitWatch: PidfdExitWatch | null = null;
   private portReader: ListeningPortReader | null = null;
+  private readonly births = new PendingBirths();
   private memberRead: ((pids: Iterable<number>) => MemberStat[]) | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
@@ -81,7 +89,10 @@ export class LinuxSampler implements ProcessSampler {
     this.loadavgFd ??= ProcFileReader.open(`${this.procRoot}/loadavg`);
     const length = this.loadavgFd === null ? null : this.reader.reread(this.loadavgFd);
     const last = length === null ? -1 : lastPidOf(this.reader.bytes, length);
-    return pidsBornSince(cursor, last, this.pidMax);
+    const born = pidsBornSince(cursor, last, this.pidMax);
+    if (cursor === null && born.cursor > LISTING_OVERLAP) born.cursor -= LISTING_OVERLAP;
+    if (born.pids !== null) born.pids = this.births.look(born.pids, performance.now());
+    return born;
   }
 
   listPids(): number[] {
@@ -193,11 +204,15 @@ export class LinuxSampler implements ProcessSampler {
 
   /** One process, or null when it vanished (never an error: processes exit while we read). */
   readOne(pid: number): ProcessRecord | null {
+    const readBefore = this.cache.has(pid) || this.statFds.has(pid);
     const length = this.readStat(pid);
     if (length === null) {
+      // Announced by the counter and never read: it may be a process being born, not yet in /proc.
+      if (!readBefore) this.births.missed(pid, performance.now());
       this.forget(pid);
       return null;
     }
+    if (this.births.size > 0) this.births.seen(pid);
     let known = this.cache.get(pid);
     const f = parseStat(this.reader.bytes, length, known?.name);
     if (!f || f.pid !== pid) return null;
