@@ -302,6 +302,16 @@ export function shippedRows(results: readonly ShippedCost[]): Row[] {
             ? missing || 'no renderer found'
             : `${r.renderers} renderer process(es), same window`,
       },
+      {
+        section,
+        name: 'Chromium floor: a control page changing one text node once a second, its renderer(s): CPU',
+        unit: '% core',
+        summary: r.controlPage === null ? null : one(r.controlPage),
+        note:
+          r.controlPage === null
+            ? missing || 'no renderer found'
+            : `same browser, next window of the same length: what any page that redraws once a second costs`,
+      },
     ];
   });
 }

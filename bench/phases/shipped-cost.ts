@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { bundleForNode } from '../lib/plain-node';
 import {
   benchEnv,
@@ -47,6 +47,11 @@ export interface ShippedCost {
   desktopNoWindow: number | null;
   servePage: number | null;
   pageRenderer: number | null;
+  /**
+   * Chromium's own floor, in the same browser and window length: the renderer(s) of a control page whose
+   * only work is changing one text node once a second (Corral's page changes some text every second).
+   */
+  controlPage: number | null;
   renderers: number;
   missing: string[];
 }
@@ -137,6 +142,7 @@ export async function measureShipped(
 
     let servePage: number | null = null;
     let pageRenderer: number | null = null;
+    let controlPage: number | null = null;
     let renderers = 0;
     if (canPage) {
       const browser = await chromium.launch({
@@ -166,6 +172,7 @@ export async function measureShipped(
         const withPage = await cpuPercentOver({ serve: [serve.child.pid!], page: pids }, plan.windowSeconds);
         servePage = withPage.serve!;
         pageRenderer = pids.length > 0 ? withPage.page! : null;
+        controlPage = await measureControlPage(page, plan);
       } finally {
         await browser.close();
       }
@@ -178,6 +185,7 @@ export async function measureShipped(
       desktopNoWindow: idle.desktop ?? null,
       servePage,
       pageRenderer,
+      controlPage,
       renderers,
       missing: bundles.missing,
     };
@@ -185,6 +193,20 @@ export async function measureShipped(
     for (const s of started) killGroup(s.child.pid!);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A page that changes one text node once a second and does nothing else. */
+const CONTROL_PAGE = `<!doctype html><title>control</title><p id="t">0</p>
+<script>let n = 0; setInterval(() => { document.getElementById('t').textContent = String(++n); }, 1000);</script>`;
+
+/** The renderer CPU of the control page, loaded in place of Corral's page, over the same window. */
+async function measureControlPage(page: Page, plan: ShippedPlan): Promise<number | null> {
+  await page.goto('about:blank');
+  await page.setContent(CONTROL_PAGE);
+  await sleep(plan.pageWarmupSeconds * 1000);
+  const pids = rendererPids(process.pid);
+  if (pids.length === 0) return null;
+  return (await cpuPercentOver({ page: pids }, plan.windowSeconds)).page!;
 }
 
 /**
