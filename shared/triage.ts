@@ -30,12 +30,18 @@ export function groupSeverity(group: Pick<GroupView, 'flags'>): Severity {
   return SEVERITY_OF_RANK[groupRank(group)]!;
 }
 
-/** Flagged first (worst flag first), then the busiest CPU, then the most memory, then the oldest. */
+/**
+ * CPU in coarse bands (hot ≥ 50 %, busy ≥ 5 %, quiet below): groups whose readings wander by a few points
+ * keep their places from one poll to the next instead of swapping rows under the user's pointer.
+ */
+export function cpuBand(group: Pick<GroupView, 'cpuPercent'>): number {
+  const cpu = group.cpuPercent ?? 0;
+  return cpu >= 50 ? 2 : cpu >= 5 ? 1 : 0;
+}
+
+/** Flagged first (worst flag first), then hot before busy before quiet, then the oldest: a stable order. */
 export function compareGroups(a: GroupView, b: GroupView): number {
   return (
-    groupRank(b) - groupRank(a) ||
-    (b.cpuPercent ?? 0) - (a.cpuPercent ?? 0) ||
-    b.rssBytes - a.rssBytes ||
-    a.startedAt - b.startedAt
+    groupRank(b) - groupRank(a) || cpuBand(b) - cpuBand(a) || a.startedAt - b.startedAt || a.pgid - b.pgid
   );
 }

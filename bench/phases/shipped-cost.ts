@@ -160,7 +160,7 @@ export async function measureShipped(
       try {
         const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
         await page.goto(url);
-        await page.getByLabel('Everything').check();
+        await page.getByRole('radio', { name: 'Everything', exact: true }).check();
         await page
           .locator('tr[data-testid=group-row]')
           .first()
@@ -229,7 +229,7 @@ export async function measureShippedScenarios(
     const r = await measureShipped(bundles, { extra, agent, tableSize }, plan, log);
     const pct = (x: number | null): string => (x === null ? '–' : `${x.toFixed(3)} %`);
     log(
-      `  watch ${pct(r.watch)}, serve ${pct(r.serveNoPage)}, desktop ${pct(r.desktopNoWindow)}; with the page: serve ${pct(r.servePage)}, page ${pct(r.pageRenderer)}`,
+      `  watch ${pct(r.watch)}, serve ${pct(r.serveNoPage)}, desktop ${pct(r.desktopNoWindow)}; with the page: serve ${pct(r.servePage)}, page ${pct(r.pageRenderer)}; control page ${pct(r.controlPage)}`,
     );
     results.push(r);
   };

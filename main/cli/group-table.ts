@@ -47,7 +47,7 @@ function processLine(p: ProcessView, now: number, indent: number, term: Terminal
 }
 
 /**
- * Groups in triage order (flagged first, then by CPU), each with its processes on their own lines.
+ * Groups in triage order (flagged first, then by CPU band, then oldest), each with its processes on their own lines.
  * Fits `term.width`: the command column takes what is left and is cut with `…`.
  */
 export function renderGroups(groups: readonly GroupView[], now: number, term: Terminal): string[] {

@@ -28,6 +28,24 @@ describe('triage order', () => {
     expect([idle, orphan, busy, runaway].sort(compareGroups).map((g) => g.pgid)).toEqual([30, 40, 20, 10]);
   });
 
+  it('keeps groups in place while their CPU readings wander within a band, oldest first', () => {
+    const older = makeGroup({
+      pgid: 70,
+      startedAt: T0,
+      processes: [makeProcess({ pid: 70, cpuPercent: 0.6 })],
+    });
+    const newer = makeGroup({
+      pgid: 80,
+      startedAt: T0 + 1_000,
+      processes: [makeProcess({ pid: 80, cpuPercent: 2.2 })],
+    });
+    const next = (g: typeof older, cpuPercent: number) => ({ ...g, cpuPercent });
+    expect([newer, older].sort(compareGroups).map((g) => g.pgid)).toEqual([70, 80]);
+    expect([next(newer, 0.4), next(older, 3.9)].sort(compareGroups).map((g) => g.pgid)).toEqual([70, 80]);
+    // Crossing into a busier band moves a group up.
+    expect([next(older, 1), next(newer, 12)].sort(compareGroups).map((g) => g.pgid)).toEqual([80, 70]);
+  });
+
   it('orders agents by their most urgent group, unattributed last', () => {
     const calm = makeGroup({ pgid: 50, agent: { name: 'aider', pid: 7 } });
     const plain = makeGroup({ pgid: 60, flags: ['runaway'] });

@@ -63,7 +63,7 @@ export function agentKey(group: GroupView): string {
 }
 
 /**
- * Agents, then their sessions (agent sessions where known, else Unix sessions), then groups, each in triage order (flagged first, then by CPU): the
+ * Agents, then their sessions (agent sessions where known, else Unix sessions), then groups, each in triage order (flagged first, then by CPU band, then oldest): the
  * agent and session holding the most urgent group come first; unattributed groups come last.
  */
 export function groupTree(groups: readonly GroupView[]): AgentNode[] {

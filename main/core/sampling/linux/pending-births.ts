@@ -3,6 +3,7 @@ const RETRY_LOOKS = 3;
 const RETRY_MS = 100;
 /** Beyond this many, the oldest misses are dropped: a fork storm of short-lived processes is not retried. */
 const MAX_PENDING = 2048;
+const NONE: ReadonlySet<number> = new Set();
 
 /**
  * Pids the kernel's counter announced that /proc did not show yet. copy_process() (kernel/fork.c) takes
@@ -19,11 +20,11 @@ const MAX_PENDING = 2048;
 export class PendingBirths {
   private readonly pending = new Map<number, { looksLeft: number; since: number }>();
   /** The pids the counter announced at the latest look: only a miss among them is a birth to wait for. */
-  private announced: ReadonlySet<number> = new Set();
+  private announced: ReadonlySet<number> = NONE;
 
   /** A look: `range` is what the counter announced; returns it with the earlier misses to read again. */
   look(range: number[], now: number): number[] {
-    this.announced = new Set(range);
+    this.announced = range.length === 0 ? NONE : new Set(range);
     if (this.pending.size === 0) return range;
     const pids = range;
     for (const [pid, entry] of this.pending) {
