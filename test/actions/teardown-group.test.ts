@@ -33,10 +33,13 @@ describe('teardown, group mode (real processes)', () => {
     expect(result.refused).toBeNull();
     expect(groupMembers(g.pgid)).toEqual([]);
     expect(result.clean).toBe(true);
-    expect(result.signals).toEqual([
-      expect.objectContaining({ signal: 'SIGTERM', target: `-${g.pgid}`, result: 'sent' }),
-      expect.objectContaining({ signal: 'SIGCONT', target: `-${g.pgid}`, result: 'sent' }),
+    expect(result.signals.map((s) => [s.signal, s.target])).toEqual([
+      ['SIGTERM', `-${g.pgid}`],
+      ['SIGCONT', `-${g.pgid}`],
     ]);
+    expect(result.signals[0]!.result).toBe('sent');
+    // The sleep may be gone before the SIGCONT that follows at once: the group is then already empty.
+    expect(['sent', 'ESRCH']).toContain(result.signals[1]!.result);
     expect(outcomeOf(result, sleepPid)).toMatchObject({ outcome: 'exited-after-term', endedBy: 'SIGTERM' });
     // Seen gone after the SIGTERM went out, and before the teardown ended.
     const goneAfterMs = outcomeOf(result, sleepPid).goneAfterMs!;

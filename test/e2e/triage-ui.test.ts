@@ -106,11 +106,11 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     const serverRow = page.locator(`tr[data-testid=group-row][data-group-id^="${server.pid}:"]`);
     await expect.poll(() => hotRow.getAttribute('data-severity'), { timeout: 15_000 }).toBe('critical');
     await quietRow.waitFor();
-    // Triage order: the runaway first although its PGID is higher and it started later (then the server,
-    // which holds more memory than the quiet sleep).
+    // Triage order: the runaway first although its PGID is higher and it started later, then the two quiet
+    // orphans oldest first (a stable order: quiet groups do not swap places as their readings wander).
     await expect
       .poll(async () => (await rowOrder(page)).map((id) => Number(id.split(':')[0])), { timeout: 10_000 })
-      .toEqual([hot.pid, server.pid, quiet.pid]);
+      .toEqual([hot.pid, quiet.pid, server.pid]);
     // The command that matters, not the wrapper: the tool call's, as the agent wrote it (from its
     // transcript); the full line on hover.
     await expect
