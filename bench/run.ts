@@ -29,7 +29,13 @@ import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
 import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
 import { measureShippedScenarios, type ShippedCost } from './phases/shipped-cost';
-import { loadPsList, measureSnapshots, type MethodResult } from './phases/snapshots';
+import {
+  loadPsList,
+  measureSnapshots,
+  type MethodResult,
+  type PsList,
+  type SnapshotOptions,
+} from './phases/snapshots';
 import { timeTeardown, type TeardownRun } from './phases/teardown-time';
 import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
 import {
@@ -97,6 +103,59 @@ const t0 = performance.now();
 /** Processes the bench created that are alive now; the populations are checked against it. */
 const extraAlive = (): number => liveCount(createdGroups());
 
+/** Snapshots of the table with `extra` processes alive (checked first), by every method. */
+async function snapshotsAt(
+  extra: number,
+  tools: { floor: SnapshotOptions['floor']; markerKeys: ReadonlySet<string>; psList: PsList | string },
+): Promise<{ tableSize: number; results: MethodResult[] }> {
+  const alive = extraAlive();
+  if (alive !== extra) throw new Error(`population should be ${extra} extra processes, found ${alive}`);
+  const tableSize = procCount();
+  log(`snapshots with ${extra} extra processes (${tableSize} in the table)`);
+  // More snapshots per round where each is cheap, fewer where each costs a second (systeminformation).
+  const perRound = Math.max(2, Math.round(PLAN.perRound * Math.min(2, Math.max(0.4, 1000 / extra))));
+  const { floor, markerKeys, psList } = tools;
+  return {
+    tableSize,
+    results: await measureSnapshots({ rounds: PLAN.rounds, perRound, floor, markerKeys }, psList),
+  };
+}
+
+/** The monitor's steady cost over the table as it is, in a Node process of its own. */
+function monitorCostRun(): ReturnType<typeof measureMonitorCostInOwnProcess> {
+  log(
+    `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s of watching, ${PLAN.breakdownSeconds} s instrumented, ${PLAN.sweeps} full sweeps`,
+  );
+  return measureMonitorCostInOwnProcess({
+    seconds: PLAN.monitorSeconds,
+    windowSeconds: PLAN.windowSeconds,
+    breakdownSeconds: PLAN.breakdownSeconds,
+    warmupSeconds: PLAN.monitorWarmupSeconds,
+    sweeps: PLAN.sweeps,
+  });
+}
+
+/**
+ * Orphan-detection latency of both variants, run side by side (each its own sequence of trials: orphans
+ * are told apart by pid); their groups are removed afterwards.
+ */
+async function detectionLatency(
+  monitor: Parameters<typeof measureDetectionLatency>[0],
+  agent: Parameters<typeof measureDetectionLatency>[1],
+  dir: string,
+): Promise<LatencyResult[]> {
+  log(`detection latency: ${PLAN.trials} trials of each variant`);
+  const variants = [
+    { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
+    { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
+  ];
+  const latency = await Promise.all(
+    variants.map((v) => measureDetectionLatency(monitor, agent, dir, v, PLAN.trials)),
+  );
+  await removeGroups(latency.flatMap((l) => l.groups));
+  return latency;
+}
+
 async function main(): Promise<void> {
   const machine = machineInfo();
   if (machine.pid1 !== 'tini')
@@ -119,13 +178,7 @@ async function main(): Promise<void> {
       }
       await spawnPopulation(extra - spawned);
       spawned = extra;
-      const alive = extraAlive();
-      if (alive !== extra) throw new Error(`population should be ${extra} extra processes, found ${alive}`);
-      const tableSize = procCount();
-      log(`snapshots with ${extra} extra processes (${tableSize} in the table)`);
-      // More snapshots per round where each is cheap, fewer where each costs a second (systeminformation).
-      const perRound = Math.max(2, Math.round(PLAN.perRound * Math.min(2, Math.max(0.4, 1000 / extra))));
-      const results = await measureSnapshots({ rounds: PLAN.rounds, perRound, floor, markerKeys }, psList);
+      const { tableSize, results } = await snapshotsAt(extra, { floor, markerKeys, psList });
       snapshots[extra] = { tableSize, results };
       rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
     }
@@ -137,16 +190,7 @@ async function main(): Promise<void> {
     rows.push(...provenanceRows(4000, measureProvenanceCost(PLAN.rounds, PLAN.perRound)));
 
     // 2. Steady-state monitor cost over the 4,000, in a process of its own.
-    log(
-      `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s of watching, ${PLAN.breakdownSeconds} s instrumented, ${PLAN.sweeps} full sweeps`,
-    );
-    const monitorRun = await measureMonitorCostInOwnProcess({
-      seconds: PLAN.monitorSeconds,
-      windowSeconds: PLAN.windowSeconds,
-      breakdownSeconds: PLAN.breakdownSeconds,
-      warmupSeconds: PLAN.monitorWarmupSeconds,
-      sweeps: PLAN.sweeps,
-    });
+    const monitorRun = await monitorCostRun();
     const monitorCost = monitorRun.cost;
     rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
 
@@ -164,20 +208,7 @@ async function main(): Promise<void> {
     let monitorErrors = monitorRun.errors;
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      // The two variants run side by side (each its own sequence of trials): orphans are told apart by pid.
-      log(`detection latency: ${PLAN.trials} trials of each variant`);
-      const variants = [
-        { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
-        { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
-      ];
-      latency.push(
-        ...(await Promise.all(
-          variants.map((v) =>
-            measureDetectionLatency(harness.monitor, agentPopulation!.agent, dir, v, PLAN.trials),
-          ),
-        )),
-      );
-      await removeGroups(latency.flatMap((l) => l.groups));
+      latency.push(...(await detectionLatency(harness.monitor, agentPopulation!.agent, dir)));
       rows.push(...latencyRows(latency));
     } finally {
       monitorErrors = {
@@ -371,38 +402,14 @@ async function mainMonitor(): Promise<void> {
   try {
     const agentPopulation = await startAgentPopulation(dir);
     await spawnPopulation(extra - agentPopulation.descendants - 1);
-    const alive = extraAlive();
-    if (alive !== extra) throw new Error(`population should be ${extra} extra processes, found ${alive}`);
-    const tableSize = procCount();
-    log(`snapshots with ${extra} extra processes (${tableSize} in the table)`);
-    const perRound = Math.max(2, Math.round(PLAN.perRound * Math.min(2, Math.max(0.4, 1000 / extra))));
-    const results = await measureSnapshots({ rounds: PLAN.rounds, perRound, floor, markerKeys }, psList);
+    const { tableSize, results } = await snapshotsAt(extra, { floor, markerKeys, psList });
     rows.push(...snapshotRows(extra, tableSize, results, false));
-    log(
-      `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s`,
-    );
-    const monitorRun = await measureMonitorCostInOwnProcess({
-      seconds: PLAN.monitorSeconds,
-      windowSeconds: PLAN.windowSeconds,
-      breakdownSeconds: PLAN.breakdownSeconds,
-      warmupSeconds: PLAN.monitorWarmupSeconds,
-      sweeps: PLAN.sweeps,
-    });
+    const monitorRun = await monitorCostRun();
     rows.push(...monitorRows(extra, agentPopulation.descendants + 1, monitorRun.cost));
     const harness = startMonitor();
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      log(`detection latency: ${PLAN.trials} trials of each variant`);
-      const variants = [
-        { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
-        { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
-      ];
-      const latency = await Promise.all(
-        variants.map((v) =>
-          measureDetectionLatency(harness.monitor, agentPopulation.agent, dir, v, PLAN.trials),
-        ),
-      );
-      await removeGroups(latency.flatMap((l) => l.groups));
+      const latency = await detectionLatency(harness.monitor, agentPopulation.agent, dir);
       rows.push(...latencyRows(latency));
       if (harness.monitor.errors.count > 0 || monitorRun.errors.count > 0)
         log(`monitor errors: ${harness.monitor.errors.last ?? monitorRun.errors.last}`);

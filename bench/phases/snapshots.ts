@@ -36,7 +36,7 @@ export interface SnapshotOptions {
   markerKeys: ReadonlySet<string>;
 }
 
-type PsList = () => Promise<unknown[]>;
+export type PsList = () => Promise<unknown[]>;
 
 /** ps-list is optional: measured when installed, reported as not installed otherwise. */
 export async function loadPsList(): Promise<PsList | string> {

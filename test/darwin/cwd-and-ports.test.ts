@@ -12,12 +12,11 @@ import {
   bsdInfo,
   type BsdInfoFields,
   fdList,
-  kinfoProc,
   shortBsdInfo,
   socketFdInfo,
   type SocketFields,
-  taskInfo,
   vnodePathInfo,
+  processInfos,
 } from './darwin-buffers';
 import { EBADF, ENOMEM, ENOTSOCK, EPERM, ESRCH, type FakeFd, FakeLibSystem } from './fake-libsystem';
 
@@ -258,20 +257,8 @@ describe('DarwinSampler.readCwd and listeningPorts', () => {
 });
 
 function put(lib: FakeLibSystem, fields: BsdInfoFields, extra: { cwd?: string; fds?: FakeFd[] } = {}) {
-  const bsd = bsdInfo(fields);
   lib.processes.set(fields.pid, {
-    taskAllInfo: Buffer.concat([
-      bsd,
-      taskInfo({ residentBytes: 1 << 20, userTicks: 0, systemTicks: 0, runningThreads: 0 }),
-    ]),
-    bsdInfo: bsd,
-    shortBsdInfo: shortBsdInfo(fields),
-    kinfoProc: kinfoProc({
-      pid: fields.pid,
-      stat: fields.status,
-      startSec: fields.startSec,
-      startUsec: fields.startUsec,
-    }),
+    ...processInfos(fields, { residentBytes: 1 << 20, userTicks: 0, systemTicks: 0, runningThreads: 0 }),
     sid: fields.pgid,
     ...(extra.cwd === undefined ? {} : { vnodePaths: vnodePathInfo(extra.cwd, '') }),
     ...(extra.fds ? { fds: extra.fds } : {}),

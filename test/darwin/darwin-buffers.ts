@@ -366,3 +366,25 @@ export function socketFdInfo(f: SocketFields): Buffer {
 export const IN4_LOOPBACK = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 127, 0, 0, 1];
 export const IN6_ANY = Array.from({ length: 16 }, () => 0);
 export const IN6_LOOPBACK = [...Array.from({ length: 15 }, () => 0), 1];
+
+/**
+ * What proc_pidinfo and sysctl(KERN_PROC_PID) answer for one process: its task-all, BSD and short BSD
+ * infos and its kinfo_proc, all built from the same fields (add argv, rusage, cwd or fds beside them).
+ */
+export function processInfos(
+  fields: BsdInfoFields,
+  task: TaskInfoFields,
+): { taskAllInfo: Buffer; bsdInfo: Buffer; shortBsdInfo: Buffer; kinfoProc: Buffer } {
+  const bsd = bsdInfo(fields);
+  return {
+    taskAllInfo: Buffer.concat([bsd, taskInfo(task)]),
+    bsdInfo: bsd,
+    shortBsdInfo: shortBsdInfo(fields),
+    kinfoProc: kinfoProc({
+      pid: fields.pid,
+      stat: fields.status,
+      startSec: fields.startSec,
+      startUsec: fields.startUsec,
+    }),
+  };
+}

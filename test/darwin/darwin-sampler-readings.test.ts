@@ -3,11 +3,10 @@ import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
 import {
   bsdInfo,
   type BsdInfoFields,
-  kinfoProc,
   procArgs2,
   rusageInfoV4,
   shortBsdInfo,
-  taskInfo,
+  processInfos,
 } from './darwin-buffers';
 import { FakeLibSystem } from './fake-libsystem';
 
@@ -25,19 +24,12 @@ function put(
   fields: BsdInfoFields,
   opts: { cpuTicks?: number; footprint?: number; sid?: number; argv?: string[] } = {},
 ) {
-  const bsd = bsdInfo(fields);
   lib.processes.set(fields.pid, {
-    taskAllInfo: Buffer.concat([
-      bsd,
-      taskInfo({ residentBytes: 50 << 20, userTicks: opts.cpuTicks ?? 0, systemTicks: 0, runningThreads: 0 }),
-    ]),
-    bsdInfo: bsd,
-    shortBsdInfo: shortBsdInfo(fields),
-    kinfoProc: kinfoProc({
-      pid: fields.pid,
-      stat: fields.status,
-      startSec: fields.startSec,
-      startUsec: fields.startUsec,
+    ...processInfos(fields, {
+      residentBytes: 50 << 20,
+      userTicks: opts.cpuTicks ?? 0,
+      systemTicks: 0,
+      runningThreads: 0,
     }),
     procArgs2: procArgs2(opts.argv?.[0] ?? '/bin/x', opts.argv ?? ['x'], ['CLAUDECODE=1']),
     rusage: rusageInfoV4({ residentBytes: 50 << 20, physFootprint: opts.footprint ?? 0 }),

@@ -1,6 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
-import { bsdInfo, type BsdInfoFields, kinfoProc, procArgs2, shortBsdInfo, taskInfo } from './darwin-buffers';
+import {
+  bsdInfo,
+  type BsdInfoFields,
+  kinfoProc,
+  procArgs2,
+  processInfos,
+  shortBsdInfo,
+  taskInfo,
+} from './darwin-buffers';
 import { FakeLibSystem } from './fake-libsystem';
 import { parsePsAux, recordedLines } from './recorded-ps';
 
@@ -20,19 +28,12 @@ function ownProcess(
   fields: BsdInfoFields,
   opts: { argv: string[]; env?: string[]; sid: number; cpuTicks?: number },
 ) {
-  const bsd = bsdInfo(fields);
   lib.processes.set(fields.pid, {
-    taskAllInfo: Buffer.concat([
-      bsd,
-      taskInfo({ residentBytes: 1 << 20, userTicks: opts.cpuTicks ?? 0, systemTicks: 0, runningThreads: 1 }),
-    ]),
-    bsdInfo: bsd,
-    shortBsdInfo: shortBsdInfo(fields),
-    kinfoProc: kinfoProc({
-      pid: fields.pid,
-      stat: fields.status,
-      startSec: fields.startSec,
-      startUsec: fields.startUsec,
+    ...processInfos(fields, {
+      residentBytes: 1 << 20,
+      userTicks: opts.cpuTicks ?? 0,
+      systemTicks: 0,
+      runningThreads: 1,
     }),
     procArgs2: procArgs2(opts.argv[0] ?? '', opts.argv, opts.env ?? []),
     sid: opts.sid,

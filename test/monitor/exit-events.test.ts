@@ -46,6 +46,13 @@ async function runningToolCall(agent: FakeAgent): Promise<{ wrapper: number; chi
   return { wrapper: call.pid, child };
 }
 
+/** The real sampler and a monitor whose timers never fire in a test: only exits can wake it. */
+function monitorWithNoTimer(): { real: LinuxSampler; monitor: Monitor } {
+  const sampler = new LinuxSampler({ markerKeys: matcher.markerKeys });
+  const m = new Monitor({ sampler, matcher, settings, watchIntervalMs: NEVER, idleWatchIntervalMs: NEVER });
+  return { real: sampler, monitor: m };
+}
+
 /** Counts the monitor's polls: only the first, at start, runs in these tests (the next is ten minutes away). */
 function countPolls(m: Monitor): () => number {
   let polls = 0;
@@ -61,14 +68,7 @@ describe('exits wake the monitor (a blocking poll on pidfds in a worker thread)'
   it('flags the orphan when its wrapper exits, with no poll or watch due for ten minutes', async () => {
     const agent = await FakeAgent.start();
     const { wrapper, child } = await runningToolCall(agent);
-    real = new LinuxSampler({ markerKeys: matcher.markerKeys });
-    monitor = new Monitor({
-      sampler: real,
-      matcher,
-      settings,
-      watchIntervalMs: NEVER,
-      idleWatchIntervalMs: NEVER,
-    });
+    ({ real, monitor } = monitorWithNoTimer());
     const polls = countPolls(monitor);
     const events: MonitorEvent[] = [];
     monitor.onEvent((e) => events.push(e));
@@ -97,14 +97,7 @@ describe('exits wake the monitor (a blocking poll on pidfds in a worker thread)'
     await runningToolCall(agent);
     const eventfdsBefore = openEventfds();
     const keptBefore = keptFds.total;
-    real = new LinuxSampler({ markerKeys: matcher.markerKeys });
-    monitor = new Monitor({
-      sampler: real,
-      matcher,
-      settings,
-      watchIntervalMs: NEVER,
-      idleWatchIntervalMs: NEVER,
-    });
+    ({ real, monitor } = monitorWithNoTimer());
     monitor.start();
     expect(real.exitWatchState.waitingInThread).toBe(true);
     expect(openEventfds()).toBe(eventfdsBefore + 1);

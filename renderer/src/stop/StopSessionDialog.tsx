@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { SessionGroupOutcome, StopSessionResult } from '../../../shared/contract';
 import type { GroupView, SessionRef } from '../../../shared/model';
 import { leftoverCommand, projectName, shortSessionId } from '../../../shared/provenance-text';
@@ -37,6 +37,18 @@ function groupState(
   if (outcome?.result) return { status: 'done', result: outcome.result, error: null };
   const why = outcome?.refused ?? answer.result.refused ?? 'the core reported no outcome for this group';
   return { status: 'failed', result: null, error: `Not stopped: ${why}` };
+}
+
+/** One leftover group under its caption: its targets before the stop, its outcome after. */
+function GroupSection({ group, children }: { group: GroupView; children: ReactNode }) {
+  return (
+    <section className="session-stop-group">
+      <p className="muted group-caption">
+        Group {group.pgid}: {leftoverCommand(group)}
+      </p>
+      {children}
+    </section>
+  );
 }
 
 /**
@@ -85,15 +97,12 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
         <>
           <p>{targetsSentence(count, graceMs)}</p>
           {leftovers.map((group) => (
-            <section key={group.id} className="session-stop-group">
-              <p className="muted group-caption">
-                Group {group.pgid}: {leftoverCommand(group)}
-              </p>
+            <GroupSection key={group.id} group={group}>
               <TargetList
                 label={`Group ${group.pgid}: ${leftoverCommand(group)}`}
                 targets={group.processes}
               />
-            </section>
+            </GroupSection>
           ))}
         </>
       ) : (
@@ -104,15 +113,12 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
             </p>
           ) : null}
           {leftovers.map((group) => (
-            <section key={group.id} className="session-stop-group">
-              <p className="muted group-caption">
-                Group {group.pgid}: {leftoverCommand(group)}
-              </p>
+            <GroupSection key={group.id} group={group}>
               <StopOutcome
                 targets={group.processes}
                 teardown={groupState(group, answer, teardowns.get(group.id))}
               />
-            </section>
+            </GroupSection>
           ))}
         </>
       )}
