@@ -7,25 +7,17 @@ import type { Monitor } from './monitor/monitor';
  * what made the shipped arrangements cost more than the monitor.
  */
 export function onViewTick(monitor: Monitor, listener: () => void): () => void {
-  let eventsSinceTick = false;
   let firedThisRun = false;
-  const offEvent = monitor.onEvent(() => {
-    eventsSinceTick = true;
-  });
   // A run (poll or watch) delivers its events, then its ticks, then (a poll only) its poll listeners.
-  const offTick = monitor.onTick(() => {
-    firedThisRun = false;
-    if (!eventsSinceTick) return;
-    eventsSinceTick = false;
-    firedThisRun = true;
-    listener();
+  const offTick = monitor.onTick((hadEvents) => {
+    firedThisRun = hadEvents;
+    if (hadEvents) listener();
   });
   const offPoll = monitor.onPoll(() => {
     if (!firedThisRun) listener();
     firedThisRun = true;
   });
   return () => {
-    offEvent();
     offTick();
     offPoll();
   };

@@ -3,6 +3,7 @@ import type { HookSampler } from './hook-proc-reader';
 import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { findLeftovers } from './find-leftovers';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agents';
+import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { listeningPorts } from './listening-ports';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
@@ -25,6 +26,7 @@ interface Payload {
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'env', 'timeout']);
 
+const CORRAL_SCRIPT_AT_END = new RegExp(`${CORRAL_SCRIPT}$`);
 /**
  * The hook process, its launchers (the shell the agent ran the hook command in, bin/corral.mjs when
  * run from a checkout) and the agent: the nearest ancestor that is neither a shell nor Corral.
@@ -35,7 +37,7 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
   for (let hops = 0; cur && cur.ppid > 1 && hops < 64; hops++) {
     const parent: ProcessRecord | undefined = sampler.sampleSome([cur.ppid])[0];
     if (!parent) break;
-    const isCorral = parent.argv.some((a) => /corral(-hook)?(\.[cm]?[jt]s)?$/.test(a));
+    const isCorral = parent.argv.some((a) => CORRAL_SCRIPT_AT_END.test(a));
     if (!SHELLS.has(parent.name) && !isCorral) return { self, agentPid: parent.pid };
     self.add(parent.pid);
     cur = parent;

@@ -6,6 +6,9 @@ import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../sha
 import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES, MAX_SESSION_GROUPS, MAX_SESSION_ID_LENGTH } from './limits';
 import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
 
+/** How many rows a list request may ask for at most. */
+const listLimit = finiteNumber({ min: 1, max: MAX_INCIDENTS_LIMIT, integer: true });
+
 export type ValidRequest = {
   [C in RequestChannel]: { ok: true; channel: C; payload: RequestOf<C> };
 }[RequestChannel];
@@ -99,9 +102,7 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
   'incidents:list': object(
     {},
     {
-      limit: (value, path) =>
-        finiteNumber({ min: 1, integer: true })(value, path) ??
-        ((value as number) > MAX_INCIDENTS_LIMIT ? `${path} must be <= ${MAX_INCIDENTS_LIMIT}` : null),
+      limit: listLimit,
     },
   ),
   'settings:get': noPayload,
@@ -113,9 +114,7 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
     {},
     {
       sinceMs: finiteNumber({ min: 0 }),
-      limit: (value, path) =>
-        finiteNumber({ min: 1, integer: true })(value, path) ??
-        ((value as number) > MAX_INCIDENTS_LIMIT ? `${path} must be <= ${MAX_INCIDENTS_LIMIT}` : null),
+      limit: listLimit,
     },
   ),
 };

@@ -1,8 +1,6 @@
 import type { Settings } from '../../../shared/model';
 import { runHookProcess } from '../../hooks/hook-process';
 
-export { HOOK_USAGE } from '../../hooks/hook-process';
-
 /** `corral hook <agent> <event>` through the full CLI (the built hook entry skips the CLI: hook-main.ts). */
 export async function runHookCommand(
   args: string[],

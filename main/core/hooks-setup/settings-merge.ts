@@ -7,6 +7,7 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import type { HookAgentSpec, HookEventSpec } from './hook-agents';
+import { CORRAL_SCRIPT } from './hook-command';
 
 /**
  * Merging Corral's hook entries into an agent's settings text, and taking them out again, as text
@@ -26,7 +27,7 @@ interface MatcherGroup {
 }
 
 /** `… corral[-hook][.js|.mjs|.ts]['"] hook <agent> <event>` at the end of a command string. */
-const CORRAL_HOOK_COMMAND = /corral(?:-hook)?(?:\.[cm]?[jt]s)?['"]?\s+hook\s+([a-z-]+)\s+([A-Za-z]+)\s*$/;
+const CORRAL_HOOK_COMMAND = new RegExp(`${CORRAL_SCRIPT}['"]?\\s+hook\\s+([a-z-]+)\\s+([A-Za-z]+)\\s*$`);
 
 export function corralHookOf(command: unknown): { agent: string; event: string } | null {
   if (typeof command !== 'string') return null;

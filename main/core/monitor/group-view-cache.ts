@@ -43,10 +43,10 @@ export function viewInputs(
   pgid: number,
   members: readonly TrackedProcess[],
 ): unknown[] | null {
+  if (members.some((p) => p.attribution !== null)) return null;
   const tracked = monitor.liveGroup(pgid);
   const parts: unknown[] = [tracked, tracked?.id, tracked ? monitor.groupFlags(tracked).join() : ''];
   for (const p of members) {
-    if (p.attribution !== null) return null;
     const r = p.record;
     // Every field a process view is built from: a sweep re-reads each record, mostly to the same values.
     parts.push(p, r.pid, r.ppid, r.pgid, r.sid, r.uid, r.state, r.startKey, r.startedAt, r.cpuTimeMs);

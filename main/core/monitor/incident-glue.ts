@@ -20,17 +20,16 @@ export class IncidentGlue {
   }
 
   /**
-   * Notes a policy's match on the group's open incident (saved with the next flush); false when the
-   * group has no open incident. A policy's note is kept once per incident.
+   * Notes a policy's match on the group's open incident, if it has one (saved with the next flush). A
+   * policy's note is kept once per incident.
    */
-  notePolicy(groupId: string, note: PolicyNote): boolean {
+  notePolicy(groupId: string, note: PolicyNote): void {
     const incident = this.tracker.openFor(groupId);
-    if (!incident) return false;
+    if (!incident) return;
     const notes = (incident.policyNotes ??= []);
-    if (notes.some((n) => n.policy === note.policy && n.executed === note.executed)) return true;
+    if (notes.some((n) => n.policy === note.policy && n.executed === note.executed)) return;
     notes.push(note);
     this.state.pendingIncidentSaves.set(incident.id, incident);
-    return true;
   }
 
   /** Whether the group's open incident already notes this policy (it may predate a restart). */

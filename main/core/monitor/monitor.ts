@@ -75,7 +75,7 @@ export class Monitor {
   readonly policies: PolicyGlue;
   private readonly pollListeners = new Set<(now: number) => void>();
   private readonly listeners = new Set<(event: MonitorEvent) => void>();
-  private readonly tickListeners = new Set<() => void>();
+  private readonly tickListeners = new Set<(hadEvents: boolean) => void>();
   private settings: Settings;
   private matcher: AgentMatcher;
   private watchedParents = new Set<number>();
@@ -124,8 +124,11 @@ export class Monitor {
     return () => this.listeners.delete(listener);
   }
 
-  /** Called after every poll that changed what the monitor knows. */
-  onTick(listener: () => void): () => void {
+  /**
+   * Called at the end of every poll, and of each watch (or noted signal) that read or recorded something;
+   * `hadEvents` says whether it delivered events (a flag came or went): viewers between polls refresh then.
+   */
+  onTick(listener: (hadEvents: boolean) => void): () => void {
     this.tickListeners.add(listener);
     return () => this.tickListeners.delete(listener);
   }
@@ -403,8 +406,8 @@ export class Monitor {
       });
     }
     for (const e of events) for (const l of this.listeners) this.guard('event listener', () => l(e));
-    if (events.length > 0 || this.tickListeners.size > 0)
-      for (const l of this.tickListeners) this.guard('tick listener', l);
+    const hadEvents = events.length > 0;
+    for (const l of this.tickListeners) this.guard('tick listener', () => l(hadEvents));
   }
 
   // Read access for the snapshot and timeline builders.

@@ -52,6 +52,8 @@ export class Provenance {
   private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
   private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
   private readonly sessionFiles = new Map<string, { at: number; value: string | null }>();
+  /** Codex session files found, by `<CODEX_HOME>\0<thread id>`; a miss is looked for again next time. */
+  private readonly codexSessionPaths = new Map<string, string>();
 
   /** `refreshMs`: how long a process's cwd and ports are kept before they are read again. */
   constructor(
@@ -286,7 +288,7 @@ export class Provenance {
     const id = envSession?.toolCallId ?? null;
     if (this.options.transcripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
       // Codex hands the call's id to its descendants (CODEX_TOOL_CALL_ID): the call is found by id.
-      const path = locateCodexSession(this.codexHome(witness), envSession.sessionId);
+      const path = this.codexSessionPath(this.codexHome(witness), envSession.sessionId);
       const call = path
         ? this.codexSessions.bashCalls(path, g.startedAt - START_SLACK_MS).get(id)
         : undefined;
@@ -328,6 +330,18 @@ export class Provenance {
       codexHome: own('CODEX_HOME'),
       projectDir: cwd && cwd.startsWith('/') ? cwd : null,
     });
+  }
+
+  private codexSessionPath(codexHome: string, threadId: string): string | null {
+    const key = `${codexHome}\0${threadId}`;
+    const known = this.codexSessionPaths.get(key);
+    if (known) return known;
+    const found = locateCodexSession(codexHome, threadId);
+    if (found) {
+      if (this.codexSessionPaths.size > 1024) this.codexSessionPaths.clear();
+      this.codexSessionPaths.set(key, found);
+    }
+    return found;
   }
 
   private codexHome(r: ProcessRecord): string {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PolicyJournalQuery } from '../../../shared/contract';
 import type { Incident, MonitorEvent } from '../../../shared/model';
 import { IncidentTable, type IncidentQuery } from './incident-table';
 import { openOnDisk, whyUnwritable } from './open-on-disk';
@@ -7,10 +8,9 @@ import { describeError, isCallerError } from './sqlite-errors';
 import { watchStopRequests } from './stop-requests';
 import { takeWriterLock } from './writer-lock';
 
-import { MAX_JOURNAL_ENTRIES, type JournalQuery } from './policy-journal-table';
+import { MAX_JOURNAL_ENTRIES } from './policy-journal-table';
 
 export type { IncidentQuery } from './incident-table';
-export type { JournalQuery } from './policy-journal-table';
 
 export const INCIDENTS_FILE = 'incidents.db';
 export const DEFAULT_MAX_INCIDENTS = 10_000;
@@ -174,17 +174,8 @@ export class IncidentStore {
   }
 
   /** Journal entries, newest first. */
-  journal(query: JournalQuery = {}): MonitorEvent[] {
-    this.assertOpen();
-    try {
-      return this.table.journal.list(query);
-    } catch (err) {
-      if (!this.onDisk || this.readOnly) throw err;
-      this.fallBackToMemory(err);
-      return this.table.journal.list(query);
-    } finally {
-      this.reportIfChanged();
-    }
+  journal(query: PolicyJournalQuery = {}): MonitorEvent[] {
+    return this.read((table) => table.journal.list(query));
   }
 
   /** Whether a policy's match on this group is already in the journal (it is not recorded again). */
@@ -215,7 +206,7 @@ export class IncidentStore {
     this.releaseLock();
   }
 
-  private read(query: (table: IncidentTable) => Incident[]): Incident[] {
+  private read<T>(query: (table: IncidentTable) => T): T {
     this.assertOpen();
     try {
       return query(this.table);

@@ -1,4 +1,5 @@
 import type Database from 'libsql';
+import type { PolicyJournalQuery } from '../../../shared/contract';
 import type { MonitorEvent } from '../../../shared/model';
 import { readJournalRow } from './policy-journal-row';
 
@@ -17,13 +18,6 @@ CREATE TABLE IF NOT EXISTS policy_journal (
 );
 CREATE INDEX IF NOT EXISTS policy_journal_by_at ON policy_journal (at);
 `;
-
-export interface JournalQuery {
-  /** Entries at or after this time (ms). */
-  sinceMs?: number;
-  /** Newest first; default 200. */
-  limit?: number;
-}
 
 /**
  * The policy journal beside the incidents, in the same database: one row per (event type, group,
@@ -69,7 +63,7 @@ export class PolicyJournalTable {
     );
   }
 
-  list({ sinceMs = 0, limit = 200 }: JournalQuery = {}): MonitorEvent[] {
+  list({ sinceMs = 0, limit = 200 }: PolicyJournalQuery = {}): MonitorEvent[] {
     const rows = this.db
       .prepare('SELECT body FROM policy_journal WHERE at >= ? ORDER BY at DESC, rowid DESC LIMIT ?')
       .raw()

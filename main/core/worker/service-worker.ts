@@ -26,19 +26,13 @@ let detail: SnapshotDetail = 'agents';
 // otherwise every few polls for its CPU figures. A window's view is subscribed only while it is visible.
 const TRAY_REFRESH_POLLS = 5;
 let pollsSincePost = 0;
-let eventsSinceTick = false;
 const postAgents = (): void => {
   pollsSincePost = 0;
   if (detail === 'agents') post({ kind: 'snapshot', snapshot: running.agentsSnapshot() });
 };
 const offAgentPushes = [
-  running.monitor.onEvent(() => {
-    eventsSinceTick = true;
-  }),
-  running.monitor.onTick(() => {
-    if (!eventsSinceTick) return;
-    eventsSinceTick = false;
-    postAgents();
+  running.monitor.onTick((hadEvents) => {
+    if (hadEvents) postAgents();
   }),
   running.monitor.onPoll(() => {
     if (++pollsSincePost >= TRAY_REFRESH_POLLS) postAgents();

@@ -62,8 +62,10 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
   const [started, setStarted] = useState(false);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const teardowns = useCorral((s) => s.teardowns);
-  const groups = useCorral((s) => s.snapshot?.groups);
-  const keepsAgent = groupsOfSession(groups ?? [], session.id).some((g) => g.containsAgent);
+  // A boolean, not the groups: the open dialog does not render again with every snapshot.
+  const keepsAgent = useCorral((s) =>
+    groupsOfSession(s.snapshot?.groups ?? [], session.id).some((g) => g.containsAgent),
+  );
   const graceMs = useGraceMs();
   const count = leftovers.reduce((sum, g) => sum + g.processes.length, 0);
   const project = projectName(session.project);

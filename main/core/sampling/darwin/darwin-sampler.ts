@@ -1,5 +1,5 @@
 import type { ListeningPort } from '../../../../shared/model';
-import { comparePorts } from '../linux/listening-ports';
+import { distinctPorts } from '../linux/listening-ports';
 import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
 import { KqueueExitWatch } from './kqueue-exit-watch';
 import { type LibSystem, loadLibSystem } from './libsystem';
@@ -172,19 +172,13 @@ export class DarwinSampler implements ProcessSampler {
       if (this.cache.get(pid)?.denied) continue;
       const fds = this.socketFdsOf(pid);
       if (fds === null) continue;
-      const seen = new Set<string>();
-      const ports: ListeningPort[] = [];
+      const found: (ListeningPort | null)[] = [];
       for (const fd of fds) {
         if (this.lib.procPidFdInfo(pid, fd, PROC_PIDFDSOCKETINFO, this.socketInfo) < SOCKET_FDINFO_SIZE)
           continue;
-        const port = decodeListeningSocket(this.socketInfo);
-        if (!port) continue;
-        const key = `${port.protocol} ${port.address} ${port.port}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        ports.push(port);
+        found.push(decodeListeningSocket(this.socketInfo));
       }
-      out.set(pid, ports.sort(comparePorts));
+      out.set(pid, distinctPorts(found));
     }
     return out;
   }

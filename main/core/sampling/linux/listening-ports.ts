@@ -73,10 +73,14 @@ function portsOf(
   inodes: readonly number[],
   known: ReadonlyMap<number, ListeningPort | null>,
 ): ListeningPort[] {
+  return distinctPorts(inodes.map((inode) => known.get(inode)));
+}
+
+/** One of each listener (a socket shared by several descriptors counts once), in port order. */
+export function distinctPorts(found: Iterable<ListeningPort | null | undefined>): ListeningPort[] {
   const seen = new Set<string>();
   const ports: ListeningPort[] = [];
-  for (const inode of inodes) {
-    const port = known.get(inode);
+  for (const port of found) {
     if (!port) continue;
     const key = `${port.protocol} ${port.address} ${port.port}`;
     if (seen.has(key)) continue;
