@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { StopGroupRequest, StopSessionRequest, StopSessionResult } from '../../shared/contract';
-import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
+import type { GroupView, MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
 import { HostInfoSource, type HostFacts } from './host/host-info';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
@@ -88,10 +88,20 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
   const views = new GroupViewCache();
+  // While the monitor's view version stands still, no process was read (so no agent's is alive) and
+  // nothing was recorded: the last views, decorated, are still exact.
+  let built: { version: number; groups: GroupView[] } | null = null;
+  const currentGroups = (): GroupView[] => {
+    const version = monitor.viewVersion;
+    if (built?.version === version) return built.groups;
+    const groups = context.decorate(snapshotGroups(monitor, { all: true, cache: views }));
+    built = { version, groups };
+    return groups;
+  };
   const snapshot = (): Snapshot => ({
     seq: ++seq,
     sampledAt: Date.now(),
-    groups: context.decorate(snapshotGroups(monitor, { all: true, cache: views })),
+    groups: currentGroups(),
     host: host.current(),
   });
   // Views are built, host facts read and the whole table swept often only while someone subscribes.

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
+import type { Attribution } from '../analysis/attribution';
 import { Provenance } from '../provenance/add-provenance';
-import type { ProcessSampler } from '../sampling/process-record';
+import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
 import {
   endedSessionsPath,
   flagSessionEnded,
@@ -50,11 +51,13 @@ export class GroupContext {
   decorate(groups: GroupView[]): GroupView[] {
     const { monitor, sampler, matcher, settings } = this.options;
     this.provenance.setOptions({ transcripts: settings().provenance?.transcripts ?? true });
-    const live = [...monitor.trackedProcesses()].filter((p) => p.exitedAt === null);
-    const records = live.map((p) => p.record);
-    const attributions = new Map(
-      live.filter((p) => p.attribution).map((p) => [p.record.pid, p.attribution!]),
-    );
+    const records: ProcessRecord[] = [];
+    const attributions = new Map<number, Attribution>();
+    for (const p of monitor.trackedProcesses()) {
+      if (p.exitedAt !== null) continue;
+      records.push(p.record);
+      if (p.attribution) attributions.set(p.record.pid, p.attribution);
+    }
     this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
     for (const g of groups) if (g.session || g.toolCall) this.named.set(g.id, pick(g));
     const ended = this.endedSessions();

@@ -1,6 +1,6 @@
 import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
 import { buildGroups, commandOf, type ProcessAnnotation } from '../analysis/grouping';
-import { viewInputs, type GroupViewCache } from './group-view-cache';
+import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import type { TrackedProcess } from './tracked';
 
@@ -28,29 +28,28 @@ export function snapshotGroups(
   monitor: Monitor,
   { all = false, cache }: { all?: boolean; cache?: GroupViewCache } = {},
 ): GroupView[] {
-  // Without `all`, only agents' processes are gathered: the tray asks for this every tick.
-  const live: TrackedProcess[] = [];
-  for (const p of monitor.trackedProcesses())
-    if (p.exitedAt === null && (all || p.attribution !== null)) live.push(p);
-  if (!cache) return buildViews(monitor, live);
+  if (!cache) {
+    // Without `all`, only agents' processes are gathered: the tray asks for this every tick.
+    const live: TrackedProcess[] = [];
+    for (const p of monitor.trackedProcesses())
+      if (p.exitedAt === null && (all || p.attribution !== null)) live.push(p);
+    return buildViews(monitor, live);
+  }
   const byPgid = new Map<number, TrackedProcess[]>();
-  for (const p of live) {
-    if (p.record.pgid <= 0) continue;
+  for (const p of monitor.trackedProcesses()) {
+    if (p.exitedAt !== null || p.record.pgid <= 0 || (!all && p.attribution === null)) continue;
     const members = byPgid.get(p.record.pgid);
     if (members) members.push(p);
     else byPgid.set(p.record.pgid, [p]);
   }
   const reused: GroupView[] = [];
   const rebuild: TrackedProcess[] = [];
-  const inputs = new Map<number, unknown[] | null>();
   for (const [pgid, members] of byPgid) {
-    const parts = viewInputs(monitor, pgid, members);
-    const view = cache.reuse(pgid, parts);
-    inputs.set(pgid, parts);
+    const view = cache.reuse(monitor, pgid, members);
     if (view) reused.push(view);
     else for (const p of members) rebuild.push(p);
   }
-  return [...reused, ...cache.keep(buildViews(monitor, rebuild), inputs)];
+  return [...reused, ...cache.keep(buildViews(monitor, rebuild))];
 }
 
 function buildViews(monitor: Monitor, live: readonly TrackedProcess[]): GroupView[] {

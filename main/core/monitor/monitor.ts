@@ -99,6 +99,7 @@ export class Monitor {
   private restoredChecked = false;
   readonly errors = { count: 0, last: null as string | null };
   storageProblem: string | null = null;
+  private version = 0;
 
   constructor(private readonly options: MonitorOptions) {
     this.settings = options.settings;
@@ -139,6 +140,15 @@ export class Monitor {
     return () => this.pollListeners.delete(listener);
   }
 
+  /**
+   * Moves whenever a run read or listed any process, or anything was recorded (events, signals,
+   * settings): while it stands still, every group view built from the monitor comes out the same. A
+   * run that reads nothing happens when no agent's process is alive, between sweeps, with no new pid.
+   */
+  get viewVersion(): number {
+    return this.version;
+  }
+
   /** Someone is looking at every group (an open window, a browser): keep the whole table fresher. */
   setWholeTableWanted(wanted: boolean): void {
     this.wholeTableWanted = wanted;
@@ -146,11 +156,13 @@ export class Monitor {
 
   /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
   rebaseline(): void {
+    this.version++;
     this.table.rebaseline();
   }
 
   /** New settings apply from the next poll; new signatures to processes seen from then on. */
   updateSettings(settings: Settings, matcher: AgentMatcher = this.matcher): void {
+    this.version++;
     this.settings = settings;
     this.matcher = matcher;
   }
@@ -360,6 +372,8 @@ export class Monitor {
     isPoll: boolean,
   ): void {
     this.table.ingest(records, alive, readPids, now, isPoll);
+    // Asked for and not found changes nothing unless it was an exit, which changes the structure.
+    if (records.length > 0 || alive !== null || this.state.structureChanged) this.version++;
     // A quiet batch (the same processes, parents and groups) changes no group and no watch.
     if (this.state.structureChanged || alive) {
       this.state.structureChanged = false;
@@ -396,6 +410,7 @@ export class Monitor {
   /** Delivers the events of one run in order, and saves the incidents it changed in one write. */
   private flush(): void {
     const events = this.state.takeEvents();
+    if (events.length > 0) this.version++;
     const saves = this.state.pendingIncidentSaves;
     if (saves.size > 0 && this.options.incidents) {
       const batch = [...saves.values()];
@@ -439,6 +454,7 @@ export class Monitor {
   noteSignal(groupId: string, signal: string, target: string, result: string, at: number): void {
     const group = this.state.groups.get(groupId);
     if (!group) return;
+    this.version++;
     group.stopRequestedAt ??= at;
     for (const id of group.live) {
       group.members.get(id)?.markers.push({ at, kind: 'signal', label: `${signal} → ${target} (${result})` });

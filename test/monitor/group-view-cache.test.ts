@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GroupView } from '../../shared/model';
+import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { GroupViewCache } from '../../main/core/monitor/group-view-cache';
+import { Monitor } from '../../main/core/monitor/monitor';
+import { snapshotGroups } from '../../main/core/monitor/monitor-views';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { spawnGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+/** A setting no timer reaches during a test: ten minutes. The test polls by hand. */
+const NEVER = 600_000;
+const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: NEVER };
+const matcher = matcherFor(settings);
+
+let monitor: Monitor | null = null;
+let sampler: LinuxSampler | null = null;
+afterEach(() => {
+  monitor?.stop();
+  sampler?.close();
+  monitor = null;
+  sampler = null;
+});
+
+/** A monitor that sweeps the whole table at each poll, as it does often while a page is open. */
+function sweepingMonitor(): Monitor {
+  sampler = new LinuxSampler({ markerKeys: matcher.markerKeys });
+  monitor = new Monitor({
+    sampler,
+    matcher,
+    settings,
+    watchIntervalMs: NEVER,
+    idleWatchIntervalMs: NEVER,
+    fullSweepEvery: 1,
+  });
+  return monitor;
+}
+
+function viewOf(m: Monitor, cache: GroupViewCache, pgid: number): GroupView {
+  const view = snapshotGroups(m, { all: true, cache }).find((g) => g.pgid === pgid);
+  if (!view) throw new Error(`no view of group ${pgid}`);
+  return view;
+}
+
+describe('views of groups no agent owns, kept between polls', () => {
+  it('come back as copies of the kept view while a sweep re-reads the same values', async () => {
+    const group = spawnGroup('sleep 600 & echo $! > "$DIR/sleep"; wait');
+    await group.ready('sleep');
+    const m = sweepingMonitor();
+    const cache = new GroupViewCache();
+    // The first poll reads no CPU percentage yet (it takes two readings); the second does.
+    m.poll();
+    m.poll();
+    const first = viewOf(m, cache, group.pgid);
+    m.poll();
+    const second = viewOf(m, cache, group.pgid);
+    expect(second.processes).toBe(first.processes);
+    // A copy: what decoration writes on it does not reach the kept view.
+    expect(second).not.toBe(first);
+    second.session = null;
+    expect(viewOf(m, cache, group.pgid)).not.toHaveProperty('session');
+  });
+
+  it('are built again when a member exits, and without it', async () => {
+    const group = spawnGroup('sleep 600 & echo $! > "$DIR/a"; sleep 600 & echo $! > "$DIR/b"; wait');
+    const gone = Number(await group.ready('b'));
+    const kept = Number(await group.ready('a'));
+    const m = sweepingMonitor();
+    const cache = new GroupViewCache();
+    m.poll();
+    const before = viewOf(m, cache, group.pgid);
+    expect(before.processes.map((p) => p.pid)).toEqual(expect.arrayContaining([kept, gone]));
+
+    process.kill(gone, 'SIGKILL');
+    // bash's `wait` reaps it: once /proc no longer shows it, the next sweep cannot read it.
+    await waitFor(`pid ${gone} reaped`, () => !existsSync(`/proc/${gone}`) || undefined);
+    m.poll();
+    const after = viewOf(m, cache, group.pgid);
+    expect(after.processes).not.toBe(before.processes);
+    expect(after.processes.map((p) => p.pid)).toContain(kept);
+    expect(after.processes.map((p) => p.pid)).not.toContain(gone);
+  });
+});
