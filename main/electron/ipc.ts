@@ -22,17 +22,24 @@ export function registerIpc(service: CorralService, window: MainWindow): () => v
       window.location,
     );
 
+  // The window gets one snapshot whole, then what changed, and nothing while nothing does; a reloaded
+  // page resyncs with snapshot:get, answered with the snapshot the deltas chain on.
+  const deltas = new SnapshotDeltas();
   ipcMain.handle(IPC_REQUEST, (event, channel: unknown, payload: unknown) => {
     if (!trusted(event)) return { ok: false, error: 'request refused: not from the Corral window' };
-    return dispatch(service, channel, payload, (partial) => push('teardown:progress', partial));
+    return dispatch(
+      service,
+      channel,
+      payload,
+      (partial) => push('teardown:progress', partial),
+      () => deltas.latest,
+    );
   });
-  // The window gets one snapshot whole, then what changed; a reloaded page resyncs with snapshot:get.
-  const deltas = new SnapshotDeltas();
   const unsubscribe = [
     service.onSnapshot((snapshot) => {
-      const delta = deltas.next(snapshot);
-      if (delta === null) push('snapshot', snapshot);
-      else push('snapshot:delta', delta);
+      const next = deltas.next(snapshot);
+      if (next.kind === 'whole') push('snapshot', next.snapshot);
+      else if (next.kind === 'delta') push('snapshot:delta', next.delta);
     }),
     service.onEvent((event) => push('event', event)),
   ];

@@ -63,9 +63,12 @@ export class WsApi {
     for (const ws of this.wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(text);
   }
 
-  /** Each client gets what changed since the snapshot it holds; one that fell behind gets it whole. */
+  /**
+   * Each client gets what changed since the snapshot it holds, or nothing when nothing did; one that
+   * fell behind gets the snapshot the deltas chain on, whole.
+   */
   private pushSnapshot(snapshot: Snapshot): void {
-    const delta = this.deltas.next(snapshot);
+    const push = this.deltas.next(snapshot);
     let whole: string | null = null;
     let part: string | null = null;
     for (const ws of this.wss.clients) {
@@ -74,19 +77,19 @@ export class WsApi {
         this.behind.add(ws);
         continue;
       }
-      if (delta === null || this.behind.has(ws)) {
+      if (push.kind === 'whole' || this.behind.has(ws)) {
         this.behind.delete(ws);
         whole ??= JSON.stringify({
           kind: 'push',
           channel: 'snapshot',
-          payload: snapshot,
+          payload: this.deltas.latest!,
         } satisfies ServerMessage);
         ws.send(whole);
-      } else {
+      } else if (push.kind === 'delta') {
         part ??= JSON.stringify({
           kind: 'push',
           channel: 'snapshot:delta',
-          payload: delta,
+          payload: push.delta,
         } satisfies ServerMessage);
         ws.send(part);
       }
@@ -121,8 +124,12 @@ export class WsApi {
         });
       }
       inFlight++;
-      void dispatch(this.service, message.channel, message.payload, (partial) =>
-        this.broadcast('teardown:progress', partial),
+      void dispatch(
+        this.service,
+        message.channel,
+        message.payload,
+        (partial) => this.broadcast('teardown:progress', partial),
+        () => this.deltas.latest,
       ).then((result) => {
         inFlight--;
         send(

@@ -1,49 +1,70 @@
 // Snapshots go out whole once per receiver, then as deltas: only the groups that changed. Both
 // transports (Electron IPC and the serve WebSocket) push through this, so they say the same thing.
 import type { SnapshotDelta } from '../../shared/contract';
-import type { GroupView, Snapshot } from '../../shared/model';
+import type { GroupView, HostInfo, Snapshot } from '../../shared/model';
 import { sameJson } from '../../shared/same-json';
 
-/** Folds each pushed snapshot into the last one and says what changed. */
-export class SnapshotDeltas {
-  private last: Snapshot | null = null;
-  private byId = new Map<string, GroupView>();
+/** What to send receivers after a snapshot: all of it (the first), what changed, or nothing. */
+export type SnapshotPush =
+  { kind: 'whole'; snapshot: Snapshot } | { kind: 'delta'; delta: SnapshotDelta } | { kind: 'unchanged' };
 
-  /** The latest snapshot folded in: what a newcomer (or a receiver that fell behind) gets whole. */
+/** Folds each snapshot into the last one sent and says what to send. */
+export class SnapshotDeltas {
+  private sent: Snapshot | null = null;
+  private byId = new Map<string, GroupView>();
+  /** Receivers keep the last host they were given, so a snapshot without one changes nothing. */
+  private sentHost: HostInfo | undefined;
+
+  /**
+   * The snapshot last sent, as of the latest one folded in (an unchanged snapshot moves only its
+   * time): what a newcomer, a receiver that fell behind, or `snapshot:get` gets whole, so that the
+   * next delta chains on it.
+   */
   get latest(): Snapshot | null {
-    return this.last;
+    return this.sent;
   }
 
-  /** Folds in the next snapshot; returns what changed since the previous one (null for the first). */
-  next(snapshot: Snapshot): SnapshotDelta | null {
-    const previous = this.last;
-    const before = this.byId;
-    const byId = new Map<string, GroupView>();
-    const changed: GroupView[] = [];
-    for (const group of snapshot.groups) {
-      byId.set(group.id, group);
-      const old = before.get(group.id);
-      if (old === undefined || !sameJson(old, group)) changed.push(group);
+  /** Folds in the next snapshot. Nothing changed: the chain stays on the snapshot last sent. */
+  next(snapshot: Snapshot): SnapshotPush {
+    const base = this.sent;
+    if (base === null) {
+      this.send(snapshot);
+      return { kind: 'whole', snapshot };
     }
-    this.last = snapshot;
-    this.byId = byId;
-    if (previous === null) return null;
-    const removed: string[] = [];
-    for (const id of before.keys()) if (!byId.has(id)) removed.push(id);
+    const changed = snapshot.groups.filter((group) => {
+      const old = this.byId.get(group.id);
+      return old === undefined || !sameJson(old, group);
+    });
+    const present = new Set(snapshot.groups.map((group) => group.id));
+    const removed = [...this.byId.keys()].filter((id) => !present.has(id));
+    const newHost =
+      snapshot.host !== undefined && !sameJson(snapshot.host, this.sentHost) ? snapshot.host : null;
+    if (changed.length === 0 && removed.length === 0 && newHost === null) {
+      this.sent = { ...base, sampledAt: snapshot.sampledAt };
+      return { kind: 'unchanged' };
+    }
+    this.send(snapshot);
     const delta: SnapshotDelta = {
       seq: snapshot.seq,
-      baseSeq: previous.seq,
+      baseSeq: base.seq,
       sampledAt: snapshot.sampledAt,
       groups: changed,
       removed,
     };
-    if (snapshot.host !== undefined) delta.host = snapshot.host;
-    return delta;
+    if (newHost !== null) delta.host = newHost;
+    return { kind: 'delta', delta };
   }
 
   /** Forgets everything: the next snapshot goes out whole. */
   reset(): void {
-    this.last = null;
+    this.sent = null;
     this.byId = new Map();
+    this.sentHost = undefined;
+  }
+
+  private send(snapshot: Snapshot): void {
+    this.sent = snapshot;
+    this.byId = new Map(snapshot.groups.map((group) => [group.id, group]));
+    if (snapshot.host !== undefined) this.sentHost = snapshot.host;
   }
 }

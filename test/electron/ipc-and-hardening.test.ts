@@ -3,7 +3,7 @@ import { hardenApp } from '../../main/electron/security';
 import { registerIpc } from '../../main/electron/ipc';
 import type { MainWindow } from '../../main/electron/main-window';
 import { IPC_PUSH, IPC_REQUEST } from '../../shared/ipc-channels';
-import { FakeCorralService } from '../transport/fake-corral-service';
+import { FakeCorralService, makeGroup } from '../transport/fake-corral-service';
 import { electronStandIn, fakeWebContents, type FakeWebContents } from './electron-stand-in';
 
 // Electron itself cannot start here: its objects are a documented stand-in (see electron-stand-in.ts).
@@ -69,6 +69,24 @@ describe('Electron IPC wiring (ipc.ts) against a stand-in of ipcMain', () => {
     unregister();
     expect(electronStandIn.handlers.has(IPC_REQUEST)).toBe(false);
     expect(service.listenerCount()).toBe(0);
+  });
+
+  it('pushes nothing while nothing changed, and answers snapshot:get with the snapshot the deltas chain on', async () => {
+    const { service, own, request } = setup();
+    const group = makeGroup();
+    service.emitSnapshot({ seq: 2, sampledAt: 1, groups: [group] });
+    service.emitSnapshot({ seq: 3, sampledAt: 2, groups: [structuredClone(group)] });
+    expect(own.sent.map(([, channel]) => channel)).toEqual(['snapshot']);
+    expect(await request(own, own.mainFrame, 'snapshot:get')).toEqual({
+      ok: true,
+      payload: { seq: 2, sampledAt: 2, groups: [group] },
+    });
+    service.emitSnapshot({ seq: 4, sampledAt: 3, groups: [] });
+    expect(own.sent[1]).toEqual([
+      IPC_PUSH,
+      'snapshot:delta',
+      { seq: 4, baseSeq: 2, sampledAt: 3, groups: [], removed: [group.id] },
+    ]);
   });
 });
 

@@ -90,6 +90,9 @@ function openPage(drop: (message: ServerMessage) => boolean = () => false): Page
   return page;
 }
 
+/** A group whose members change at every poll: the server pushes a delta only when something changed. */
+const churn = () => spawnGroup('while :; do sleep 0.1; done');
+
 const pushes = (log: readonly ServerMessage[]) =>
   log.flatMap((m) => (m.kind === 'push' && m.channel.startsWith('snapshot') ? [m] : []));
 const seqOf = (m: ServerMessage) => (m.kind === 'push' ? (m.payload as Snapshot).seq : -1);
@@ -114,6 +117,7 @@ describe('snapshot deltas over the serve WebSocket', () => {
 
     const late = openPage();
     await waitFor('the late page to show the group', () => hasPgid(late, group.pgid));
+    churn();
     const deltasSeen = () => pushes(late.frames[0]!).length - 1;
     await waitFor('the late page to get ten deltas', () => deltasSeen() >= 10, { timeoutMs: 20_000 });
     process.kill(-group.pgid, 'SIGKILL');
@@ -138,6 +142,7 @@ describe('snapshot deltas over the serve WebSocket', () => {
   });
 
   it('a page that misses a delta fetches the whole snapshot; one that reconnects is sent it whole', async () => {
+    churn();
     const reference = openPage();
     let dropped = 0;
     const lossy = openPage((m) => m.kind === 'push' && m.channel === 'snapshot:delta' && dropped++ === 0);

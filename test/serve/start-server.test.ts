@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../main/serve/start-server';
 import type { ServerMessage } from '../../shared/contract';
 import { waitFor } from '../support/wait-for';
-import { FakeCorralService, KNOWN_GROUP_ID } from '../transport/fake-corral-service';
+import { FakeCorralService, KNOWN_GROUP_ID, makeGroup } from '../transport/fake-corral-service';
 
 let staticDir: string;
 let service: FakeCorralService;
@@ -165,6 +165,31 @@ describe('corral serve', () => {
           (m) => m.kind === 'push' && m.channel === 'snapshot' && (m.payload as { seq: number }).seq === 2,
         ) && messages.some((m) => m.kind === 'push' && m.channel === 'event'),
     );
+  });
+
+  it('pushes nothing for a snapshot that changed nothing; snapshot:get and a newcomer get the one the deltas chain on', async () => {
+    const group = makeGroup();
+    const snapshotPushes = (messages: ServerMessage[]) =>
+      messages.flatMap((m) => (m.kind === 'push' && m.channel.startsWith('snapshot') ? [m] : []));
+    const { ws, messages } = await connect(tokenQuery(), ownOrigin());
+    await waitFor('initial snapshot push', () => snapshotPushes(messages).length === 1);
+    service.emitSnapshot({ seq: 2, sampledAt: 5, groups: [group] });
+    service.emitSnapshot({ seq: 3, sampledAt: 6, groups: [structuredClone(group)] });
+
+    const chained = { seq: 2, sampledAt: 6, groups: [group] };
+    expect(await requestOver(ws, messages, 1, 'snapshot:get')).toMatchObject({ payload: chained });
+    const newcomer = await connect(tokenQuery(), ownOrigin());
+    await waitFor('the newcomer to get the snapshot whole', () => snapshotPushes(newcomer.messages)[0]);
+    expect(snapshotPushes(newcomer.messages)[0]).toMatchObject({ channel: 'snapshot', payload: chained });
+
+    service.emitSnapshot({ seq: 4, sampledAt: 7, groups: [] });
+    const delta = { seq: 4, baseSeq: 2, sampledAt: 7, groups: [], removed: [group.id] };
+    await waitFor('the delta', () => snapshotPushes(messages).length === 3);
+    expect(snapshotPushes(messages).map((m) => m.kind === 'push' && [m.channel, m.payload])).toEqual([
+      ['snapshot', expect.objectContaining({ seq: 1 })],
+      ['snapshot', { seq: 2, sampledAt: 5, groups: [group] }],
+      ['snapshot:delta', delta],
+    ]);
   });
 
   it('stops a group by id, pushes teardown progress, and reports an unknown id as an error', async () => {

@@ -114,13 +114,13 @@ describe('corral serve with no page open', () => {
       ws.once('open', resolve);
       ws.once('error', reject);
     });
-    // The page gets one snapshot on connecting, then one per poll.
+    // The page gets one snapshot on connecting; while it looks, a view is built each poll (and pushed
+    // only when something in it changed).
     await waitFor('the first snapshot', () => pushes.length >= 1 || undefined);
     const askedOnConnect = host.asked;
     expect(askedOnConnect).toBe(1);
     polls(3);
     expect(host.asked).toBe(askedOnConnect + 3);
-    await waitFor('three pushes after connecting', () => pushes.length >= 4 || undefined);
 
     ws.close();
     await waitFor('the server to see the page leave', () => {

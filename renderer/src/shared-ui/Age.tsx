@@ -2,9 +2,9 @@ import { useCorral } from '../store/store-context';
 import { formatDuration } from './format';
 
 /**
- * Time since `since`, as of the latest snapshot. It subscribes to the text itself, so a row around it
- * does not render again each second, and it renders only when the text changes.
+ * Time since `since`, by the core's clock. It subscribes to the text itself, so a row around it does
+ * not render again each second, and it renders only when the text changes.
  */
 export function Age({ since }: { since: number }) {
-  return <>{useCorral((s) => formatDuration((s.snapshot?.sampledAt ?? 0) - since))}</>;
+  return <>{useCorral((s) => formatDuration(s.now - since))}</>;
 }

@@ -3,6 +3,7 @@ import { subscribeWithSelector } from 'zustand/middleware';
 import type { Mutate } from 'zustand/vanilla';
 import type { CorralState } from './slices';
 import { createSnapshotSlice } from './snapshot-slice';
+import { createClockSlice } from './clock-slice';
 import { createUiSlice } from './ui-slice';
 import { createTimelineSlice } from './timeline-slice';
 import { createTeardownSlice } from './teardown-slice';
@@ -15,6 +16,7 @@ export function createCorralStore(): CorralStore {
   return createStore<CorralState>()(
     subscribeWithSelector((...a) => ({
       ...createSnapshotSlice(...a),
+      ...createClockSlice(...a),
       ...createUiSlice(...a),
       ...createTimelineSlice(...a),
       ...createTeardownSlice(...a),

@@ -1,12 +1,16 @@
 import type { SnapshotDelta } from '../../../shared/contract';
 import type { GroupView, Snapshot } from '../../../shared/model';
 import { sameJson } from '../../../shared/same-json';
+import { clockAt } from './clock-slice';
 import type { SliceCreator } from './slices';
 
 export interface SnapshotSlice {
   snapshot: Snapshot | null;
   groupsById: Map<string, GroupView>;
-  /** Keeps only snapshots newer than the one held: an initial fetch may resolve after a newer push. */
+  /**
+   * Keeps only snapshots newer than the one held: an initial fetch may resolve after a newer push.
+   * What it keeps, and each delta applied, also sets the core's clock (clock-slice.ts).
+   */
   receiveSnapshot: (snapshot: Snapshot) => void;
   /**
    * Applies what changed since the snapshot held. False when it does not follow the snapshot held (a
@@ -35,7 +39,11 @@ export const createSnapshotSlice: SliceCreator<SnapshotSlice> = (set, get) => ({
     if (!isNewerSnapshot(current, incoming)) return;
     const groups = keepUnchanged(held, incoming.groups);
     const snapshot = { ...incoming, groups };
-    set({ snapshot, groupsById: new Map(groups.map((group) => [group.id, group])) });
+    set({
+      snapshot,
+      groupsById: new Map(groups.map((group) => [group.id, group])),
+      ...clockAt(incoming.sampledAt),
+    });
   },
   receiveSnapshotDelta: (delta) => {
     const { snapshot: current, groupsById: held } = get();
@@ -52,7 +60,7 @@ export const createSnapshotSlice: SliceCreator<SnapshotSlice> = (set, get) => ({
     const snapshot: Snapshot = { seq: delta.seq, sampledAt: delta.sampledAt, groups };
     const host = delta.host ?? current.host;
     if (host !== undefined) snapshot.host = host;
-    set({ snapshot, groupsById });
+    set({ snapshot, groupsById, ...clockAt(delta.sampledAt) });
     return true;
   },
 });

@@ -4,15 +4,16 @@ import type { TimeRange } from '../store/ui-slice';
 import { RANGE_MS } from '../timeline/ranges';
 import { errorMessage } from './errors';
 
-/** `sinceMs` for a range, relative to the core's clock (the latest snapshot's sample time). */
+/** `sinceMs` for a range, relative to the core's clock (the store's `now`). */
 export function sinceForRange(range: TimeRange, now: number): number | undefined {
   const span = RANGE_MS[range];
   return span === null ? undefined : now - span;
 }
 
 /**
- * Keeps the selected group's timeline fresh: fetches on selection or range change and after each
- * snapshot. One request at a time; snapshots that arrive meanwhile coalesce into one more fetch.
+ * Keeps the selected group's timeline fresh: fetches on selection or range change, after each
+ * snapshot and on each tick of the clock (pushes come only when something changed, the timeline moves
+ * on anyway). One request at a time; what arrives meanwhile coalesces into one more fetch.
  */
 export function startTimelineSync(api: CorralApi, store: CorralStore): () => void {
   let inFlight = false;
@@ -20,14 +21,14 @@ export function startTimelineSync(api: CorralApi, store: CorralStore): () => voi
   let stopped = false;
 
   const fetchNow = () => {
-    const { selectedGroupId, range, snapshot } = store.getState();
+    const { selectedGroupId, range, now } = store.getState();
     if (stopped || selectedGroupId === null) return;
     if (inFlight) {
       again = true;
       return;
     }
     inFlight = true;
-    const sinceMs = sinceForRange(range, snapshot?.sampledAt ?? Date.now());
+    const sinceMs = sinceForRange(range, now || Date.now());
     const request =
       sinceMs === undefined ? { groupId: selectedGroupId } : { groupId: selectedGroupId, sinceMs };
     api
@@ -55,7 +56,10 @@ export function startTimelineSync(api: CorralApi, store: CorralStore): () => voi
       },
       { equalityFn: (a, b) => a[0] === b[0] && a[1] === b[1] },
     ),
-    store.subscribe((s) => s.snapshot?.seq, fetchNow),
+    // A snapshot sets `now` too: one fetch for both.
+    store.subscribe((s) => [s.snapshot?.seq, s.now] as const, fetchNow, {
+      equalityFn: (a, b) => a[0] === b[0] && a[1] === b[1],
+    }),
   ];
   fetchNow();
   return () => {

@@ -32,7 +32,7 @@ function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWid
   const timeline = useCorral((s) => s.timeline);
   const error = useCorral((s) => s.timelineError);
   const answered = useCorral((s) => s.timelineFor === groupId);
-  const sampledAt = useCorral((s) => s.snapshot?.sampledAt ?? 0);
+  const coreNow = useCorral((s) => s.now);
   const range = useCorral((s) => s.range);
   const setRange = useCorral((s) => s.setRange);
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -42,7 +42,7 @@ function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWid
   const [zoom, setZoom] = useState<ZoomState | null>(null);
 
   // The core's clock, not this machine's: serve mode may run in a browser elsewhere.
-  const now = Math.max(sampledAt, timeline?.to ?? 0) || Date.now();
+  const now = Math.max(coreNow, timeline?.to ?? 0) || Date.now();
   const lanes = timeline?.lanes;
   const bounds = useMemo(() => rangeWindow(range, now, timeline), [range, now, timeline]);
   const zoomKey = `${groupId}:${range}`;
