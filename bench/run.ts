@@ -58,7 +58,7 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const SHIPPED_PLAN = quick
   ? { warmupSeconds: 10, windowSeconds: 15, pageWarmupSeconds: 5 }
-  : { warmupSeconds: 30, windowSeconds: 30, pageWarmupSeconds: 10 };
+  : { warmupSeconds: 30, windowSeconds: 30, pageWarmupSeconds: 60 };
 const PLAN = quick
   ? {
       rounds: 5,
