@@ -33,6 +33,15 @@ function monitorOn(proc: LaidOutProc): Monitor {
   return monitor;
 }
 
+/** A /proc with one shell in it, the last pid allocated. */
+function laidOutShell(): LaidOutProc {
+  const proc = new LaidOutProc();
+  cleanup.push(() => proc.remove());
+  proc.addProcess(100, 'bash', { cmdline: 'bash\0' });
+  proc.setLastPid(100);
+  return proc;
+}
+
 /** Polls until a poll reads nothing (the first looks re-read what the sweep listed). */
 function pollUntilQuiet(monitor: Monitor): number {
   for (let i = 0; i < 5; i++) {
@@ -45,10 +54,7 @@ function pollUntilQuiet(monitor: Monitor): number {
 
 describe("the monitor's view version", () => {
   it('stands still while polls read nothing, and moves when a process is born', () => {
-    const proc = new LaidOutProc();
-    cleanup.push(() => proc.remove());
-    proc.addProcess(100, 'bash', { cmdline: 'bash\0' });
-    proc.setLastPid(100);
+    const proc = laidOutShell();
     const monitor = monitorOn(proc);
     const start = monitor.viewVersion;
     monitor.poll();
@@ -64,10 +70,7 @@ describe("the monitor's view version", () => {
   });
 
   it('moves when settings change, with nothing read', () => {
-    const proc = new LaidOutProc();
-    cleanup.push(() => proc.remove());
-    proc.addProcess(100, 'bash', { cmdline: 'bash\0' });
-    proc.setLastPid(100);
+    const proc = laidOutShell();
     const monitor = monitorOn(proc);
     monitor.poll();
     const quiet = pollUntilQuiet(monitor);
