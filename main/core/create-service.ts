@@ -55,6 +55,9 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** How long a viewer may be shown views of an unchanged table before they are built again. */
+const VIEWS_MAX_AGE_MS = 5_000;
+
 /** The running core: monitor, incident store and teardown behind the CorralService interface. */
 export function createCorralService(options: CorralServiceOptions = {}): RunningService {
   const config = options.config ?? loadConfig();
@@ -88,14 +91,18 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
   const views = new GroupViewCache();
-  // While the monitor's view version stands still, no process was read (so no agent's is alive) and
-  // nothing was recorded: the last views, decorated, are still exact.
-  let built: { version: number; groups: GroupView[] } | null = null;
+  // While the monitor's view version stands still, the views it would build are the ones built last.
+  // Their provenance also comes from files (transcripts, session files, the hooks' ended sessions) and
+  // cwd and ports, which change without the monitor seeing it: views are built again at least every
+  // VIEWS_MAX_AGE_MS (the pace of the whole-table sweeps a viewer asks for).
+  let built: { version: number; at: number; groups: GroupView[] } | null = null;
   const currentGroups = (): GroupView[] => {
     const version = monitor.viewVersion;
-    if (built?.version === version) return built.groups;
+    // Monotonic: a wall clock set back must not keep old views on screen.
+    const at = performance.now();
+    if (built?.version === version && at - built.at < VIEWS_MAX_AGE_MS) return built.groups;
     const groups = context.decorate(snapshotGroups(monitor, { all: true, cache: views }));
-    built = { version, groups };
+    built = { version, at, groups };
     return groups;
   };
   const snapshot = (): Snapshot => ({

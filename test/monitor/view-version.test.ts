@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
@@ -16,7 +18,9 @@ afterEach(() => {
   for (const c of cleanup.splice(0)) c();
 });
 
-function monitorOn(proc: LaidOutProc): Monitor {
+function monitorOn(proc: LaidOutProc, { fullSweepEvery = 100 } = {}): Monitor {
+  // A clock a second further on at each look: CPU percentages need time between two readings.
+  let clock = 1_000_000;
   const sampler = new LinuxSampler({ markerKeys: matcher.markerKeys }, proc.root);
   const monitor = new Monitor({
     sampler,
@@ -24,7 +28,8 @@ function monitorOn(proc: LaidOutProc): Monitor {
     settings,
     watchIntervalMs: NEVER,
     idleWatchIntervalMs: NEVER,
-    fullSweepEvery: 100,
+    fullSweepEvery,
+    now: () => (clock += 1000),
   });
   cleanup.push(() => {
     monitor.stop();
@@ -40,6 +45,17 @@ function laidOutShell(): LaidOutProc {
   proc.addProcess(100, 'bash', { cmdline: 'bash\0' });
   proc.setLastPid(100);
   return proc;
+}
+
+/** Adds `ticks` to the utime of `pid` in the laid-out stat file (field 14 of proc(5)). */
+function addCpuTicks(proc: LaidOutProc, pid: number, ticks: number): void {
+  const path = join(proc.root, String(pid), 'stat');
+  const text = readFileSync(path, 'latin1');
+  const close = text.lastIndexOf(')');
+  const fields = text.slice(close + 2).split(' ');
+  // Fields after the name start at proc(5)'s field 3, so utime (14) is index 11.
+  fields[11] = String(Number(fields[11]) + ticks);
+  writeFileSync(path, `${text.slice(0, close + 2)}${fields.join(' ')}`);
 }
 
 /** Polls until a poll reads nothing (the first looks re-read what the sweep listed). */
@@ -67,6 +83,21 @@ describe("the monitor's view version", () => {
     proc.setLastPid(101);
     monitor.poll();
     expect(monitor.viewVersion).toBeGreaterThan(quiet);
+  });
+
+  it('stands still while sweeps read the same values, and moves when a CPU time changes', () => {
+    const proc = laidOutShell();
+    const monitor = monitorOn(proc, { fullSweepEvery: 1 });
+    // The second reading is the first CPU percentage (the first has nothing to compare with).
+    monitor.poll();
+    monitor.poll();
+    const settled = monitor.viewVersion;
+    monitor.poll();
+    expect(monitor.viewVersion).toBe(settled);
+
+    addCpuTicks(proc, 100, 50);
+    monitor.poll();
+    expect(monitor.viewVersion).toBeGreaterThan(settled);
   });
 
   it('moves when settings change, with nothing read', () => {

@@ -66,7 +66,7 @@ describe('views of unchanged groups are reused', () => {
     }
     const reused = views.findIndex((v, i) => i > 0 && v.processes === views[i - 1]!.processes);
     expect(reused).toBeGreaterThan(0);
-    expect(views[reused]).not.toBe(views[reused - 1]);
+    // The very view when nothing in the table changed, or a copy when other groups' views were rebuilt.
     expect(views[reused]).toEqual(views[reused - 1]);
 
     const sleeper = members.processes.find((p) => p.pid !== fixture.pgid)!;

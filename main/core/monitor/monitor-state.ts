@@ -15,6 +15,11 @@ export class MonitorState {
   readonly agentPids = new Set<number>();
   /** Set when processes came, went, or changed parent, group or session: groups and watches need a look. */
   structureChanged = true;
+  /**
+   * Counts changes a view shows that the structure does not: a record read with other values, a CPU
+   * reading that moved. Reads that find the same values leave it alone.
+   */
+  valueChanges = 0;
   /** Monotonic time (performance.now()) an agent's process was last born or exited. */
   lastActivityAt = -Infinity;
   polls = 0;

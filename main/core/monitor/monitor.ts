@@ -141,9 +141,10 @@ export class Monitor {
   }
 
   /**
-   * Moves whenever a run read or listed any process, or anything was recorded (events, signals,
-   * settings): while it stands still, every group view built from the monitor comes out the same. A
-   * run that reads nothing happens when no agent's process is alive, between sweeps, with no new pid.
+   * Moves whenever a run found a process born, gone or read with other values (CPU time, memory,
+   * parent, group, state…), or anything was recorded (events, signals, settings): while it stands
+   * still, every group view built from the monitor alone comes out the same. Idle leftovers and a
+   * quiet agent leave it still, though their processes are re-read every poll.
    */
   get viewVersion(): number {
     return this.version;
@@ -371,9 +372,10 @@ export class Monitor {
     now: number,
     isPoll: boolean,
   ): void {
+    const valueChanges = this.state.valueChanges;
     this.table.ingest(records, alive, readPids, now, isPoll);
-    // Asked for and not found changes nothing unless it was an exit, which changes the structure.
-    if (records.length > 0 || alive !== null || this.state.structureChanged) this.version++;
+    // Births and exits change the structure; reads that found the same values change nothing.
+    if (this.state.valueChanges !== valueChanges || this.state.structureChanged) this.version++;
     // A quiet batch (the same processes, parents and groups) changes no group and no watch.
     if (this.state.structureChanged || alive) {
       this.state.structureChanged = false;

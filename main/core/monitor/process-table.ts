@@ -88,7 +88,10 @@ export class ProcessTable {
       const p = procs.get(r.pid);
       if (!p || p.record !== r) continue;
       const percent = this.meter.reading(p.identity, r.cpuTimeMs, now);
-      if (percent !== null) p.cpuPercent = percent;
+      if (percent !== null && percent !== p.cpuPercent) {
+        p.cpuPercent = percent;
+        this.state.valueChanges++;
+      }
       if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
     }
     for (const p of updated) this.checkReparented(p, now);
@@ -155,6 +158,7 @@ export class ProcessTable {
     // first read empty under the new name, inside execve's window (no markers could be read then either):
     // what it is shows only now.
     const execd = before.name !== r.name || (before.argv.length === 0 && r.argv.length > 0);
+    if (valuesDiffer(before, r)) this.state.valueChanges++;
     if (execd || before.ppid !== r.ppid || before.pgid !== r.pgid || before.sid !== r.sid)
       this.state.structureChanged = true;
     p.record = r;
@@ -343,4 +347,27 @@ export class ProcessTable {
     const span = p.runawaySpans[p.runawaySpans.length - 1];
     if (span && span[1] === null) span[1] = now;
   }
+}
+
+/**
+ * Whether a re-read record shows anything other than the last one did. The sampler keeps a known
+ * process's argv and markers objects while it does not read them again, so identity is enough there.
+ */
+function valuesDiffer(a: ProcessRecord, b: ProcessRecord): boolean {
+  return (
+    a.ppid !== b.ppid ||
+    a.pgid !== b.pgid ||
+    a.sid !== b.sid ||
+    a.uid !== b.uid ||
+    a.state !== b.state ||
+    a.startedAt !== b.startedAt ||
+    a.cpuTimeMs !== b.cpuTimeMs ||
+    a.rssBytes !== b.rssBytes ||
+    a.footprintBytes !== b.footprintBytes ||
+    a.name !== b.name ||
+    a.argv !== b.argv ||
+    a.tty !== b.tty ||
+    a.markers !== b.markers ||
+    a.environReadable !== b.environReadable
+  );
 }
