@@ -116,7 +116,14 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   // While subscribed, `snapshot:get` answers with the snapshot last pushed, so that a receiver's
   // deltas chain on from what it fetched.
   let latest: Snapshot | null = null;
+  let hostReadAtSweep = -1;
   const pushSnapshot = (): void => {
+    // Host facts are read with the whole-table sweeps a viewer asks for (every 5 s), so that both
+    // changes reach it in one push and one redraw, not two.
+    if (monitor.sweepCount !== hostReadAtSweep) {
+      hostReadAtSweep = monitor.sweepCount;
+      host.refresh?.();
+    }
     const s = snapshot();
     latest = s;
     for (const l of snapshotListeners) l(s);

@@ -61,6 +61,8 @@ describe('exit watch through pidfds (LinuxSampler.watchExits)', () => {
   it('drops processes no longer asked for, and releases every descriptor on close', async () => {
     const f = await family();
     const s = sampler();
+    // Read twice: a second read keeps a schedstat descriptor beside stat's for an idle child (schedstat-probe).
+    s.sampleSome([f.leader, f.first]);
     s.sampleSome([f.leader, f.first]);
     const withStatFds = keptFds.total;
     s.watchExits(targetsOf(s, [f.leader, f.first]));

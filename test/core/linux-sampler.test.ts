@@ -69,4 +69,71 @@ describe('LinuxSampler on this machine', () => {
     expect(s.sampleSome([pid])).toEqual([]);
     s.close();
   });
+
+  it('hands back the same record while a process reads the same stat text, and a new one when it changes', async () => {
+    const group = spawnGroup('sleep 600 & echo $! > "$DIR/pid"; wait');
+    const pid = Number(await group.ready('pid'));
+    const s = sampler();
+    // Once the sleep has exec'd and gone idle, nothing in its stat moves between reads.
+    const first = await waitFor('two reads of the idle sleep alike', () => {
+      const a = s.sampleSome([pid])[0];
+      return a && a.argv[0] === 'sleep' && s.sampleSome([pid])[0] === a ? a : undefined;
+    });
+    expect(first.ppid).toBe(group.pid);
+    process.kill(group.pid, 'SIGKILL');
+    const moved = await waitFor('the sleep reparented', () => {
+      const r = s.sampleSome([pid])[0];
+      return r && r.ppid !== group.pid ? r : undefined;
+    });
+    expect(moved).not.toBe(first);
+    expect(moved).toMatchObject({ pid, pgid: group.pgid, startKey: first.startKey, argv: ['sleep', '600'] });
+    s.close();
+  });
+
+  it('sees an idle process reparented when its parent becomes a zombie, though it never ran', async () => {
+    // The parent's own parent execs into sleep and never reaps it: killed, it stays a zombie.
+    const group = spawnGroup(
+      'sh -c \'sleep 600 & echo $! > "$DIR/pid"; echo $$ > "$DIR/shell"; wait\' & exec sleep 600',
+    );
+    const pid = Number(await group.ready('pid'));
+    const shell = Number(await group.ready('shell'));
+    const s = sampler();
+    const first = await waitFor('two reads of the idle sleep alike', () => {
+      const [a] = s.sampleSome([shell, pid]).filter((r) => r.pid === pid);
+      const [b] = s.sampleSome([shell, pid]).filter((r) => r.pid === pid);
+      return a && a.argv[0] === 'sleep' && a === b ? a : undefined;
+    });
+    expect(first.ppid).toBe(shell);
+    process.kill(shell, 'SIGKILL');
+    await waitFor('the shell a zombie', () => readProcStat(shell)?.state === 'Z' || undefined);
+    const moved = await waitFor('the sleep read with its new parent', () => {
+      const r = s.sampleSome([pid])[0];
+      return r && r.ppid !== shell ? r : undefined;
+    });
+    expect(moved.startKey).toBe(first.startKey);
+    s.close();
+  });
+
+  it('follows the CPU of a process whose second thread burns it while its first sleeps', async () => {
+    // The main thread blocks in a futex wait for good once the worker runs: only the worker runs.
+    const script =
+      "const w = new (require('node:worker_threads').Worker)('for (;;) {}', { eval: true });" +
+      "w.on('online', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0))";
+    const group = spawnGroup(`echo $$ > "$DIR/pid"; exec ${process.execPath} -e "${script}"`);
+    const pid = Number(await group.ready('pid'));
+    const s = sampler();
+    // Read with its parent (this process), as a sweep would: a record is kept only while its parent stands.
+    const readWithParent = () => s.sampleSome([process.pid, pid]).find((r) => r.pid === pid);
+    // Read past its exec: the pid was written by the shell it replaced.
+    const before = await waitFor('the node process read', () => {
+      const r = readWithParent();
+      return r && r.name === 'node' ? r : undefined;
+    });
+    const after = await waitFor('more CPU time read', () => {
+      const r = readWithParent();
+      return r && (r.cpuTimeMs ?? 0) > (before.cpuTimeMs ?? 0) + 200 ? r : undefined;
+    });
+    expect(after.startKey).toBe(before.startKey);
+    s.close();
+  });
 });

@@ -72,6 +72,22 @@ describe('the service works for viewers only while there are viewers', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('reads the host facts with the whole-table sweeps a viewer asks for, so that both reach it in one push', () => {
+    const steps: { sweeps: number; reads: number }[] = [];
+    const off = running.service.onSnapshot(() =>
+      steps.push({ sweeps: running.monitor.sweepCount, reads: host.reads }),
+    );
+    polls(16);
+    off();
+    expect(steps).toHaveLength(16);
+    // A view of every group sweeps every 5th poll (3 sweeps after the first push), with a host read each.
+    expect(steps[15]!.sweeps - steps[0]!.sweeps).toBe(3);
+    for (let i = 1; i < steps.length; i++) {
+      const swept = steps[i]!.sweeps - steps[i - 1]!.sweeps;
+      expect(steps[i]!.reads - steps[i - 1]!.reads, `poll ${i}`).toBe(swept);
+    }
+  });
+
   it('the host facts come from the system without a process: memory, load and OS name', async () => {
     const info = host.current();
     expect(info.totalMemBytes).toBeGreaterThan(0);

@@ -8,6 +8,8 @@ const REFRESH_MS = 5000;
 /** What the service asks of host facts: the latest ones, refreshed only when someone asks. */
 export interface HostFacts {
   current(): HostInfo;
+  /** Reads the system now (current() reads it only when its facts are older than 5 s). */
+  refresh?(): void;
 }
 
 /** CPU time counters: busy and total, in whatever unit the platform counts (only deltas are used). */

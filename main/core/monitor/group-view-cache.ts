@@ -75,8 +75,18 @@ function recordInputs(
   w.put(tracked ? monitor.groupFlags(tracked).join() : '');
   for (const p of members) {
     const r = p.record;
-    // Every field a process view is built from: a sweep re-reads each record, mostly to the same values.
     w.put(p);
+    w.put(p.cpuPercent);
+    w.put(p.orphanedAt);
+    w.put(p.runaway.active);
+    w.put(p.heldPipe);
+    w.put(p.lineage);
+    // Records are never changed once made, and the Linux sampler hands back the same one while a
+    // process has not run: its fields, written after it last time, are then the same too.
+    if (w.sameKey(r)) {
+      w.skip(RECORD_FIELDS);
+      continue;
+    }
     w.put(r.pid);
     w.put(r.ppid);
     w.put(r.pgid);
@@ -92,14 +102,12 @@ function recordInputs(
     w.put(r.argv);
     w.put(r.tty);
     w.put(r.environReadable);
-    w.put(p.cpuPercent);
-    w.put(p.orphanedAt);
-    w.put(p.runaway.active);
-    w.put(p.heldPipe);
-    w.put(p.lineage);
   }
   return w.end();
 }
+
+/** How many of a record's fields recordInputs writes after it. */
+const RECORD_FIELDS = 15;
 
 class InputsWriter {
   private at = 0;
@@ -119,6 +127,27 @@ class InputsWriter {
       this.same = false;
     }
     this.at++;
+  }
+
+  /**
+   * Writes `key`, an object that stands for the values written after it: true when the same object
+   * was in its place, so those values are too. Not a difference by itself: the values decide.
+   */
+  sameKey(key: object): boolean {
+    const into = this.into;
+    if (this.at < into.length && into[this.at] === key) {
+      this.at++;
+      return true;
+    }
+    if (this.at < into.length) into[this.at] = key;
+    else into.push(key);
+    this.at++;
+    return false;
+  }
+
+  /** Steps over `n` values left as they are. */
+  skip(n: number): void {
+    this.at += n;
   }
 
   end(): boolean {

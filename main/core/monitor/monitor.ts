@@ -100,6 +100,7 @@ export class Monitor {
   readonly errors = { count: 0, last: null as string | null };
   storageProblem: string | null = null;
   private version = 0;
+  private sweeps = 0;
 
   constructor(private readonly options: MonitorOptions) {
     this.settings = options.settings;
@@ -148,6 +149,11 @@ export class Monitor {
    */
   get viewVersion(): number {
     return this.version;
+  }
+
+  /** How many whole-table sweeps have run: a viewer's other periodic reads can go with them. */
+  get sweepCount(): number {
+    return this.sweeps;
   }
 
   /** Someone is looking at every group (an open window, a browser): keep the whole table fresher. */
@@ -270,6 +276,7 @@ export class Monitor {
     const full = this.state.polls % sweepEvery === 0;
     this.state.polls++;
     if (full) {
+      this.sweeps++;
       this.pidCursor = sampler.newPidsSince?.(null).cursor ?? null;
       const records = sampler.sampleAll();
       this.ingest(records, new Set(records.map((r) => r.pid)), null, now, true);

@@ -20,7 +20,8 @@ import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
-import { parseStat, ttyName } from './stat-parser';
+import { SchedstatProbe } from './schedstat-probe';
+import { parseStat, statState, ttyName } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
 import { PendingBirths } from './pending-births';
 import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
@@ -47,6 +48,13 @@ interface IdentityCache {
   environReadable: boolean;
   ttyNr: number;
   tty: string | null;
+  /** The stat text last parsed and the record built from it: the same text again is the same record. */
+  statText: Buffer | null;
+  record: ProcessRecord | null;
+  /** One thread at the last stat read: the schedstat probe speaks for it (see schedstat-probe). */
+  singleThreaded: boolean;
+  /** The schedstat text read just before that stat: the same text again, and it has not run since. */
+  schedText: Buffer | null;
 }
 
 /** Reads the Linux process table straight from /proc. */
@@ -69,6 +77,9 @@ export class LinuxSampler implements ProcessSampler {
   private exitWatch: PidfdExitWatch | null = null;
   private portReader: ListeningPortReader | null = null;
   private readonly births = new PendingBirths();
+  private readonly probe: SchedstatProbe;
+  /** Parents found alive (or not) during the current batch of reads. */
+  private readonly parentsAlive = new Map<number, boolean>();
   private memberRead: ((pids: Iterable<number>) => MemberStat[]) | null = null;
   private readonly clockTicks: number;
   private readonly pageSize: number;
@@ -83,6 +94,7 @@ export class LinuxSampler implements ProcessSampler {
     this.pageSize = auxvValue(AT_PAGESZ) ?? getconf('PAGESIZE', 4096);
     this.bootTimeMs = readBootTimeMs(procRoot);
     this.pidMax = readPidMax(procRoot);
+    this.probe = new SchedstatProbe(procRoot);
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
@@ -199,12 +211,26 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   sampleSome(pids: Iterable<number>): ProcessRecord[] {
+    this.parentsAlive.clear();
     return readEach(pids, (pid) => this.readOne(pid));
   }
 
   /** One process, or null when it vanished (never an error: processes exit while we read). */
   readOne(pid: number): ProcessRecord | null {
-    const readBefore = this.cache.has(pid) || this.statFds.has(pid);
+    const cached = this.cache.get(pid);
+    // The probe reads before stat: if the process runs in between, the next look sees schedstat moved.
+    // A parent gone means a new parent, which only stat shows.
+    const sched =
+      cached?.record &&
+      cached.singleThreaded &&
+      !cached.readMidExec &&
+      this.probe.usable &&
+      this.parentStands(cached.record)
+        ? this.probe.read(pid)
+        : null;
+    if (sched && cached?.record && sameText(cached.schedText, sched.bytes, sched.length))
+      return cached.record;
+    const readBefore = cached !== undefined || this.statFds.has(pid);
     const length = this.readStat(pid);
     if (length === null) {
       // Announced by the counter and never read: it may be a process being born, not yet in /proc.
@@ -214,6 +240,11 @@ export class LinuxSampler implements ProcessSampler {
     }
     if (this.births.size > 0) this.births.seen(pid);
     let known = this.cache.get(pid);
+    // An idle process reads the same stat text sweep after sweep: the record built from it stands.
+    if (known?.record && !known.readMidExec && sameText(known.statText, this.reader.bytes, length)) {
+      known.schedText = sched ? keepText(known.schedText, sched.bytes, sched.length) : null;
+      return known.record;
+    }
     const f = parseStat(this.reader.bytes, length, known?.name);
     if (!f || f.pid !== pid) return null;
     // A pid from the kernel's counter may be a thread: /proc/<tid> answers, but it is no process.
@@ -231,7 +262,7 @@ export class LinuxSampler implements ProcessSampler {
       known = fresh;
     }
     const tickMs = 1000 / this.clockTicks;
-    return {
+    const record: ProcessRecord = {
       pid,
       ppid: f.ppid,
       pgid: f.pgid,
@@ -248,6 +279,37 @@ export class LinuxSampler implements ProcessSampler {
       markers: known.markers,
       environReadable: known.environReadable,
     };
+    known.statText = keepText(known.statText, this.reader.bytes, length);
+    known.record = record;
+    known.singleThreaded = f.threads === 1;
+    known.schedText = sched && known === cached ? keepText(known.schedText, sched.bytes, sched.length) : null;
+    return record;
+  }
+
+  /**
+   * Whether a record's parent is still the process it names, so that it has not been reparented. Its
+   * pid answering through our kept descriptor is not enough: that pid may have been freed and taken by
+   * a newer process, read since. A parent starts no later than its child, while a process that took the
+   * parent's pid after it exited started later (within the same clock tick would take the kernel's pid
+   * counter wrapping around within 10 ms).
+   */
+  private parentStands(child: ProcessRecord): boolean {
+    const ppid = child.ppid;
+    // 0 (no parent), init and kthreadd: none of them exits while this program runs.
+    if (ppid <= 2) return true;
+    const memo = this.parentsAlive.get(ppid);
+    if (memo !== undefined) return memo;
+    const parent = this.cache.get(ppid);
+    const fd = this.statFds.get(ppid);
+    let alive = false;
+    if (parent !== undefined && parent.startKey <= child.startKey && fd !== undefined) {
+      const length = this.reader.reread(fd);
+      // A parent's children are handed on as it becomes a zombie, not when it is reaped.
+      const state = length === null ? null : statState(this.reader.bytes, length);
+      alive = state !== null && state !== 'Z' && state !== 'X';
+    }
+    this.parentsAlive.set(ppid, alive);
+    return alive;
   }
 
   /** The terminal's name, kept with the identity: it rarely changes, and is read every second. */
@@ -302,6 +364,7 @@ export class LinuxSampler implements ProcessSampler {
 
   private forget(pid: number): void {
     this.cache.delete(pid);
+    this.probe.forget(pid);
     this.lastChildren.delete(pid);
     const childFd = this.childFds.get(pid);
     if (childFd !== undefined) {
@@ -328,6 +391,7 @@ export class LinuxSampler implements ProcessSampler {
   /** Releases every kept descriptor. */
   close(): void {
     for (const pid of [...this.statFds.keys(), ...this.childFds.keys()]) this.forget(pid);
+    this.probe.close();
     this.exitWatch?.close();
     if (this.loadavgFd !== null) closeSync(this.loadavgFd);
     this.loadavgFd = null;
@@ -348,7 +412,21 @@ export class LinuxSampler implements ProcessSampler {
         markers = pickEnv(this.reader.bytes, environ.length, this.options.markerKeys);
       }
     }
-    return { startKey, name, argv, readMidExec: false, uid, markers, environReadable, ttyNr: 0, tty: null };
+    return {
+      startKey,
+      name,
+      argv,
+      readMidExec: false,
+      uid,
+      markers,
+      environReadable,
+      ttyNr: 0,
+      tty: null,
+      statText: null,
+      record: null,
+      singleThreaded: false,
+      schedText: null,
+    };
   }
 }
 
@@ -364,6 +442,17 @@ function getconf(name: string, fallback: number): number {
 }
 
 const NONE: readonly number[] = Object.freeze([]);
+
+function sameText(kept: Buffer | null, bytes: Buffer, length: number): boolean {
+  return kept !== null && kept.length === length && bytes.compare(kept, 0, length, 0, length) === 0;
+}
+
+/** A copy of the text just read, in the kept buffer when it has the same length (stat's usually does). */
+function keepText(kept: Buffer | null, bytes: Buffer, length: number): Buffer {
+  const into = kept !== null && kept.length === length ? kept : Buffer.allocUnsafe(length);
+  bytes.copy(into, 0, 0, length);
+  return into;
+}
 
 function closeQuietly(fd: number): void {
   try {

@@ -9,6 +9,8 @@ export interface StatFields {
   ttyNr: number;
   utimeTicks: number;
   stimeTicks: number;
+  /** Field 20: how many threads the process has. */
+  threads: number;
   startTicks: number;
   rssPages: number;
   /**
@@ -60,6 +62,7 @@ export function parseStat(
     ttyNr: 0,
     utimeTicks: 0,
     stimeTicks: 0,
+    threads: 0,
     startTicks: 0,
     rssPages: 0,
     exitSignal: null,
@@ -77,12 +80,19 @@ export function parseStat(
     else if (field === 7) out.ttyNr = n;
     else if (field === 14) out.utimeTicks = n;
     else if (field === 15) out.stimeTicks = n;
+    else if (field === 20) out.threads = n;
     else if (field === 22) out.startTicks = n;
     else if (field === 24) out.rssPages = n;
     else if (field === 38) out.exitSignal = n;
   }
   // Fields up to rss (24) are required; exit_signal (38) is absent from very old kernels' lines.
   return field > 24 ? out : null;
+}
+
+/** Field 3 of a stat line alone (the state letter, after the name's last ')'); null for a malformed line. */
+export function statState(buf: Uint8Array, length: number = buf.length): string | null {
+  const close = buf.lastIndexOf(CLOSE_PAREN, length - 1);
+  return close > 0 && close + 2 < length ? String.fromCharCode(buf[close + 2] as number) : null;
 }
 
 /** Whether bytes [start, end) are exactly `text`, for a text of ASCII characters only. */
