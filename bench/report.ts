@@ -253,6 +253,7 @@ export function shippedRows(results: readonly ShippedCost[]): Row[] {
   return results.flatMap((r) => {
     const section = `shipped, ${r.extra.toLocaleString('en-US')} extra${r.agent ? ' + agent, 25 orphans' : ', no agent'} (${r.tableSize} in table)`;
     const window = `one ${r.windowSeconds} s window, whole process (/proc/<pid>/stat)`;
+    const idleWindow = `one ${r.idleWindowSeconds} s window, whole process (/proc/<pid>/stat), the three side by side`;
     const limit = { kind: 'at-most' as const, value: r.watch + 0.05 };
     const atTarget = r.extra === 1000;
     const missing = r.missing.join('; ');
@@ -262,7 +263,7 @@ export function shippedRows(results: readonly ShippedCost[]): Row[] {
         name: 'corral watch --json (the monitor alone): CPU',
         unit: '% core',
         summary: one(r.watch),
-        note: `${window}; baseline`,
+        note: `${idleWindow}; baseline`,
       },
       {
         section,
@@ -270,7 +271,7 @@ export function shippedRows(results: readonly ShippedCost[]): Row[] {
         unit: '% core',
         summary: one(r.serveNoPage),
         target: limit,
-        note: `${window}, beside the baseline; target = baseline + 0.05`,
+        note: `${idleWindow}; target = baseline + 0.05`,
       },
       {
         section,
@@ -281,7 +282,7 @@ export function shippedRows(results: readonly ShippedCost[]): Row[] {
         note:
           r.desktopNoWindow === null
             ? missing
-            : `${window}, plain Node + out/main/service-worker.js; Electron's own processes not included`,
+            : `${idleWindow}; plain Node + out/main/service-worker.js; Electron's own processes not included`,
       },
       {
         section,

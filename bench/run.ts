@@ -57,8 +57,8 @@ const quick = process.argv.includes('--quick');
  */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const SHIPPED_PLAN = quick
-  ? { warmupSeconds: 10, windowSeconds: 15, pageWarmupSeconds: 5 }
-  : { warmupSeconds: 30, windowSeconds: 30, pageWarmupSeconds: 60 };
+  ? { warmupSeconds: 10, idleWindowSeconds: 15, windowSeconds: 15, pageWarmupSeconds: 5 }
+  : { warmupSeconds: 30, idleWindowSeconds: 120, windowSeconds: 60, pageWarmupSeconds: 60 };
 const PLAN = quick
   ? {
       rounds: 5,

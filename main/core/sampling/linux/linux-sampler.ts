@@ -212,11 +212,17 @@ export class LinuxSampler implements ProcessSampler {
 
   sampleSome(pids: Iterable<number>): ProcessRecord[] {
     this.parentsAlive.clear();
-    return readEach(pids, (pid) => this.readOne(pid));
+    return readEach(pids, (pid) => this.readInBatch(pid));
   }
 
   /** One process, or null when it vanished (never an error: processes exit while we read). */
   readOne(pid: number): ProcessRecord | null {
+    this.parentsAlive.clear();
+    return this.readInBatch(pid);
+  }
+
+  /** readOne within a batch of reads, which shares what it found of parents. */
+  private readInBatch(pid: number): ProcessRecord | null {
     const cached = this.cache.get(pid);
     // The probe reads before stat: if the process runs in between, the next look sees schedstat moved.
     // A parent gone means a new parent, which only stat shows.
