@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
+import { keptFds } from '../../main/core/sampling/linux/kept-fds';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { readProcStat } from '../support/proc';
 import { spawnGroup } from '../support/spawned-groups';
@@ -135,5 +136,26 @@ describe('LinuxSampler on this machine', () => {
     });
     expect(after.startKey).toBe(before.startKey);
     s.close();
+  });
+
+  it("leaves the last quarter of the descriptor budget to stat files and the exit watch's pidfds", async () => {
+    const group = spawnGroup('sleep 600 & echo $! > "$DIR/pid"; wait');
+    const pid = Number(await group.ready('pid'));
+    const s = sampler();
+    // As if a large table had already taken three quarters of the budget.
+    const taken = keptFds.optionalBelow - keptFds.total;
+    keptFds.total += taken;
+    try {
+      const [record] = s.sampleSome([group.pid, pid]).filter((r) => r.pid === pid);
+      const afterFirst = keptFds.total;
+      s.sampleSome([group.pid, pid]);
+      s.sampleSome([group.pid, pid]);
+      // No schedstat descriptor was kept: the probe only saves work.
+      expect(keptFds.total).toBe(afterFirst);
+      expect(s.watchExits(new Map([[pid, record!.startKey]]))).toBe('all');
+    } finally {
+      s.close();
+      keptFds.total -= taken;
+    }
   });
 });

@@ -28,7 +28,7 @@ export class SchedstatProbe {
   read(pid: number): { bytes: Buffer; length: number } | null {
     let fd = this.fds.get(pid);
     if (fd === undefined) {
-      if (keptFds.total >= keptFds.budget) return null;
+      if (keptFds.total >= keptFds.optionalBelow) return null;
       const opened = ProcFileReader.open(`${this.procRoot}/${pid}/schedstat`);
       if (opened === null) return null;
       fd = opened;
