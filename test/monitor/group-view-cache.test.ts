@@ -6,7 +6,10 @@ import { GroupViewCache } from '../../main/core/monitor/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import type { TrackedProcess } from '../../main/core/monitor/tracked';
+import type { ProcessRecord } from '../../main/core/sampling/process-record';
 import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { rec } from '../core/record-fixture';
 import { spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
@@ -81,5 +84,36 @@ describe('views of groups no agent owns, kept between polls', () => {
     expect(after.processes).not.toBe(before.processes);
     expect(after.processes.map((p) => p.pid)).toContain(kept);
     expect(after.processes.map((p) => p.pid)).not.toContain(gone);
+  });
+});
+
+describe("a kept view's members compared by their records' values", () => {
+  // The cache's own decision, on records made by hand: a new record object with the same values keeps
+  // the view; any value that moved builds it again.
+  const noGroups = { liveGroup: () => undefined, groupFlags: () => [] };
+  const member = (record: ProcessRecord) =>
+    ({
+      record,
+      attribution: null,
+      cpuPercent: 0,
+      orphanedAt: null,
+      runaway: { active: false },
+      heldPipe: null,
+      lineage: null,
+    }) as unknown as TrackedProcess;
+  const view = { pgid: 42, processes: [] } as unknown as GroupView;
+
+  it('keeps the view for a record read again with the same values, not for one whose values moved', () => {
+    const cache = new GroupViewCache();
+    const p = member(rec({ pid: 42 }));
+    expect(cache.reuse(noGroups, 42, [p])).toBeNull();
+    cache.keep([view]);
+
+    p.record = { ...p.record };
+    expect(cache.reuse(noGroups, 42, [p])).toEqual(view);
+    cache.keep([]);
+
+    p.record = { ...p.record, rssBytes: (p.record.rssBytes ?? 0) + 4096 };
+    expect(cache.reuse(noGroups, 42, [p])).toBeNull();
   });
 });

@@ -1,5 +1,7 @@
 import type { GroupView } from '../../../shared/model';
 import type { Monitor } from './monitor';
+import type { ProcessRecord } from '../sampling/process-record';
+import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
 
 type ViewSource = Pick<Monitor, 'liveGroup' | 'groupFlags'>;
@@ -8,8 +10,9 @@ type ViewSource = Pick<Monitor, 'liveGroup' | 'groupFlags'>;
  * Views of the groups no agent owns, kept while nothing they are built from changed. Between sweeps
  * the monitor re-reads no such process, so with a page open on "Everything" almost every group would
  * be built again, and compared again, only to come out the same. A view is reused when its members
- * are the same tracked processes whose records hold the same values (compared field by field, so a
- * sweep that re-reads an idle process changes nothing) with the same CPU reading and flags' inputs.
+ * are the same tracked processes whose records hold the same values (compared as the process table
+ * compares them, in record-values.ts, so a sweep that re-reads an idle process changes nothing) with
+ * the same CPU reading and flags' inputs.
  * Agents' groups are always built afresh: their processes are re-read each poll, and provenance writes
  * into their process views.
  *
@@ -74,40 +77,16 @@ function recordInputs(
   w.put(tracked?.id);
   w.put(tracked ? monitor.groupFlags(tracked).join() : '');
   for (const p of members) {
-    const r = p.record;
     w.put(p);
     w.put(p.cpuPercent);
     w.put(p.orphanedAt);
     w.put(p.runaway.active);
     w.put(p.heldPipe);
     w.put(p.lineage);
-    // Records are never changed once made, and the Linux sampler hands back the same one while a
-    // process has not run: its fields, written after it last time, are then the same too.
-    if (w.sameKey(r)) {
-      w.skip(RECORD_FIELDS);
-      continue;
-    }
-    w.put(r.pid);
-    w.put(r.ppid);
-    w.put(r.pgid);
-    w.put(r.sid);
-    w.put(r.uid);
-    w.put(r.state);
-    w.put(r.startKey);
-    w.put(r.startedAt);
-    w.put(r.cpuTimeMs);
-    w.put(r.rssBytes);
-    w.put(r.footprintBytes);
-    w.put(r.name);
-    w.put(r.argv);
-    w.put(r.tty);
-    w.put(r.environReadable);
+    w.putRecord(p.record);
   }
   return w.end();
 }
-
-/** How many of a record's fields recordInputs writes after it. */
-const RECORD_FIELDS = 15;
 
 class InputsWriter {
   private at = 0;
@@ -130,24 +109,23 @@ class InputsWriter {
   }
 
   /**
-   * Writes `key`, an object that stands for the values written after it: true when the same object
-   * was in its place, so those values are too. Not a difference by itself: the values decide.
+   * Writes a process's record: the same when it is the record in its place (records are never changed,
+   * and the Linux sampler hands back the same one while a process has not run), or one with its values.
    */
-  sameKey(key: object): boolean {
+  putRecord(record: ProcessRecord): void {
     const into = this.into;
-    if (this.at < into.length && into[this.at] === key) {
-      this.at++;
-      return true;
+    if (this.at < into.length) {
+      // While every value so far matched, this place held the record of the same process last time.
+      const before = into[this.at] as ProcessRecord;
+      if (before !== record) {
+        if (this.same && valuesDiffer(before, record)) this.same = false;
+        into[this.at] = record;
+      }
+    } else {
+      into.push(record);
+      this.same = false;
     }
-    if (this.at < into.length) into[this.at] = key;
-    else into.push(key);
     this.at++;
-    return false;
-  }
-
-  /** Steps over `n` values left as they are. */
-  skip(n: number): void {
-    this.at += n;
   }
 
   end(): boolean {

@@ -9,6 +9,7 @@ import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
 import { identityKey, type ProcessRecord } from '../sampling/process-record';
 import { CpuHistory } from './cpu-history';
 import type { MonitorState } from './monitor-state';
+import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
 
 const PROBATION_POLLS = 3;
@@ -347,27 +348,4 @@ export class ProcessTable {
     const span = p.runawaySpans[p.runawaySpans.length - 1];
     if (span && span[1] === null) span[1] = now;
   }
-}
-
-/**
- * Whether a re-read record shows anything other than the last one did. The sampler keeps a known
- * process's argv and markers objects while it does not read them again, so identity is enough there.
- */
-function valuesDiffer(a: ProcessRecord, b: ProcessRecord): boolean {
-  return (
-    a.ppid !== b.ppid ||
-    a.pgid !== b.pgid ||
-    a.sid !== b.sid ||
-    a.uid !== b.uid ||
-    a.state !== b.state ||
-    a.startedAt !== b.startedAt ||
-    a.cpuTimeMs !== b.cpuTimeMs ||
-    a.rssBytes !== b.rssBytes ||
-    a.footprintBytes !== b.footprintBytes ||
-    a.name !== b.name ||
-    a.argv !== b.argv ||
-    a.tty !== b.tty ||
-    a.markers !== b.markers ||
-    a.environReadable !== b.environReadable
-  );
 }
