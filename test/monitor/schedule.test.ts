@@ -81,4 +81,32 @@ describe('the monitor schedule', () => {
     expect(new Set(gaps(all(5000, 8000)))).toEqual(new Set([200]));
     expect(at('watch', 0, 1000)).toHaveLength(24);
   });
+
+  // The pace once quiet depends on whether the agent marks its tool calls: a tool call's shell is alive
+  // throughout here, so the monitor has seen one of its processes and whether it carried the markers.
+  it.each([
+    { marks: true, quietLooks: 'polls only, every 1000 ms', quietGap: 1000 },
+    { marks: false, quietLooks: 'the watch every 200 ms', quietGap: 200 },
+  ])(
+    'once an agent is quiet, looks with $quietLooks when its tool calls carry markers: $marks',
+    async ({ marks, quietGap }) => {
+      const agent = await FakeAgent.start(marks ? {} : { markers: {} });
+      const call = await agent.toolCall('sleep 600; :');
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const { sampler, monitor, looks } = monitorWithLooks();
+      const t0 = performance.now();
+      monitor.start();
+      const shell = [...monitor.trackedProcesses()].find((p) => p.record.pid === call.pid);
+      expect(shell?.attribution).toMatchObject({ agentPid: agent.pid, isAgent: false });
+      expect(matcherFor(DEFAULT_SETTINGS).markersOf(shell!.record.markers)?.agent ?? null).toBe(
+        marks ? 'claude-code' : null,
+      );
+      vi.advanceTimersByTime(8000);
+      monitor.stop();
+      sampler.close();
+      const all = looks.filter((l) => l.at - t0 >= 5000).map((l) => l.at - t0);
+      expect(new Set(gaps(all))).toEqual(new Set([quietGap]));
+      if (marks) expect(looks.filter((l) => l.kind === 'watch' && l.at - t0 >= 5000)).toEqual([]);
+    },
+  );
 });

@@ -20,6 +20,11 @@ export class MonitorState {
    * reading that moved. Reads that find the same values leave it alone.
    */
   valueChanges = 0;
+  /**
+   * Identities of agents seen to mark their tool calls: a descendant carried that agent's environment
+   * markers. Whatever such an agent leaves behind is attributed by its markers alone, without lineage.
+   */
+  readonly agentsMarkingToolCalls = new Set<string>();
   /** Monotonic time (performance.now()) an agent's process was last born or exited. */
   lastActivityAt = -Infinity;
   polls = 0;

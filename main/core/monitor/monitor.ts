@@ -156,6 +156,11 @@ export class Monitor {
     return this.sweeps;
   }
 
+  /** How often the watch looks between polls now (ms); null while only the polls look. */
+  get watchPaceMs(): number | null {
+    return this.running ? this.watchInterval() : null;
+  }
+
   /** Someone is looking at every group (an open window, a browser): keep the whole table fresher. */
   setWholeTableWanted(wanted: boolean): void {
     this.wholeTableWanted = wanted;
@@ -228,7 +233,8 @@ export class Monitor {
     if (at >= this.nextPollAt - 1) {
       this.guard('poll', () => this.pollOnce());
       this.nextPollAt = at + this.settings.pollIntervalMs;
-    } else {
+    } else if (this.watchInterval() !== null) {
+      // (A timer set while busy may come due after the agents went quiet: then it only reschedules.)
       this.guard('watch', () => this.watch());
     }
     this.lastLookAt = at;
@@ -239,8 +245,9 @@ export class Monitor {
    * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
    * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
    * Exits of followed processes wake it at once where the sampler waits for them in a thread. The quiet
-   * pace stays even then: a tool call whose shell exits before any look is seen only through new pids,
-   * and left to the 1 s poll its child was missed (the worker-service test, 1 run in 3).
+   * pace stays even then, unless every agent marks its tool calls: a tool call whose shell exits before
+   * any look is seen only through new pids, and a child without markers is tied to its agent only by
+   * having seen that shell (left to the 1 s poll, the worker-service test missed it 1 run in 3).
    */
   private watchInterval(): number | null {
     const sampler = this.options.sampler;
@@ -251,7 +258,23 @@ export class Monitor {
     const eventDriven = this.stopExitWait !== null && this.exitWatch === 'all';
     const fast = this.options.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
     if (busy) return fast;
+    if (eventDriven && this.options.idleWatchIntervalMs === undefined && this.everyAgentMarksToolCalls())
+      return null;
     return Math.max(fast, this.options.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
+  }
+
+  /**
+   * Whether every live agent was seen to mark its tool calls. A quiet agent then costs no wake-ups between
+   * polls: what a tool call leaves behind carries the agent's markers, so the next poll (its new pids)
+   * attributes it, and flags it orphaned if its shell already exited, without having seen the shell.
+   * Exits of what was seen still wake a look at once (pidfds), and a birth makes the watch busy again.
+   */
+  private everyAgentMarksToolCalls(): boolean {
+    const marking = this.state.agentsMarkingToolCalls;
+    if (marking.size === 0) return false;
+    for (const p of this.state.liveAgentProcs())
+      if (p.attribution?.isAgent && !marking.has(p.identity)) return false;
+    return true;
   }
 
   /** Restored incidents are checked against the first table that was actually read, never an empty one. */

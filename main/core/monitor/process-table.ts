@@ -165,6 +165,7 @@ export class ProcessTable {
     p.record = r;
     if (r.state === 'Z' && !wasZombie) this.markExited(p, now);
     if (!execd || p.exitedAt !== null) return;
+    this.noteMarkedToolCall(p);
     const isAgentNow = this.context.matcher().agentOf(r) !== null;
     if (p.attribution?.isAgent && !isAgentNow) this.demote(p, now);
     else if (p.attribution && !p.attribution.isAgent && isAgentNow) {
@@ -236,9 +237,25 @@ export class ProcessTable {
     p.lineage = this.lineageFor(r, attribution, now);
     this.memory.remember(p.identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
     p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
+    this.noteMarkedToolCall(p);
     if (!attribution.isAgent) this.state.emit('process-started', p, now);
     // When first seen, no reparenting was observed yet: only the structure can show an orphan.
     if (isOrphan(this.orphanEvidence(p, false))) this.markOrphaned(p, now, 'found adopted');
+  }
+
+  /**
+   * A descendant of a live agent that carries that agent's own markers shows that the agent marks its
+   * tool calls (see agentsMarkingToolCalls). Read after exec too: between fork and exec a child still
+   * has its agent's environment, which may lack the markers the agent sets for tool calls.
+   */
+  private noteMarkedToolCall(p: TrackedProcess): void {
+    const a = p.attribution;
+    if (!a || a.isAgent || a.agentPid === null) return;
+    const agent = this.state.procs.get(a.agentPid);
+    if (!agent?.attribution?.isAgent || agent.exitedAt !== null || agent.attribution.agent !== a.agent)
+      return;
+    if (this.context.matcher().markersOf(p.record.markers)?.agent === a.agent)
+      this.state.agentsMarkingToolCalls.add(agent.identity);
   }
 
   /** A process on probation that exec'd since: classify it again. */
@@ -319,6 +336,7 @@ export class ProcessTable {
       this.state.structureChanged = true;
       if (p.attribution) this.state.lastActivityAt = performance.now();
       this.state.agentPids.delete(p.record.pid);
+      this.state.agentsMarkingToolCalls.delete(p.identity);
       if (p.attribution) {
         p.markers.push({ at: now, kind: 'exited', label: 'exited' });
         if (!p.attribution.isAgent) this.state.emit('process-exited', p, now);

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MonitorEvent } from '../../shared/model';
+import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { Monitor } from '../../main/core/monitor/monitor';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
+import { waitFor } from '../support/wait-for';
+
+let stop: (() => void) | null = null;
+afterEach(() => {
+  stop?.();
+  stop = null;
+});
+
+describe('a quiet agent that marks its tool calls', () => {
+  it('gets no look between polls, and what its next tool call leaves behind is found by the poll', async () => {
+    const agent = await FakeAgent.start({ markers: { ...CLAUDE_MARKERS, CLAUDE_PID: '$PID' } });
+    // A tool call whose shell stays: the monitor sees one of the agent's tool calls carry its markers.
+    await agent.toolCall('sleep 600; :');
+    const matcher = matcherFor(DEFAULT_SETTINGS);
+    const sampler = new LinuxSampler({ markerKeys: matcher.markerKeys });
+    const monitor = new Monitor({ sampler, matcher, settings: DEFAULT_SETTINGS });
+    const looks: ('poll' | 'watch')[] = [];
+    const poll = monitor.poll.bind(monitor);
+    monitor.poll = () => {
+      looks.push('poll');
+      poll();
+    };
+    const watch = monitor.watch.bind(monitor);
+    monitor.watch = () => {
+      looks.push('watch');
+      watch();
+    };
+    const events: { event: MonitorEvent; look: number }[] = [];
+    monitor.onEvent((event) => events.push({ event, look: looks.length - 1 }));
+    monitor.start();
+    stop = () => {
+      monitor.stop();
+      sampler.close();
+    };
+    expect(monitor.watchPaceMs).toBe(40);
+    await waitFor('the monitor to go quiet', () => monitor.watchPaceMs === null, { timeoutMs: 15_000 });
+    const quietFrom = looks.length;
+
+    // The shell exits at once: no look can have seen it alive.
+    const call = await agent.toolCall('sleep 600 & echo done');
+    await call.exited();
+    const orphaned = await waitFor(
+      'the orphaned event',
+      () => events.find((e) => e.event.type === 'orphaned' && e.event.pgid === call.pid),
+      { timeoutMs: 5_000 },
+    );
+    expect(orphaned.event.agent).toEqual({ name: 'claude-code', pid: agent.pid });
+    // Found by a poll, and no watch looked in between (polls that found nothing new may come first).
+    const sinceQuiet = looks.slice(quietFrom, orphaned.look + 1);
+    expect(sinceQuiet.length).toBeGreaterThan(0);
+    expect(sinceQuiet.filter((look) => look !== 'poll')).toEqual([]);
+    // The birth makes the watch busy again.
+    expect(monitor.watchPaceMs).toBe(40);
+  });
+});
