@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { listPipeFds, parsePipeEnd } from '../../main/core/sampling/linux/pipe-fds';
 import { groupMembers } from '../support/proc';
-import { spawnGroup } from '../support/spawned-groups';
+import { spawnGroup, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 describe('parsePipeEnd', () => {
@@ -58,5 +59,32 @@ describe('listPipeFds', () => {
   it('returns null for a pid that does not exist, and for a process root without it', () => {
     expect(listPipeFds(0x3ffffff)).toBeNull();
     expect(listPipeFds(process.pid, '/nonexistent-proc')).toBeNull();
+  });
+
+  it('reads the end only of the pipes asked for, and takes a socket as read-write, as its fdinfo says', async () => {
+    const group = spawnGroup('sleep 30 | sleep 30');
+    const writerPid = await waitFor(
+      'the writing sleep',
+      () =>
+        groupMembers(group.pgid).find((s) => listPipeFds(s.pid)?.some((p) => p.fd === 1 && p.kind === 'pipe'))
+          ?.pid,
+    );
+    expect(listPipeFds(writerPid, '/proc', () => false)!.filter((p) => p.fd <= 2)).toEqual([]);
+    const inode = listPipeFds(writerPid)!.find((p) => p.fd === 1)!.inode;
+    expect(listPipeFds(writerPid, '/proc', (i) => i === inode)!.find((p) => p.fd === 1)).toEqual({
+      fd: 1,
+      kind: 'pipe',
+      inode,
+      end: 'write',
+    });
+
+    // Node hands a child socketpairs for piped stdio: the child's stdout is a socket.
+    const child = spawn('sleep', ['30'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    trackGroup(child.pid!);
+    const socket = await waitFor("the child's socket", () =>
+      listPipeFds(child.pid!, '/proc', () => false)?.find((p) => p.fd === 1),
+    );
+    expect(socket).toMatchObject({ kind: 'socket', end: 'rdwr' });
+    expect(parsePipeEnd(readFileSync(`/proc/${child.pid}/fdinfo/1`, 'latin1'))).toBe('rdwr');
   });
 });

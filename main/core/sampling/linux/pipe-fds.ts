@@ -24,10 +24,14 @@ const ENDS: Record<number, PipeEnd> = { 0: 'read', 1: 'write', 2: 'rdwr' };
 /**
  * The pipes and sockets a process holds open, with the end of each, ordered by fd. Returns null when
  * the process is gone or its descriptors are unreadable (another user's process); descriptors closed
- * while we read are skipped. One readlink per descriptor and one small read per pipe or socket: call
- * it for a few pids, not the whole table.
+ * while we read are skipped. One readlink per descriptor and one small read per pipe (only the pipes
+ * `wantedPipe` takes, by inode): call it for a few pids, not the whole table.
  */
-export function listPipeFds(pid: number, procRoot = '/proc'): PipeFd[] | null {
+export function listPipeFds(
+  pid: number,
+  procRoot = '/proc',
+  wantedPipe: (inode: number) => boolean = () => true,
+): PipeFd[] | null {
   let names: string[];
   try {
     names = readdirSync(`${procRoot}/${pid}/fd`);
@@ -44,8 +48,17 @@ export function listPipeFds(pid: number, procRoot = '/proc'): PipeFd[] | null {
     }
     const match = CHANNEL_LINK.exec(link);
     if (!match) continue;
+    const fd = Number(name);
+    const inode = Number(match[2]);
+    // A socket's file is always opened read-write (sock_alloc_file in the kernel's net/socket.c): its
+    // fdinfo has nothing to tell.
+    if (match[1] === 'socket') {
+      found.push({ fd, kind: 'socket', inode, end: 'rdwr' });
+      continue;
+    }
+    if (!wantedPipe(inode)) continue;
     const end = readEnd(`${procRoot}/${pid}/fdinfo/${name}`);
-    if (end) found.push({ fd: Number(name), kind: match[1] as PipeFd['kind'], inode: Number(match[2]), end });
+    if (end) found.push({ fd, kind: 'pipe', inode, end });
   }
   return found.sort((a, b) => a.fd - b.fd);
 }
