@@ -21,6 +21,17 @@ describe('parsePipeEnd', () => {
   });
 });
 
+/** The pid of the first sleep of `sleep 30 | sleep 30`, whose stdout is the pipe. */
+function writingSleep(): Promise<number> {
+  const group = spawnGroup('sleep 30 | sleep 30');
+  return waitFor(
+    'the writing sleep',
+    () =>
+      groupMembers(group.pgid).find((s) => listPipeFds(s.pid)?.some((p) => p.fd === 1 && p.kind === 'pipe'))
+        ?.pid,
+  );
+}
+
 describe('listPipeFds', () => {
   it('lists both ends of a real pipe between two processes, with their direction', async () => {
     const group = spawnGroup('sleep 30 | sleep 30');
@@ -39,13 +50,7 @@ describe('listPipeFds', () => {
   });
 
   it('reports a pipe opened read-write as rdwr', async () => {
-    const group = spawnGroup('sleep 30 | sleep 30');
-    const writerPid = await waitFor(
-      'the writing sleep',
-      () =>
-        groupMembers(group.pgid).find((s) => listPipeFds(s.pid)?.some((p) => p.fd === 1 && p.kind === 'pipe'))
-          ?.pid,
-    );
+    const writerPid = await writingSleep();
     const inode = listPipeFds(writerPid)!.find((p) => p.fd === 1)!.inode;
     // Linux lets a pipe be reopened through /proc with O_RDWR: one descriptor, both ends.
     const fd = openSync(`/proc/${writerPid}/fd/1`, 'r+');
@@ -62,13 +67,7 @@ describe('listPipeFds', () => {
   });
 
   it('reads the end only of the pipes asked for, and takes a socket as read-write, as its fdinfo says', async () => {
-    const group = spawnGroup('sleep 30 | sleep 30');
-    const writerPid = await waitFor(
-      'the writing sleep',
-      () =>
-        groupMembers(group.pgid).find((s) => listPipeFds(s.pid)?.some((p) => p.fd === 1 && p.kind === 'pipe'))
-          ?.pid,
-    );
+    const writerPid = await writingSleep();
     expect(listPipeFds(writerPid, '/proc', () => false)!.filter((p) => p.fd <= 2)).toEqual([]);
     const inode = listPipeFds(writerPid)!.find((p) => p.fd === 1)!.inode;
     expect(listPipeFds(writerPid, '/proc', (i) => i === inode)!.find((p) => p.fd === 1)).toEqual({
