@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { Monitor } from '../../main/core/monitor/monitor';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { claudeCodeSkipReason, makeClaudeHome, runClaude, trackGroupsOfRun } from '../support/claude-code';
+import { startFakeMessagesApi } from '../support/fake-messages-api';
+import { groupMembers } from '../support/proc';
+import { removeDir } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+import { gitWorkTree } from '../provenance/live-support';
+
+const skip = claudeCodeSkipReason();
+
+describe.skipIf(skip !== undefined)('the monitor beside the real Claude Code CLI', () => {
+  it('stops looking between polls while the agent waits on a tool call that carries its markers', async () => {
+    const { root, sub } = gitWorkTree();
+    const { home } = makeClaudeHome();
+    const matcher = matcherFor(DEFAULT_SETTINGS);
+    const sampler = new LinuxSampler({ markerKeys: matcher.markerKeys });
+    const monitor = new Monitor({ sampler, matcher, settings: DEFAULT_SETTINGS });
+    monitor.start();
+    try {
+      // The call leaves a sleep behind and then waits, quietly, long enough for the watch to slow down.
+      const api = await startFakeMessagesApi({ command: 'sleep 600 & sleep 15', description: 'Wait' });
+      const running = runClaude({ prompt: 'Wait', baseUrl: api.baseUrl, cwd: sub, home });
+      const shell = await waitFor(
+        'the tool-call shell, attributed to the agent',
+        () =>
+          [...monitor.trackedProcesses()].find(
+            (p) =>
+              p.exitedAt === null && p.record.argv.join(' ').includes('shell-snapshots') && p.attribution,
+          ),
+        { timeoutMs: 60_000 },
+      );
+      const agent = [...monitor.trackedProcesses()].find((p) => p.record.pid === shell.attribution!.agentPid);
+      expect(agent?.attribution).toMatchObject({ agent: 'claude-code', isAgent: true });
+      expect(matcher.markersOf(shell.record.markers)?.agent).toBe('claude-code');
+      await waitFor('polls only, the agent alive and quiet', () => monitor.watchPaceMs === null, {
+        timeoutMs: 14_000,
+      });
+      expect(agent!.exitedAt).toBeNull();
+      expect(shell.exitedAt).toBeNull();
+      const run = await running;
+      await api.close();
+      expect(run.code).toBe(0);
+      const leftovers = trackGroupsOfRun(home);
+      expect(leftovers.flatMap((pgid) => groupMembers(pgid)).length).toBeGreaterThan(0);
+    } finally {
+      monitor.stop();
+      sampler.close();
+      removeDir(root);
+      removeDir(home);
+    }
+  });
+});
