@@ -311,7 +311,11 @@ export class Monitor {
         const toRead = pids.filter((pid) => !procs.has(pid) || this.state.agentPids.has(pid));
         this.ingest(sampler.sampleSome(toRead), new Set(pids), null, now, true);
       } else {
-        const toRead = new Set<number>(this.state.agentPids);
+        // Idle processes are read less often only while nothing is born and nobody looks at the table.
+        const readAll = fresh.length > 0 || this.wholeTableWanted || this.exitWatch !== 'all';
+        const toRead = new Set<number>(
+          readAll ? this.state.agentPids : this.table.agentPidsDue(this.state.polls),
+        );
         for (const pid of fresh) toRead.add(pid);
         for (const pid of this.table.takeProbation()) toRead.add(pid);
         this.ingest(sampler.sampleSome(toRead), null, toRead, now, true);

@@ -13,6 +13,10 @@ import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
 
 const PROBATION_POLLS = 3;
+/** Reads in a row that showed an agent's process unchanged before it counts as idle... */
+const IDLE_AFTER_READS = 10;
+/** ...and is then re-read one poll in this many. */
+export const IDLE_READ_EVERY = 5;
 
 export interface ProcessTableContext {
   settings(): Settings;
@@ -30,6 +34,8 @@ export class ProcessTable {
   private readonly meter = new CpuMeter();
   /** Newcomers no agent owned when first seen, re-read for a few polls (they may exec into one). */
   private readonly probation = new Map<number, number>();
+  /** How many reads in a row found each agent's process unchanged (see agentPidsDue). */
+  private readonly unchangedReads = new WeakMap<TrackedProcess, number>();
 
   constructor(
     private readonly state: MonitorState,
@@ -104,6 +110,24 @@ export class ProcessTable {
     for (const p of this.state.procs.values()) if (!p.runaway.active) p.runaway = initialRunawayState();
   }
 
+  /**
+   * The agents' processes a quiet poll re-reads: all but the idle ones (unchanged over the last
+   * IDLE_AFTER_READS reads), which are read one poll in IDLE_READ_EVERY, spread over the polls by pid.
+   * For the caller to use only while exits are followed for all of them: an exit, and the reparenting
+   * of its children, then wake a look at once, and anything else a process does needs it to run, after
+   * which it is read every poll again. What idleness costs is resolution: the first seconds of a
+   * process waking up are measured as one average over up to IDLE_READ_EVERY polls.
+   */
+  agentPidsDue(poll: number): number[] {
+    const pids: number[] = [];
+    for (const pid of this.state.agentPids) {
+      const p = this.state.procs.get(pid);
+      const idle = p !== undefined && (this.unchangedReads.get(p) ?? 0) >= IDLE_AFTER_READS;
+      if (!idle || (poll + pid) % IDLE_READ_EVERY === 0) pids.push(pid);
+    }
+    return pids;
+  }
+
   /** pids of the live processes taken for agents themselves (main processes, relaunches, daemons). */
   agentsOwnPids(): number[] {
     const pids: number[] = [];
@@ -159,7 +183,9 @@ export class ProcessTable {
     // first read empty under the new name, inside execve's window (no markers could be read then either):
     // what it is shows only now.
     const execd = before.name !== r.name || (before.argv.length === 0 && r.argv.length > 0);
-    if (valuesDiffer(before, r)) this.state.valueChanges++;
+    const changed = before !== r && valuesDiffer(before, r);
+    if (changed) this.state.valueChanges++;
+    if (p.attribution) this.unchangedReads.set(p, changed ? 0 : (this.unchangedReads.get(p) ?? 0) + 1);
     if (execd || before.ppid !== r.ppid || before.pgid !== r.pgid || before.sid !== r.sid)
       this.state.structureChanged = true;
     p.record = r;
