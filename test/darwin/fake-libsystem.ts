@@ -1,4 +1,5 @@
 import type { LibSystem } from '../../main/core/sampling/darwin/libsystem';
+import { FakeDescriptors } from './fake-descriptors';
 
 /**
  * What the kernel holds for one pid; a missing buffer means the kernel has no such data for it. Who owns
@@ -83,6 +84,7 @@ const RUSAGE_INFO_V4_SIZE = 304;
  * - sysctl KERN_ARGMAX (bsd/kern/kern_sysctl.c SYSCTL_INT argmax): ARG_MAX, 1048576.
  * - sysctlbyname hw.tbfrequency (bsd/kern/kern_mib.c sysctl_tbfrequency): a 64-bit value.
  * - getsid (bsd/kern/kern_prot.c getsid): proc_find only, so a zombie or a gone pid → ESRCH; no uid check.
+ * - poll, pipe, read, write: see fake-descriptors.ts; the kqueue is readable while exits are pending.
  */
 export class FakeLibSystem implements LibSystem {
   readonly processes = new Map<number, FakeProcess>();
@@ -99,6 +101,10 @@ export class FakeLibSystem implements LibSystem {
   private readonly knotes = new Set<number>();
   private pendingExits: number[] = [];
   private kq: number | null = null;
+  readonly descriptors = new FakeDescriptors(
+    (fd) => (fd === this.kq ? this.pendingExits.length > 0 : null),
+    (fd) => this.closeKqueue(fd),
+  );
 
   procListAllPids(buf: Int32Array): number {
     const pids = [...this.processes.keys()];
@@ -263,16 +269,48 @@ export class FakeLibSystem implements LibSystem {
   }
 
   close(fd: number): number {
+    return this.descriptors.close(fd);
+  }
+
+  private closeKqueue(fd: number): number {
     if (fd !== this.kq) return this.fail(9, -1);
     this.kq = null;
     this.knotes.clear();
+    this.pendingExits = [];
+    this.descriptors.changed();
     return 0;
+  }
+
+  poll(fds: Buffer, count: number, timeoutMs: number): number {
+    return this.descriptors.poll(fds, count, timeoutMs);
+  }
+
+  pollAsync(
+    fds: Buffer,
+    count: number,
+    timeoutMs: number,
+    done: (err: unknown, ready: number) => void,
+  ): void {
+    this.descriptors.pollAsync(fds, count, timeoutMs, done);
+  }
+
+  pipe(): [number, number] {
+    return this.descriptors.pipe();
+  }
+
+  read(fd: number, _buf: Buffer, count: number): number {
+    return this.descriptors.read(fd, count);
+  }
+
+  write(fd: number, _buf: Buffer, count: number): number {
+    return this.descriptors.write(fd, count);
   }
 
   /** The process exits (and is reaped): a NOTE_EXIT knote on it fires once (filt_proc, EV_ONESHOT). */
   exit(pid: number): void {
     this.processes.delete(pid);
     if (this.knotes.delete(pid)) this.pendingExits.push(pid);
+    this.descriptors.changed();
   }
 
   devname(dev: number): string | null {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
 import { type LibSystem, loadLibSystem } from '../../main/core/sampling/darwin/libsystem';
+import { ThreadedPoll } from '../../main/core/os/threaded-poll';
 
 // The real koffi bindings, pointed at a Linux library that has libSystem's signatures (see the C file).
 const source = fileURLToPath(new URL('../fixtures/darwin/fake-libsystem.c', import.meta.url));
@@ -154,5 +155,46 @@ describe('loadLibSystem bindings through koffi', () => {
       markers: { CLAUDECODE: '1' },
       environReadable: true,
     });
+  });
+
+  it('waits in poll on a worker thread through the pipe, poll, read and write bindings (POSIX calls, real here)', async () => {
+    const ends = lib.pipe();
+    const watched = lib.pipe();
+    expect(ends).not.toBeNull();
+    expect(watched).not.toBeNull();
+    const [watchedRead, watchedWrite] = watched!;
+    const ready: number[][] = [];
+    let woke: (() => void) | null = null;
+    const poll = new ThreadedPoll(
+      lib,
+      { readFd: ends![0], writeFd: ends![1] },
+      () => (ready.length === 0 ? [watchedRead] : []),
+      (fds) => {
+        ready.push(fds);
+        woke?.();
+      },
+      (reason) => {
+        throw new Error(reason);
+      },
+    );
+    poll.changed();
+    expect(poll.waiting).toBe(true);
+    // The set changed while the worker waits: it is woken through the pipe and waits again.
+    poll.changed();
+    const readable = new Promise<void>((resolve) => (woke = resolve));
+    expect(lib.write(watchedWrite, Buffer.from('x'), 1)).toBe(1);
+    await readable;
+    expect(ready).toEqual([[watchedRead]]);
+    expect(poll.waiting).toBe(false);
+    poll.close();
+    await poll.whenClosed();
+    const byte = Buffer.alloc(1);
+    expect(lib.read(watchedRead, byte, 1)).toBe(1);
+    expect(byte.toString()).toBe('x');
+    // The waker's ends were closed with the poll: a write to its write end now fails (EBADF).
+    expect(lib.write(ends![1], byte, 1)).toBe(-1);
+    expect(lib.errno()).toBe(9);
+    lib.close(watchedRead);
+    lib.close(watchedWrite);
   });
 });

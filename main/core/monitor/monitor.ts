@@ -256,6 +256,8 @@ export class Monitor {
     const busy = performance.now() - this.state.lastActivityAt < BUSY_FOR_MS;
     // Exits wake the monitor only for what the sampler follows: all of it, or the watch keeps polling.
     const eventDriven = this.stopExitWait !== null && this.exitWatch === 'all';
+    // Without the pid counter (macOS), a watch between polls could only collect exits, which then wake it.
+    if (eventDriven && !sampler.newPidsSince) return null;
     const fast = this.options.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
     if (busy) return fast;
     if (eventDriven && this.options.idleWatchIntervalMs === undefined && this.everyAgentMarksToolCalls())

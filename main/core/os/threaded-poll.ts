@@ -1,15 +1,31 @@
-import { loadLibc, type Libc } from './libc';
-import { POLLFD_SIZE, POLLNVAL, pollfdEvents, setPollfd } from './pidfd';
+import { POLLFD_SIZE, POLLNVAL, pollfdEvents, setPollfd } from './pollfd';
 
-// eventfd(2) flags (the same values as O_CLOEXEC and O_NONBLOCK on every Linux architecture koffi runs on).
-const EFD_CLOEXEC = 0o2000000;
-const EFD_NONBLOCK = 0o4000;
 const MAX_FAILURES_IN_A_ROW = 3;
+
+/** The C calls a threaded poll makes: libc's on Linux, libSystem's on macOS (or a test's stand-in). */
+export interface PollCalls {
+  /** poll(fds, nfds, timeout) on this thread. */
+  poll(fds: Buffer, count: number, timeoutMs: number): number;
+  /** The same poll on one of libuv's worker threads (koffi's async call); `done` runs on this thread. */
+  pollAsync(fds: Buffer, count: number, timeoutMs: number, done: (err: unknown, ready: number) => void): void;
+  read(fd: number, buf: Buffer, count: number): number;
+  write(fd: number, buf: Buffer, count: number): number;
+  close(fd: number): number;
+}
+
+/**
+ * What wakes a waiting poll: writing to `writeFd` makes `readFd` readable. One eventfd on Linux (both
+ * ends the same descriptor, 8-byte words), a pipe on macOS.
+ */
+export interface Waker {
+  readFd: number;
+  writeFd: number;
+}
 
 /**
  * A blocking poll(2) over a set of descriptors, run on one of libuv's worker threads (koffi's async call),
- * so that this thread sleeps until one of them is ready instead of looking on a timer. Slot 0 is an
- * eventfd of its own: writing to it wakes the poll when the set changes or the poll is closed.
+ * so that this thread sleeps until one of them is ready instead of looking on a timer. Slot 0 is the
+ * waker's: writing to it wakes the poll when the set changes or the poll is closed.
  *
  * While the poll is under way the thread owns its pollfd buffer: it is never written from here until the
  * call returns, and a descriptor closed meanwhile is reported back only if it is still in the set then.
@@ -19,34 +35,23 @@ export class ThreadedPoll {
   private inFlight: { buffer: Buffer; fds: number[] } | null = null;
   private failures = 0;
   private closed = false;
-  private eventfd: number;
+  private waker: Waker | null;
   private readonly word = Buffer.alloc(8);
+  /** A wake written and not yet drained: one is enough, and a pipe never fills up with them. */
+  private wakePending = false;
   private readonly closedWaiters: (() => void)[] = [];
 
-  private constructor(
-    private readonly libc: Libc,
-    eventfd: number,
+  constructor(
+    private readonly calls: PollCalls,
+    waker: Waker,
     /** The descriptors to wait on now. */
     private readonly currentFds: () => readonly number[],
-    /** Called on this thread with the descriptors of the set that became ready (never the eventfd). */
+    /** Called on this thread with the descriptors of the set that became ready (never the waker's). */
     private readonly onReady: (fds: number[]) => void,
     /** Called once if the poll itself fails: the caller falls back to looking on its timer. */
     private readonly onFailed: (reason: string) => void,
   ) {
-    this.eventfd = eventfd;
-  }
-
-  /** null where poll or eventfd cannot be had (not Linux, no libc through koffi). */
-  static open(
-    currentFds: () => readonly number[],
-    onReady: (fds: number[]) => void,
-    onFailed: (reason: string) => void,
-  ): ThreadedPoll | null {
-    const libc = loadLibc();
-    if (!libc) return null;
-    const fd = libc.eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (fd < 0) return null;
-    return new ThreadedPoll(libc, fd, currentFds, onReady, onFailed);
+    this.waker = waker;
   }
 
   /** True while a poll is waiting in the worker thread. */
@@ -62,7 +67,7 @@ export class ThreadedPoll {
   }
 
   /**
-   * Stops waiting. The eventfd is closed once the worker's poll has returned (closing it under a waiting
+   * Stops waiting. The waker is closed once the worker's poll has returned (closing it under a waiting
    * poll could leave the poll waiting on whatever reuses the number); `whenClosed` resolves then.
    */
   close(): void {
@@ -72,9 +77,9 @@ export class ThreadedPoll {
     else this.release();
   }
 
-  /** Resolves once the worker thread no longer waits and the eventfd is closed. */
+  /** Resolves once the worker thread no longer waits and the waker is closed. */
   whenClosed(): Promise<void> {
-    if (this.closed && !this.inFlight && this.eventfd < 0) return Promise.resolve();
+    if (this.closed && !this.inFlight && this.waker === null) return Promise.resolve();
     return new Promise((resolve) => this.closedWaiters.push(resolve));
   }
 
@@ -83,10 +88,10 @@ export class ThreadedPoll {
     const fds = [...this.currentFds()];
     if (fds.length === 0) return;
     const buffer = Buffer.alloc((fds.length + 1) * POLLFD_SIZE);
-    setPollfd(buffer, 0, this.eventfd);
+    setPollfd(buffer, 0, this.waker!.readFd);
     fds.forEach((fd, i) => setPollfd(buffer, i + 1, fd));
     this.inFlight = { buffer, fds };
-    this.libc.poll.async(buffer, fds.length + 1, -1, (err, count) => this.returned(err, count));
+    this.calls.pollAsync(buffer, fds.length + 1, -1, (err, count) => this.returned(err, count));
   }
 
   private returned(err: unknown, count: number): void {
@@ -132,7 +137,7 @@ export class ThreadedPoll {
   private readyNow(fds: readonly number[]): number[] {
     const buffer = Buffer.alloc(fds.length * POLLFD_SIZE);
     fds.forEach((fd, i) => setPollfd(buffer, i, fd));
-    if (this.libc.poll(buffer, fds.length, 0) <= 0) return [];
+    if (this.calls.poll(buffer, fds.length, 0) <= 0) return [];
     return fds.filter((_, i) => {
       const events = pollfdEvents(buffer, i);
       return events !== 0 && (events & POLLNVAL) === 0;
@@ -141,16 +146,23 @@ export class ThreadedPoll {
 
   private wake(): void {
     this.word.writeBigUInt64LE(1n);
-    this.libc.write(this.eventfd, this.word, 8);
+    if (!this.waker || this.wakePending) return;
+    this.wakePending = true;
+    this.calls.write(this.waker.writeFd, this.word, 8);
   }
 
   private drain(): void {
-    this.libc.read(this.eventfd, this.word, 8);
+    if (this.waker) this.calls.read(this.waker.readFd, this.word, 8);
+    this.wakePending = false;
   }
 
   private release(): void {
-    if (this.eventfd >= 0) this.libc.close(this.eventfd);
-    this.eventfd = -1;
+    const waker = this.waker;
+    this.waker = null;
+    if (waker) {
+      this.calls.close(waker.readFd);
+      if (waker.writeFd !== waker.readFd) this.calls.close(waker.writeFd);
+    }
     for (const resolve of this.closedWaiters.splice(0)) resolve();
   }
 }

@@ -135,6 +135,20 @@ export class DarwinSampler implements ProcessSampler {
     return this.exitWatch ? this.exitWatch.exited() : [];
   }
 
+  waitForExits(onExit: () => void): (() => void) | null {
+    this.exitWatch ??= new KqueueExitWatch(this.lib, (pid) => this.startKeyNow(pid));
+    const watch = this.exitWatch;
+    return watch.waitInThread(onExit) ? () => watch.stopWaiting() : null;
+  }
+
+  /** The exit watch, for tests: whether its worker thread waits, and when it stopped. */
+  get exitWatchState(): { waitingInThread: boolean; stopped: Promise<void> } {
+    return {
+      waitingInThread: this.exitWatch?.waitingInThread ?? false,
+      stopped: this.exitWatch?.whenStopped() ?? Promise.resolve(),
+    };
+  }
+
   close(): void {
     this.exitWatch?.close();
   }

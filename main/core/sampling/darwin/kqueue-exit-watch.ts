@@ -1,3 +1,4 @@
+import { ThreadedPoll } from '../../os/threaded-poll';
 import type { ExitWatchCoverage } from '../process-record';
 import type { LibSystem } from './libsystem';
 import {
@@ -21,6 +22,11 @@ const NONE: readonly number[] = Object.freeze([]);
  * NOTE_EXIT alone needs no permission over the process (only NOTE_EXITSTATUS does), and a pid that is
  * gone or a zombie is refused with ESRCH (proc_find). Registrations ask for EV_RECEIPT, so each one's
  * error comes back in the event list instead of failing the whole call.
+ *
+ * waitInThread: a worker thread waits in poll(2) on the kqueue's own descriptor, which is readable while
+ * events are pending (xnu bsd/kern/sys_generic.c poll_nocancel registers EVFILT_READ on each descriptor,
+ * and kern_event.c kqueue_kqfilter accepts EVFILT_READ on a kqueue; kqueue_select counts its pending
+ * events). The events themselves are collected on this thread, by exited().
  */
 export class KqueueExitWatch {
   private readonly followed = new Map<number, number>();
@@ -29,6 +35,12 @@ export class KqueueExitWatch {
   private unavailable = false;
   private changes = Buffer.alloc(64 * KEVENT_SIZE);
   private events = Buffer.alloc(64 * KEVENT_SIZE);
+  /** The worker thread's poll on the kqueue, once someone waits for exits (waitInThread). */
+  private waiter: ThreadedPoll | null = null;
+  private onExit: (() => void) | null = null;
+  /** The worker found the kqueue readable and exited() has not collected since: no poll until it has. */
+  private readyUncollected = false;
+  private stopped: Promise<void> = Promise.resolve();
 
   /** `startKeyNow` reads the start time of whatever process holds a pid now (null: none). */
   constructor(
@@ -45,6 +57,7 @@ export class KqueueExitWatch {
         return 'unavailable';
       }
     }
+    const wasEmpty = this.followed.size === 0;
     const drop = [...this.followed].filter(([pid, key]) => targets.get(pid) !== key).map(([pid]) => pid);
     for (const pid of drop) this.followed.delete(pid);
     this.apply(drop, EV_DELETE);
@@ -61,7 +74,60 @@ export class KqueueExitWatch {
         this.goneBeforeFollowed.push(pid);
       } else this.followed.set(pid, targets.get(pid)!);
     }
+    if (this.waiter && wasEmpty && this.followed.size > 0) this.waiter.changed();
+    // Some were gone before they could be followed: say so now, not at the next look.
+    if (this.waiter && this.goneBeforeFollowed.length > 0) this.onExit?.();
     return coverage;
+  }
+
+  /**
+   * Waits for exits in a worker thread and calls `onExit` on this thread once one is pending; exited()
+   * then says which. False where that cannot be had (no pipe to wake the thread with, no kqueue yet).
+   */
+  waitInThread(onExit: () => void): boolean {
+    if (this.unavailable) return false;
+    this.onExit = onExit;
+    if (this.waiter) return true;
+    if (this.kq < 0) {
+      this.kq = this.lib.kqueue();
+      if (this.kq < 0) return false;
+    }
+    const ends = this.lib.pipe();
+    if (!ends) return false;
+    this.waiter = new ThreadedPoll(
+      this.lib,
+      { readFd: ends[0], writeFd: ends[1] },
+      () => (this.followed.size > 0 && !this.readyUncollected ? [this.kq] : NONE),
+      () => {
+        this.readyUncollected = true;
+        this.onExit?.();
+      },
+      () => {
+        // The poll failed in the worker: exited() is called on the monitor's timer again.
+        this.waiter = null;
+      },
+    );
+    this.waiter.changed();
+    return true;
+  }
+
+  /** Stops the worker's poll; its pipe is closed once the poll returned (`whenStopped`). */
+  stopWaiting(): void {
+    this.onExit = null;
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.waiter = null;
+    waiter.close();
+    this.stopped = waiter.whenClosed();
+  }
+
+  whenStopped(): Promise<void> {
+    return this.stopped;
+  }
+
+  /** True while a worker thread is blocked in poll on the kqueue. */
+  get waitingInThread(): boolean {
+    return this.waiter?.waiting ?? false;
   }
 
   /** Followed processes that exited since the last call; they are no longer followed. */
@@ -71,7 +137,16 @@ export class KqueueExitWatch {
       out = this.goneBeforeFollowed;
       this.goneBeforeFollowed = [];
     }
-    if (this.kq < 0 || this.followed.size === 0) return out ?? NONE;
+    const collected = this.readyUncollected;
+    this.readyUncollected = false;
+    if (this.kq >= 0 && this.followed.size > 0) out = this.collect(out);
+    // Collected now: the worker may wait again.
+    if (collected) this.waiter?.changed();
+    return out ?? NONE;
+  }
+
+  private collect(found: number[] | null): number[] | null {
+    let out = found;
     const capacity = this.events.length / KEVENT_SIZE;
     for (;;) {
       const n = this.lib.kevent(this.kq, this.changes, 0, this.events, capacity);
@@ -86,7 +161,7 @@ export class KqueueExitWatch {
       }
       if (n < capacity) break;
     }
-    return out ?? NONE;
+    return out;
   }
 
   get size(): number {
@@ -94,6 +169,7 @@ export class KqueueExitWatch {
   }
 
   close(): void {
+    this.stopWaiting();
     this.followed.clear();
     if (this.kq >= 0) this.lib.close(this.kq);
     this.kq = -1;

@@ -30,6 +30,14 @@ export interface LibSystem {
    */
   kevent(kq: number, changes: Buffer, nchanges: number, events: Buffer, nevents: number): number;
   close(fd: number): number;
+  /** poll(fds, nfds, timeout) over struct pollfd slots (main/core/os/pollfd.ts). */
+  poll(fds: Buffer, count: number, timeoutMs: number): number;
+  /** The same poll on one of libuv's worker threads (koffi's async call); `done` runs on this thread. */
+  pollAsync(fds: Buffer, count: number, timeoutMs: number, done: (err: unknown, ready: number) => void): void;
+  /** pipe(): [read end, write end], or null on error. */
+  pipe(): [number, number] | null;
+  read(fd: number, buf: Buffer, count: number): number;
+  write(fd: number, buf: Buffer, count: number): number;
   /** devname(dev, S_IFCHR): "ttys003", or null when the device has no name. */
   devname(dev: number): string | null;
   /** mach_timebase_info: multiply Mach ticks by numer / denom to get nanoseconds. */
@@ -73,6 +81,11 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
     'int kevent(int kq, void *changelist, int nchanges, void *eventlist, int nevents, void *timeout)',
   );
   const close = lib.func('int close(int fd)');
+  // nfds_t is an unsigned int in xnu's bsd/sys/poll.h.
+  const poll = lib.func('int poll(void *fds, unsigned int nfds, int timeout)');
+  const pipe = lib.func('int pipe(void *fds)');
+  const read = lib.func('intptr_t read(int fd, void *buf, size_t count)');
+  const write = lib.func('intptr_t write(int fd, void *buf, size_t count)');
   const zeroTimeout = new BigInt64Array(2);
   const devname = lib.func('const char *devname(int32_t dev, uint16_t type)');
   const machTimebaseInfo = lib.func('int mach_timebase_info(void *info)');
@@ -99,6 +112,15 @@ export function loadLibSystem(path = LIBSYSTEM_PATH): LibSystem {
     kevent: (kq, changes, nchanges, events, nevents) =>
       kevent(kq, changes, nchanges, events, nevents, zeroTimeout) as number,
     close: (fd) => close(fd) as number,
+    poll: (fds, count, timeoutMs) => poll(fds, count, timeoutMs) as number,
+    pollAsync: (fds, count, timeoutMs, done) =>
+      (poll.async as (...args: unknown[]) => void)(fds, count, timeoutMs, done),
+    pipe: () => {
+      const ends = new Int32Array(2);
+      return (pipe(ends) as number) === 0 ? [ends[0]!, ends[1]!] : null;
+    },
+    read: (fd, buf, count) => Number(read(fd, buf, count)),
+    write: (fd, buf, count) => Number(write(fd, buf, count)),
     devname: (dev) => {
       const name = devname(dev | 0, S_IFCHR) as string | null;
       return name && name !== '??' ? name : null;

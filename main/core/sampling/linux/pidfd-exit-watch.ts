@@ -1,5 +1,6 @@
 import { POLLFD_SIZE, pidfdClose, pidfdOpen, pollNow, pollfdReady, setPollfd } from '../../os/pidfd';
-import { ThreadedPoll } from '../../os/threaded-poll';
+import { openLinuxThreadedPoll } from '../../os/linux-threaded-poll';
+import type { ThreadedPoll } from '../../os/threaded-poll';
 import type { ExitWatchCoverage } from '../process-record';
 import { keptFds } from './kept-fds';
 
@@ -86,7 +87,7 @@ export class PidfdExitWatch {
     if (this.unavailable) return false;
     this.onExit = onExit;
     if (this.waiter) return true;
-    const waiter = ThreadedPoll.open(
+    const waiter = openLinuxThreadedPoll(
       () => this.followedFds(),
       (fds) => this.exitedFds(fds),
       () => {

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MonitorEvent } from '../../shared/model';
+import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { Monitor } from '../../main/core/monitor/monitor';
+import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
+import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { waitFor } from '../support/wait-for';
+import { bsdInfo, kinfoProc, procArgs2, shortBsdInfo, taskInfo } from './darwin-buffers';
+import { FakeLibSystem } from './fake-libsystem';
+
+// The monitor on macOS's sampler, over the stand-in: exits come from the kqueue waited on in a thread,
+// so no watch runs between polls, and the exit of a tool call's shell is looked at when it happens.
+let stop: (() => void) | null = null;
+afterEach(() => {
+  stop?.();
+  stop = null;
+});
+
+function put(lib: FakeLibSystem, pid: number, ppid: number, comm: string, argv: string[]): void {
+  const fields = {
+    status: 2,
+    pid,
+    ppid,
+    uid: 501,
+    comm,
+    name: comm,
+    pgid: pid,
+    startSec: 1_764_500_000,
+    startUsec: 0,
+  };
+  const bsd = bsdInfo(fields);
+  lib.processes.set(pid, {
+    taskAllInfo: Buffer.concat([
+      bsd,
+      taskInfo({ residentBytes: 1 << 20, userTicks: 0, systemTicks: 0, runningThreads: 0 }),
+    ]),
+    bsdInfo: bsd,
+    shortBsdInfo: shortBsdInfo(fields),
+    kinfoProc: kinfoProc({ pid, stat: 2, startSec: fields.startSec, startUsec: 0 }),
+    procArgs2: procArgs2(argv[0]!, argv, []),
+    sid: pid,
+  });
+}
+
+describe('the monitor on the macOS sampler', () => {
+  it('waits for exits in a thread: no watch between polls, and an exit is looked at when it happens', async () => {
+    const lib = new FakeLibSystem();
+    put(lib, 63001, 1, '2.1.220', ['claude']);
+    put(lib, 63518, 63001, 'zsh', ['/bin/zsh', '-c', 'sleep 600']);
+    const matcher = matcherFor(DEFAULT_SETTINGS);
+    const sampler = new DarwinSampler({ markerKeys: matcher.markerKeys }, lib);
+    const monitor = new Monitor({ sampler, matcher, settings: DEFAULT_SETTINGS });
+    let watches = 0;
+    const watch = monitor.watch.bind(monitor);
+    monitor.watch = () => {
+      watches++;
+      watch();
+    };
+    const events: MonitorEvent[] = [];
+    monitor.onEvent((e) => events.push(e));
+    monitor.start();
+    stop = () => {
+      monitor.stop();
+      sampler.close();
+    };
+    const shell = () => [...monitor.trackedProcesses()].find((p) => p.record.pid === 63518);
+    expect(shell()?.attribution?.agent).toBe('claude-code');
+    await waitFor('the thread waiting on the kqueue', () => sampler.exitWatchState.waitingInThread);
+    // Busy (an agent's process was just born), and still no timer for a watch.
+    expect(monitor.watchPaceMs).toBeNull();
+    expect(watches).toBe(0);
+
+    lib.exit(63518);
+    await waitFor('the exit reported', () => events.find((e) => e.type === 'process-exited'));
+    expect(watches).toBe(1);
+    expect(shell()?.exitedAt).not.toBeNull();
+  });
+});
