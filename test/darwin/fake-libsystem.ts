@@ -32,6 +32,13 @@ export const ESRCH = 3;
 export const ENOMEM = 12;
 export const EBADF = 9;
 export const EINVAL = 22;
+/** ENOTSUP on macOS (bsd/sys/errno.h). */
+export const ENOTSUP = 45;
+const NOTE_EXIT = 0x80000000;
+const NOTE_FORK = 0x40000000;
+const NOTE_TRACK = 0x00000001;
+const NOTE_TRACKERR = 0x00000002;
+const NOTE_CHILD = 0x00000004;
 /** ENOTSOCK on macOS (bsd/sys/errno.h). */
 export const ENOTSOCK = 38;
 
@@ -98,11 +105,13 @@ export class FakeLibSystem implements LibSystem {
   ttys = new Map<number, string>();
   private lastErrno = 0;
   /** kqueue: pids with a NOTE_EXIT knote, and exit events not yet collected. */
-  private readonly knotes = new Set<number>();
-  private pendingExits: number[] = [];
+  /** kqueue: each followed pid's knote and the notes it asked for (kn_sfflags). */
+  private readonly knotes = new Map<number, number>();
+  /** Fired knotes not yet collected, by pid: the notes that fired (kn_fflags, EV_CLEAR coalesces them). */
+  private pending = new Map<number, number>();
   private kq: number | null = null;
   readonly descriptors = new FakeDescriptors(
-    (fd) => (fd === this.kq ? this.pendingExits.length > 0 : null),
+    (fd) => (fd === this.kq ? this.pending.size > 0 : null),
     (fd) => this.closeKqueue(fd),
   );
 
@@ -231,8 +240,10 @@ export class FakeLibSystem implements LibSystem {
   /**
    * kevent with a zero timeout (bsd/kern/kern_event.c): each change with EV_RECEIPT yields an EV_ERROR
    * event whose data is 0 or the errno; EVFILT_PROC attach refuses a pid proc_find cannot find (gone or
-   * zombie) with ESRCH and asks no permission for NOTE_EXIT alone (filt_procattach); deleting a knote
-   * that is not there is ENOENT. Pending exits are returned only when no receipt was.
+   * zombie) with ESRCH, refuses NOTE_TRACK, NOTE_TRACKERR and NOTE_CHILD with ENOTSUP, and asks no
+   * permission for NOTE_EXIT or NOTE_FORK (filt_procattach); deleting a knote that is not there is ENOENT.
+   * Fired notes are returned only when no receipt was: one event per knote, its notes or'ed together
+   * (filt_procevent: kn_fflags |= event; the knote is EV_CLEAR).
    */
   kevent(kq: number, changes: Buffer, nchanges: number, events: Buffer, nevents: number): number {
     if (kq !== this.kq) return this.fail(9 /* EBADF */, -1);
@@ -255,16 +266,22 @@ export class FakeLibSystem implements LibSystem {
       let error = 0;
       if (flags & 0x1) {
         const p = this.processes.get(pid);
-        if (!p || !this.exists(p) || this.isZombie(p)) error = ESRCH;
-        else this.knotes.add(pid);
+        const notes = changes.readUInt32LE(at + 12);
+        if (notes & (NOTE_TRACK | NOTE_TRACKERR | NOTE_CHILD)) error = ENOTSUP;
+        else if (!p || !this.exists(p) || this.isZombie(p)) error = ESRCH;
+        else this.knotes.set(pid, notes);
       } else if (flags & 0x2) {
         if (!this.knotes.delete(pid)) error = 2; // ENOENT
+        this.pending.delete(pid);
       }
       if (flags & 0x40 && out < nevents) emit(pid, 0x4000, 0, error);
     }
     if (out > 0) return out;
-    while (out < nevents && this.pendingExits.length > 0)
-      emit(this.pendingExits.shift()!, 0x8000 | 0x10, 0x80000000, 0);
+    for (const [pid, notes] of this.pending) {
+      if (out >= nevents) break;
+      this.pending.delete(pid);
+      emit(pid, (notes & NOTE_EXIT ? 0x8000 | 0x10 : 0) | 0x20 /* EV_CLEAR */, notes, 0);
+    }
     return out;
   }
 
@@ -276,7 +293,7 @@ export class FakeLibSystem implements LibSystem {
     if (fd !== this.kq) return this.fail(9, -1);
     this.kq = null;
     this.knotes.clear();
-    this.pendingExits = [];
+    this.pending.clear();
     this.descriptors.changed();
     return 0;
   }
@@ -309,8 +326,24 @@ export class FakeLibSystem implements LibSystem {
   /** The process exits (and is reaped): a NOTE_EXIT knote on it fires once (filt_proc, EV_ONESHOT). */
   exit(pid: number): void {
     this.processes.delete(pid);
-    if (this.knotes.delete(pid)) this.pendingExits.push(pid);
+    this.fire(pid, NOTE_EXIT);
+    this.knotes.delete(pid);
     this.descriptors.changed();
+  }
+
+  /**
+   * The process forks (or posix_spawns) `child`, which the caller puts in the table: a knote on the
+   * parent that asked for NOTE_FORK fires (kern_fork.c and kern_exec.c post NOTE_FORK on the parent).
+   */
+  fork(parent: number): void {
+    this.fire(parent, NOTE_FORK);
+    this.descriptors.changed();
+  }
+
+  private fire(pid: number, note: number): void {
+    const asked = this.knotes.get(pid);
+    if (asked === undefined || (asked & note) === 0) return;
+    this.pending.set(pid, ((this.pending.get(pid) ?? 0) | note) >>> 0);
   }
 
   devname(dev: number): string | null {

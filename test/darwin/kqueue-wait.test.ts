@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
 import { bsdInfo, type BsdInfoFields, kinfoProc, procArgs2, shortBsdInfo, taskInfo } from './darwin-buffers';
 import { FakeLibSystem } from './fake-libsystem';
+import { waitFor } from '../support/wait-for';
 
 // The exit watch waited on in a worker thread: poll(2) on the kqueue's own descriptor, against the
 // stand-in's poll (rules in fake-descriptors.ts), which answers an async poll only once a slot is ready.
@@ -70,13 +71,16 @@ describe('DarwinSampler exit watch waited on in a thread (poll on the kqueue)', 
         ]),
       ),
     ).toBe('all');
+    // Followed just now: signalled once, as forked (what did they fork before?).
+    expect(exits.count).toBe(1);
+    expect(sampler.forkedWatched()).toEqual([10, 11]);
     expect(sampler.exitWatchState.waitingInThread).toBe(true);
     const kq = lib.descriptors.asyncPolls.at(-1)![1];
 
     const woken = exits.next();
     lib.exit(11);
     await woken;
-    expect(exits.count).toBe(1);
+    expect(exits.count).toBe(2);
     // Ready and not yet collected: the thread does not poll again (it would return at once, forever).
     expect(sampler.exitWatchState.waitingInThread).toBe(false);
     expect(sampler.exitedWatched()).toEqual([11]);
@@ -86,7 +90,7 @@ describe('DarwinSampler exit watch waited on in a thread (poll on the kqueue)', 
     const again = exits.next();
     lib.exit(10);
     await again;
-    expect(exits.count).toBe(2);
+    expect(exits.count).toBe(3);
     expect(sampler.exitedWatched()).toEqual([10]);
     // Nothing followed any more: no poll waits.
     expect(sampler.exitWatchState.waitingInThread).toBe(false);
@@ -109,6 +113,7 @@ describe('DarwinSampler exit watch waited on in a thread (poll on the kqueue)', 
     const stop = sampler.waitForExits(exits.onExit)!;
     put(20);
     sampler.watchExits(new Map([[20, START]]));
+    const signalled = exits.count;
     expect(lib.descriptors.waiting).toBe(1);
     const [wakeFd] = lib.descriptors.asyncPolls.at(-1)!;
     stop();
@@ -121,6 +126,31 @@ describe('DarwinSampler exit watch waited on in a thread (poll on the kqueue)', 
     expect(lib.poll(slot, 1, 0)).toBe(1);
     expect(slot.readInt16LE(6)).toBe(0x20);
     lib.exit(20);
-    expect(exits.count).toBe(0);
+    expect(exits.count).toBe(signalled);
+  });
+
+  it('wakes on a fork of a followed process (NOTE_FORK), and counts each process as forked once when first followed', async () => {
+    const exits = signals();
+    sampler.waitForExits(exits.onExit);
+    put(80);
+    sampler.watchExits(new Map([[80, START]]));
+    // Just followed: what it forked before its knote was attached can only be found in its child list.
+    expect(exits.count).toBe(1);
+    expect(sampler.forkedWatched()).toEqual([80]);
+    expect(sampler.forkedWatched()).toEqual([]);
+    await waitFor('the thread waiting on the kqueue', () => sampler.exitWatchState.waitingInThread);
+
+    const woken = exits.next();
+    put(81);
+    lib.fork(80);
+    await woken;
+    expect(exits.count).toBe(2);
+    expect(sampler.exitedWatched()).toEqual([]);
+    expect(sampler.forkedWatched()).toEqual([80]);
+    // Two forks and an exit before anything is collected: one event for the knote, both notes in it.
+    lib.fork(80);
+    lib.exit(80);
+    expect(sampler.forkedWatched()).toEqual([]);
+    expect(sampler.exitedWatched()).toEqual([80]);
   });
 });

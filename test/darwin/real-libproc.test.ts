@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
 import { attribute } from '../../main/core/analysis/attribution';
@@ -128,6 +129,38 @@ describe.runIf(onMac)('DarwinSampler on the real libproc', () => {
     expect(
       await waitFor('the exit reported', () => (sampler.exitedWatched().includes(pid) ? true : undefined)),
     ).toBe(true);
+    sampler.close();
+  });
+
+  it('waits in a thread on the kqueue and hears a followed shell fork (NOTE_FORK) and exit', async () => {
+    // The shell blocks on a FIFO (no fork meanwhile), then starts a sleep and waits for it.
+    const group = spawnGroup(
+      'mkfifo "$DIR/go"; echo $$ > "$DIR/pid"; read x < "$DIR/go"; sleep 600 & echo $! > "$DIR/sleep"; wait',
+    );
+    const pid = Number(await group.ready('pid'));
+    const sampler = new DarwinSampler({ markerKeys: matcher.markerKeys });
+    let signals = 0;
+    const stop = sampler.waitForExits(() => signals++);
+    expect(stop).not.toBeNull();
+    const [record] = sampler.sampleSome([pid]);
+    expect(sampler.watchExits(new Map([[pid, record!.startKey]]))).toBe('all');
+    // Followed just now: counted as forked once, for what it forked before.
+    expect(sampler.forkedWatched()).toEqual([pid]);
+    await waitFor('the thread waiting', () => sampler.exitWatchState.waitingInThread);
+
+    const before = signals;
+    writeFileSync(join(group.dir, 'go'), 'go\n');
+    const sleepPid = Number(await group.ready('sleep'));
+    await waitFor('the fork signalled', () => signals > before);
+    expect(sampler.forkedWatched()).toEqual([pid]);
+    expect(sampler.childrenOf(pid)).toContain(sleepPid);
+
+    const beforeExit = signals;
+    process.kill(sleepPid, 'SIGKILL');
+    await waitFor('the exit signalled', () => signals > beforeExit);
+    expect(sampler.exitedWatched()).toEqual([pid]);
+    stop!();
+    await sampler.exitWatchState.stopped;
     sampler.close();
   });
 });

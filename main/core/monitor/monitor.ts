@@ -349,10 +349,22 @@ export class Monitor {
     const fresh = this.discoverNewPids();
     const sampler = this.options.sampler;
     const exited = this.exitWatch !== 'unavailable' && sampler.exitedWatched ? sampler.exitedWatched() : null;
+    const forked = this.exitWatch !== 'unavailable' && sampler.forkedWatched ? sampler.forkedWatched() : null;
     const readChildLists = this.exitWatch !== 'all' && sampler.childrenOf && this.watchedParents.size > 0;
-    if ((fresh === null || fresh.length === 0) && (exited === null || exited.length === 0) && !readChildLists)
+    if (
+      (fresh === null || fresh.length === 0) &&
+      (exited === null || exited.length === 0) &&
+      (forked === null || forked.length === 0) &&
+      !readChildLists
+    )
       return;
     const toRead = new Set<number>(fresh ?? []);
+    // A followed process forked (macOS): its child, unknown yet, is read while its parent is still there.
+    if (forked && sampler.childrenOf)
+      for (const parent of forked) {
+        toRead.add(parent);
+        for (const k of sampler.childrenOf(parent) ?? []) if (!this.state.procs.has(k)) toRead.add(k);
+      }
     // Newcomers are classified by their parents: an agent's process read between its fork and exec
     // (a tool call's shell under the agent's name) is re-read with them, so its exec is seen first.
     if (fresh && fresh.length > 0) for (const pid of this.table.agentsOwnPids()) toRead.add(pid);

@@ -75,6 +75,12 @@ export interface ProcessSampler {
   /** Followed processes that exited since the last call, found with one system call. */
   exitedWatched?(): readonly number[];
   /**
+   * Followed processes that may have children not seen yet (macOS: NOTE_FORK, and each process once
+   * when first followed, for what it forked before): their child lists are worth reading. Where this
+   * exists, the wait for exits (waitForExits) also wakes on forks.
+   */
+  forkedWatched?(): readonly number[];
+  /**
    * Waits for the followed processes' exits in a thread of its own (Linux: a blocking poll over their
    * pidfds), calling `onExit` on the caller's thread soon after one exited; exitedWatched() then returns
    * it without asking the kernel. Returns the function that stops waiting, or null where the platform

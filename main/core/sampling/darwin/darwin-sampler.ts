@@ -125,7 +125,7 @@ export class DarwinSampler implements ProcessSampler {
     }
   }
 
-  /** Follows these processes (pid → startKey) for their exit through one kqueue (EVFILT_PROC NOTE_EXIT). */
+  /** Follows these processes (pid → startKey) for their exit and forks through one kqueue (EVFILT_PROC). */
   watchExits(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
     this.exitWatch ??= new KqueueExitWatch(this.lib, (pid) => this.startKeyNow(pid));
     return this.exitWatch.follow(targets);
@@ -133,6 +133,10 @@ export class DarwinSampler implements ProcessSampler {
 
   exitedWatched(): readonly number[] {
     return this.exitWatch ? this.exitWatch.exited() : [];
+  }
+
+  forkedWatched(): readonly number[] {
+    return this.exitWatch ? this.exitWatch.forked() : [];
   }
 
   waitForExits(onExit: () => void): (() => void) | null {

@@ -11,6 +11,7 @@ import {
   KEVENT,
   KEVENT_SIZE,
   NOTE_EXIT,
+  NOTE_FORK,
 } from './proc-info-layout';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -26,11 +27,18 @@ const NONE: readonly number[] = Object.freeze([]);
  * waitInThread: a worker thread waits in poll(2) on the kqueue's own descriptor, which is readable while
  * events are pending (xnu bsd/kern/sys_generic.c poll_nocancel registers EVFILT_READ on each descriptor,
  * and kern_event.c kqueue_kqfilter accepts EVFILT_READ on a kqueue; kqueue_select counts its pending
- * events). The events themselves are collected on this thread, by exited().
+ * events). The events themselves are collected on this thread, by exited() and forked().
+ *
+ * The knotes ask for NOTE_FORK too: fork (kern_fork.c) and posix_spawn (kern_exec.c) post it on the
+ * parent, so a followed process's new child is looked for as it is born, not at the next poll. A knote
+ * only sees forks after it was attached: each process counts as forked once when first followed.
  */
 export class KqueueExitWatch {
   private readonly followed = new Map<number, number>();
-  private goneBeforeFollowed: number[] = [];
+  /** Followed processes found exited (or gone before they could be followed) and not yet handed out. */
+  private exitedSince: number[] = [];
+  /** Followed processes that forked (or were just followed) since forked() was last asked. */
+  private forkedSince = new Set<number>();
   private kq = -1;
   private unavailable = false;
   private changes = Buffer.alloc(64 * KEVENT_SIZE);
@@ -59,24 +67,30 @@ export class KqueueExitWatch {
     }
     const wasEmpty = this.followed.size === 0;
     const drop = [...this.followed].filter(([pid, key]) => targets.get(pid) !== key).map(([pid]) => pid);
-    for (const pid of drop) this.followed.delete(pid);
+    for (const pid of drop) {
+      this.followed.delete(pid);
+      this.forkedSince.delete(pid);
+    }
     this.apply(drop, EV_DELETE);
     const add = [...targets.keys()].filter((pid) => !this.followed.has(pid));
     let coverage: ExitWatchCoverage = 'all';
     const errors = this.apply(add, EV_ADD);
     for (const pid of add) {
       const error = errors.get(pid);
-      if (error === ESRCH) this.goneBeforeFollowed.push(pid);
+      if (error === ESRCH) this.exitedSince.push(pid);
       else if (error !== 0) coverage = 'some';
       // Attached by pid, so it is the process we mean only if that process still holds the pid now.
       else if (this.startKeyNow(pid) !== targets.get(pid)) {
         this.apply([pid], EV_DELETE);
-        this.goneBeforeFollowed.push(pid);
-      } else this.followed.set(pid, targets.get(pid)!);
+        this.exitedSince.push(pid);
+      } else {
+        this.followed.set(pid, targets.get(pid)!);
+        this.forkedSince.add(pid);
+      }
     }
     if (this.waiter && wasEmpty && this.followed.size > 0) this.waiter.changed();
-    // Some were gone before they could be followed: say so now, not at the next look.
-    if (this.waiter && this.goneBeforeFollowed.length > 0) this.onExit?.();
+    // Some were gone before they could be followed, or are new (what did they fork before?): say so now.
+    if (this.waiter && (this.exitedSince.length > 0 || this.forkedSince.size > 0)) this.onExit?.();
     return coverage;
   }
 
@@ -132,21 +146,32 @@ export class KqueueExitWatch {
 
   /** Followed processes that exited since the last call; they are no longer followed. */
   exited(): readonly number[] {
-    let out: number[] | null = null;
-    if (this.goneBeforeFollowed.length > 0) {
-      out = this.goneBeforeFollowed;
-      this.goneBeforeFollowed = [];
-    }
-    const collected = this.readyUncollected;
-    this.readyUncollected = false;
-    if (this.kq >= 0 && this.followed.size > 0) out = this.collect(out);
-    // Collected now: the worker may wait again.
-    if (collected) this.waiter?.changed();
-    return out ?? NONE;
+    this.collectPending();
+    if (this.exitedSince.length === 0) return NONE;
+    const out = this.exitedSince;
+    this.exitedSince = [];
+    return out;
   }
 
-  private collect(found: number[] | null): number[] | null {
-    let out = found;
+  /** Followed processes that forked, or were first followed, since the last call. */
+  forked(): readonly number[] {
+    this.collectPending();
+    if (this.forkedSince.size === 0) return NONE;
+    const out = [...this.forkedSince];
+    this.forkedSince.clear();
+    return out;
+  }
+
+  /** Takes the kqueue's pending events into exitedSince and forkedSince. */
+  private collectPending(): void {
+    const collected = this.readyUncollected;
+    this.readyUncollected = false;
+    if (this.kq >= 0 && this.followed.size > 0) this.collect();
+    // Collected now: the worker may wait again.
+    if (collected) this.waiter?.changed();
+  }
+
+  private collect(): void {
     const capacity = this.events.length / KEVENT_SIZE;
     for (;;) {
       const n = this.lib.kevent(this.kq, this.changes, 0, this.events, capacity);
@@ -154,14 +179,17 @@ export class KqueueExitWatch {
       for (let i = 0; i < n; i++) {
         const at = i * KEVENT_SIZE;
         if (this.events.readInt16LE(at + KEVENT.filter) !== EVFILT_PROC) continue;
-        if ((this.events.readUInt32LE(at + KEVENT.fflags) & NOTE_EXIT) === 0) continue;
+        const fflags = this.events.readUInt32LE(at + KEVENT.fflags);
         const pid = Number(this.events.readBigUInt64LE(at + KEVENT.ident));
+        if ((fflags & NOTE_FORK) !== 0 && this.followed.has(pid)) this.forkedSince.add(pid);
         // The knote is one-shot once the process exits (filt_proc sets EV_ONESHOT on NOTE_EXIT).
-        if (this.followed.delete(pid)) (out ??= []).push(pid);
+        if ((fflags & NOTE_EXIT) !== 0 && this.followed.delete(pid)) {
+          this.exitedSince.push(pid);
+          this.forkedSince.delete(pid);
+        }
       }
       if (n < capacity) break;
     }
-    return out;
   }
 
   get size(): number {
@@ -171,11 +199,12 @@ export class KqueueExitWatch {
   close(): void {
     this.stopWaiting();
     this.followed.clear();
+    this.forkedSince.clear();
     if (this.kq >= 0) this.lib.close(this.kq);
     this.kq = -1;
   }
 
-  /** Registers or deletes NOTE_EXIT knotes for `pids`; returns each pid's errno (0: done). */
+  /** Registers or deletes NOTE_EXIT | NOTE_FORK knotes for `pids`; returns each pid's errno (0: done). */
   private apply(pids: readonly number[], action: number): Map<number, number> {
     const result = new Map<number, number>();
     if (pids.length === 0) return result;
@@ -189,7 +218,7 @@ export class KqueueExitWatch {
       this.changes.writeBigUInt64LE(BigInt(pid), at + KEVENT.ident);
       this.changes.writeInt16LE(EVFILT_PROC, at + KEVENT.filter);
       this.changes.writeUInt16LE(action | EV_RECEIPT, at + KEVENT.flags);
-      this.changes.writeUInt32LE(NOTE_EXIT, at + KEVENT.fflags);
+      this.changes.writeUInt32LE((NOTE_EXIT | NOTE_FORK) >>> 0, at + KEVENT.fflags);
     });
     const n = this.lib.kevent(this.kq, this.changes, pids.length, this.events, pids.length);
     for (let i = 0; i < Math.max(0, n); i++) {
@@ -198,7 +227,7 @@ export class KqueueExitWatch {
       const pid = Number(this.events.readBigUInt64LE(at + KEVENT.ident));
       // EV_RECEIPT makes every receipt an EV_ERROR event (data 0 when it worked); anything else is an exit.
       if (flags & EV_ERROR) result.set(pid, Number(this.events.readBigInt64LE(at + KEVENT.data)));
-      else if (this.followed.delete(pid)) this.goneBeforeFollowed.push(pid);
+      else if (this.followed.delete(pid)) this.exitedSince.push(pid);
     }
     // A receipt missing (the call failed as a whole): treat the registration as not done.
     for (const pid of pids) if (!result.has(pid)) result.set(pid, -1);

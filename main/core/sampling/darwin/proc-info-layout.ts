@@ -91,6 +91,8 @@ export const EV_DELETE = 0x0002;
 export const EV_RECEIPT = 0x0040;
 export const EV_ERROR = 0x4000;
 export const NOTE_EXIT = 0x80000000;
+/** bsd/sys/event.h; posted on the parent by fork (kern_fork.c) and by posix_spawn (kern_exec.c). */
+export const NOTE_FORK = 0x40000000;
 
 /**
  * The working directory: proc_pidinfo(PROC_PIDVNODEPATHINFO) fills struct proc_vnodepathinfo
