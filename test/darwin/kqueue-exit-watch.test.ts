@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
-import { bsdInfo, type BsdInfoFields, kinfoProc, procArgs2, shortBsdInfo, taskInfo } from './darwin-buffers';
+import { putProcess } from './put-process';
 import { FakeLibSystem } from './fake-libsystem';
 
 // The exit watch through EVFILT_PROC NOTE_EXIT, against the stand-in's kevent (rules in fake-libsystem.ts).
@@ -12,29 +12,8 @@ beforeEach(() => {
   sampler = new DarwinSampler({ markerKeys: new Set() }, lib);
 });
 
-function put(pid: number, opts: { uid?: number; startSec?: number; zombie?: boolean } = {}) {
-  const fields: BsdInfoFields = {
-    status: opts.zombie ? 5 : 2,
-    pid,
-    ppid: 1,
-    uid: opts.uid ?? 501,
-    comm: 'sh',
-    pgid: pid,
-    startSec: opts.startSec ?? 100,
-    startUsec: 0,
-  };
-  const bsd = bsdInfo(fields);
-  lib.processes.set(pid, {
-    taskAllInfo: Buffer.concat([
-      bsd,
-      taskInfo({ residentBytes: 1, userTicks: 0, systemTicks: 0, runningThreads: 0 }),
-    ]),
-    bsdInfo: bsd,
-    shortBsdInfo: shortBsdInfo(fields),
-    kinfoProc: kinfoProc({ pid, stat: fields.status, startSec: fields.startSec, startUsec: 0 }),
-    procArgs2: procArgs2('/bin/sh', ['sh'], []),
-    sid: pid,
-  });
+function put(pid: number, opts: { uid?: number; startSec?: number; zombie?: boolean } = {}): void {
+  putProcess(lib, { pid, ...opts });
 }
 
 const START = 100_000_000; // startSec 100 in microseconds

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
-import { bsdInfo, type BsdInfoFields, kinfoProc, procArgs2, shortBsdInfo, taskInfo } from './darwin-buffers';
+import { putProcess } from './put-process';
 import { FakeLibSystem } from './fake-libsystem';
 import { waitFor } from '../support/wait-for';
 
@@ -15,28 +15,7 @@ beforeEach(() => {
 });
 
 function put(pid: number): void {
-  const fields: BsdInfoFields = {
-    status: 2,
-    pid,
-    ppid: 1,
-    uid: 501,
-    comm: 'sh',
-    pgid: pid,
-    startSec: 100,
-    startUsec: 0,
-  };
-  const bsd = bsdInfo(fields);
-  lib.processes.set(pid, {
-    taskAllInfo: Buffer.concat([
-      bsd,
-      taskInfo({ residentBytes: 1, userTicks: 0, systemTicks: 0, runningThreads: 0 }),
-    ]),
-    bsdInfo: bsd,
-    shortBsdInfo: shortBsdInfo(fields),
-    kinfoProc: kinfoProc({ pid, stat: fields.status, startSec: fields.startSec, startUsec: 0 }),
-    procArgs2: procArgs2('/bin/sh', ['sh'], []),
-    sid: pid,
-  });
+  putProcess(lib, { pid });
 }
 
 const START = 100_000_000; // startSec 100 in microseconds

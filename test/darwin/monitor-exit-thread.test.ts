@@ -5,7 +5,7 @@ import { Monitor } from '../../main/core/monitor/monitor';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
 import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
 import { waitFor } from '../support/wait-for';
-import { bsdInfo, kinfoProc, procArgs2, shortBsdInfo, taskInfo } from './darwin-buffers';
+import { putProcess } from './put-process';
 import { FakeLibSystem } from './fake-libsystem';
 
 // The monitor on macOS's sampler, over the stand-in: exits come from the kqueue waited on in a thread,
@@ -17,29 +17,7 @@ afterEach(() => {
 });
 
 function put(lib: FakeLibSystem, pid: number, ppid: number, comm: string, argv: string[]): void {
-  const fields = {
-    status: 2,
-    pid,
-    ppid,
-    uid: 501,
-    comm,
-    name: comm,
-    pgid: pid,
-    startSec: 1_764_500_000,
-    startUsec: 0,
-  };
-  const bsd = bsdInfo(fields);
-  lib.processes.set(pid, {
-    taskAllInfo: Buffer.concat([
-      bsd,
-      taskInfo({ residentBytes: 1 << 20, userTicks: 0, systemTicks: 0, runningThreads: 0 }),
-    ]),
-    bsdInfo: bsd,
-    shortBsdInfo: shortBsdInfo(fields),
-    kinfoProc: kinfoProc({ pid, stat: 2, startSec: fields.startSec, startUsec: 0 }),
-    procArgs2: procArgs2(argv[0]!, argv, []),
-    sid: pid,
-  });
+  putProcess(lib, { pid, ppid, comm, argv, startSec: 1_764_500_000 });
 }
 
 describe('the monitor on the macOS sampler', () => {
