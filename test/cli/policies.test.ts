@@ -35,16 +35,18 @@ describe('corral policies', () => {
     const report = JSON.parse(result.stdout) as PolicyReport;
     expect(report.mode).toBe('observe');
     expect(report.rules.map((r) => r.name)).toEqual(['stop-orphans', 'codex-only']);
+    // Other test files run beside this one in the same namespace and may have orphans of their own now.
     const orphans = report.rules[0]!.matches;
-    expect(orphans.map((m) => m.pgid)).toEqual([call.pid]);
-    expect(orphans[0]).toMatchObject({ agent: 'claude-code', containsAgent: false });
-    expect(orphans[0]!.flags).toContain('orphan');
+    const ours = orphans.find((m) => m.pgid === call.pid);
+    expect(ours).toMatchObject({ agent: 'claude-code', containsAgent: false });
+    expect(ours!.flags).toContain('orphan');
+    expect(orphans.every((m) => m.flags.includes('orphan') && m.agent === 'claude-code')).toBe(true);
     expect(report.rules[1]).toMatchObject({ enabled: false, matches: [] });
 
     const text = await runCli(['policies'], { env: { CORRAL_CONFIG: config } });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('Mode: observe');
-    expect(text.stdout).toMatch(/stop-orphans\s+stop\s+enabled\s+1/);
-    expect(text.stdout).toContain(orphans[0]!.groupId);
+    expect(text.stdout).toMatch(/stop-orphans\s+stop\s+enabled\s+[1-9]/);
+    expect(text.stdout).toContain(ours!.groupId);
   });
 });

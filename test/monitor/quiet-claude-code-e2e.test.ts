@@ -28,8 +28,13 @@ describe.skipIf(skip !== undefined)('the monitor beside the real Claude Code CLI
         'the tool-call shell, attributed to the agent',
         () =>
           [...monitor.trackedProcesses()].find(
+            // The group leader running the call (Claude Code also runs a shell that writes the snapshot,
+            // and the call's own forks carry its argv until they exec).
             (p) =>
-              p.exitedAt === null && p.record.argv.join(' ').includes('shell-snapshots') && p.attribution,
+              p.exitedAt === null &&
+              p.record.pid === p.record.pgid &&
+              p.record.argv.join(' ').includes('sleep 600') &&
+              p.attribution,
           ),
         { timeoutMs: 60_000 },
       );
