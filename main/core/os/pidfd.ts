@@ -11,8 +11,6 @@ function loadSyscall(): Libc['syscall'] | null {
   return loadLibc()?.syscall ?? null;
 }
 
-export { POLLFD_SIZE, POLLIN, POLLNVAL, pollfdEvents, pollfdReady, setPollfd } from './pollfd';
-
 /**
  * One poll(2) over the first `count` slots, without waiting: how many are ready (a pidfd is ready once
  * its process has exited), 0 when none, -1 when poll is unavailable or failed (look again later).

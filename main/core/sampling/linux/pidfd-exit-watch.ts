@@ -1,4 +1,5 @@
-import { POLLFD_SIZE, pidfdClose, pidfdOpen, pollNow, pollfdReady, setPollfd } from '../../os/pidfd';
+import { pidfdClose, pidfdOpen, pollNow } from '../../os/pidfd';
+import { POLLFD_SIZE, pollfdReady, setPollfd } from '../../os/pollfd';
 import { openLinuxThreadedPoll } from '../../os/linux-threaded-poll';
 import type { ThreadedPoll } from '../../os/threaded-poll';
 import type { ExitWatchCoverage } from '../process-record';
