@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ListeningPortReader, readListeningPorts } from '../../main/core/sampling/linux/listening-ports';
 import { readCwds } from '../../main/core/sampling/linux/proc-cwd';
-import { decodeAddress, parseListeningSockets } from '../../main/core/sampling/linux/socket-table';
+import {
+  decodeAddress,
+  parseInodeColumn,
+  parseListeningSockets,
+  parseSocketTable,
+} from '../../main/core/sampling/linux/socket-table';
 import { removeDir, spawnGroup } from '../support/spawned-groups';
 import { freePort } from './live-support';
 
@@ -35,6 +40,25 @@ describe('socket tables (proc_net_tcp(5))', () => {
     expect([...parseListeningSockets(UDP, 'udp', true)]).toEqual([
       [900, { protocol: 'udp', address: '0.0.0.0', port: 5353 }],
     ]);
+  });
+
+  it('names the connected sockets apart: they will not listen, so they need no second look', () => {
+    // Line 1 is a TIME_WAIT with no inode (0): no socket holds it.
+    expect([...parseSocketTable(TCP, 'tcp', true).connected]).toEqual([4242]);
+    expect([...parseSocketTable(UDP, 'udp', true).connected]).toEqual([901]);
+  });
+
+  it('reads the Inode column of /proc/net/unix and /proc/net/netlink by its header', () => {
+    const unix = `Num       RefCount Protocol Flags    Type St Inode Path
+00000000824bf972: 00000003 00000000 00000000 0001 03 122101
+00000000478322c4: 00000002 00000000 00010000 0001 01 125496 /run/dbus/system_bus_socket
+`;
+    const netlink = `sk               Eth Pid        Groups   Rmem     Wmem     Dump  Locks    Drops    Inode
+00000000370556f7 0   0          00000000 0        0        0     2        0        4
+`;
+    expect([...parseInodeColumn(unix)]).toEqual([122101, 125496]);
+    expect([...parseInodeColumn(netlink)]).toEqual([4]);
+    expect(parseInodeColumn('no header here\n1 2 3\n').size).toBe(0);
   });
 
   it('skips what is not a table line, and decodes addresses by byte order', () => {
@@ -131,6 +155,40 @@ describe('Linux readers for cwd and listening ports, on real processes', () => {
     expect(ports()).toEqual([first, second].sort((x, y) => x - y)); // same inodes, tables still fresh
     now += 5001;
     expect(ports()).toEqual([first, second, late].sort((x, y) => x - y));
+    removeDir(g.dir);
+  });
+
+  it('trusts what it read about listeners and Unix sockets for a minute: no table is read again sooner', async () => {
+    const port = await freePort();
+    const script = [
+      'import socket, os, time',
+      'd = os.environ["DIR"]',
+      `a = socket.socket(); a.bind(("127.0.0.1", ${port})); a.listen()`,
+      'u, v = socket.socketpair()',
+      'open(d + "/one", "w").write("ok\\n")',
+      'while not os.path.exists(d + "/go"): time.sleep(0.02)',
+      // A listener that stops listening but stays open: only a new read of the tables can tell.
+      'a.shutdown(socket.SHUT_RDWR)',
+      'open(d + "/two", "w").write("ok\\n")',
+      'time.sleep(600)',
+    ].join('\n');
+    const g = spawnGroup(`exec python3 -c '${script}'`);
+    let now = 0;
+    const reader = new ListeningPortReader('/proc', 5000, () => now);
+    const ports = () =>
+      reader
+        .read([g.pid])
+        .get(g.pid)!
+        .map((p) => p.port);
+    await g.ready('one');
+    expect(ports()).toEqual([port]);
+    writeFileSync(join(g.dir, 'go'), '');
+    await g.ready('two');
+    expect(readListeningPorts([g.pid]).get(g.pid)).toEqual([]); // what a fresh read says now
+    now += 30_000;
+    expect(ports()).toEqual([port]); // the Unix pair and the listener are settled: the tables were not read
+    now += 30_001;
+    expect(ports()).toEqual([]);
     removeDir(g.dir);
   });
 });

@@ -1,79 +1,115 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { ListeningPort } from '../../../../shared/model';
-import { parseListeningSockets, type SocketProtocol } from './socket-table';
+import { parseInodeColumn, parseSocketTable, type SocketProtocol } from './socket-table';
 
 const PROTOCOLS: readonly SocketProtocol[] = ['tcp', 'tcp6', 'udp', 'udp6'];
+/** Tables of sockets that never listen on TCP or UDP (proc(5)); each costs a fraction of one TCP table. */
+const OTHER_FAMILIES = ['unix', 'netlink'] as const;
 const SOCKET_LINK = /^socket:\[(\d+)\]$/;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
- * Reading a socket table walks every bucket of the kernel's hash tables, so it costs milliseconds
- * even when nearly empty: a reader remembers what each socket inode was and reads the tables again
- * only when it meets a socket it has not seen, or when what it knows is older than this.
+ * How long a socket that was in no table (an inet socket not yet bound or listening, or one of a family
+ * no table lists) is taken as not listening before the tables are read again: it may call listen() next.
  */
 export const SOCKET_TABLE_MAX_AGE_MS = 5000;
+/**
+ * How long anything else is trusted: a listener stays one until it is closed (its descriptor goes, which
+ * the next read of descriptors sees), and a Unix or connected socket does not start listening; this
+ * bounds the rare exceptions (shutdown() of a listener, a connection dissolved and then listening).
+ */
+export const SETTLED_SOCKETS_MAX_AGE_MS = 60_000;
+
+/** What a socket inode was at the last read of the tables. */
+type KnownSocket = ListeningPort | 'settled' | 'unsettled';
 
 /**
  * The sockets each of `pids` is listening on. Only the given pids' descriptors are read (one readdir
  * and a readlink per descriptor), and the socket tables at most once per network namespace per call,
  * through `/proc/<pid>/net/…` so that a process in a container's namespace is matched with its own
  * tables. A pid whose descriptors are unreadable (gone, another user's) is absent from the result.
+ *
+ * Reading a TCP table walks every bucket of the kernel's established hash (`established_get_first` in
+ * net/ipv4/tcp_ipv4.c), about 5 ms each for tcp and tcp6 here even when nearly empty, so the reader
+ * remembers what each socket inode was and reads the tables again only when it meets a socket it has
+ * not seen, when a socket that was in no table is older than `maxAgeMs`, or when what it knows is older
+ * than `settledMaxAgeMs`. An agent's idle processes (Node hands its children socketpairs: Unix sockets)
+ * then cost no table reads at all.
  */
 export class ListeningPortReader {
-  /** Socket inode → what it was when the tables were last read (null: not listening, or not TCP/UDP). */
-  private known = new Map<number, ListeningPort | null>();
-  private readAt = -Infinity;
+  /** Socket inode → what it was when the tables were read for it, and when (inodes are unique machine-wide). */
+  private known = new Map<number, { socket: KnownSocket; at: number }>();
 
   constructor(
     private readonly procRoot = '/proc',
     private readonly maxAgeMs = SOCKET_TABLE_MAX_AGE_MS,
     private readonly now: () => number = () => performance.now(),
+    private readonly settledMaxAgeMs = Math.max(maxAgeMs, SETTLED_SOCKETS_MAX_AGE_MS),
   ) {}
 
   read(pids: Iterable<number>): Map<number, ListeningPort[]> {
     const inodesByPid = new Map<number, number[]>();
-    let unknown = this.now() - this.readAt > this.maxAgeMs;
+    const now = this.now();
+    let stale = false;
     for (const pid of pids) {
       const inodes = socketInodes(pid, this.procRoot);
       if (inodes === null) continue;
       inodesByPid.set(pid, inodes);
-      if (!unknown) unknown = inodes.some((i) => !this.known.has(i));
+      if (!stale) stale = inodes.some((i) => this.isStale(i, now));
     }
-    if (unknown) this.refresh(inodesByPid);
+    if (stale) this.refresh(inodesByPid, now);
     const out = new Map<number, ListeningPort[]>();
-    for (const [pid, inodes] of inodesByPid) out.set(pid, portsOf(inodes, this.known));
+    for (const [pid, inodes] of inodesByPid) out.set(pid, this.portsOf(inodes));
     return out;
   }
 
-  private refresh(inodesByPid: ReadonlyMap<number, number[]>): void {
-    const tablesByNamespace = new Map<string, Map<number, ListeningPort>>();
-    const known = new Map<number, ListeningPort | null>();
+  private isStale(inode: number, now: number): boolean {
+    const known = this.known.get(inode);
+    if (known === undefined) return true;
+    const age = now - known.at;
+    return age > this.settledMaxAgeMs || (known.socket === 'unsettled' && age > this.maxAgeMs);
+  }
+
+  private refresh(inodesByPid: ReadonlyMap<number, number[]>, now: number): void {
+    // What was not asked about for long is forgotten (its sockets are closed, or their holders no longer asked).
+    for (const [inode, known] of this.known)
+      if (now - known.at > this.settledMaxAgeMs) this.known.delete(inode);
+    const tablesByNamespace = new Map<string, SocketTables>();
     for (const [pid, inodes] of inodesByPid) {
       if (inodes.length === 0) continue;
       const namespace = readLink(`${this.procRoot}/${pid}/ns/net`) ?? `pid:${pid}`;
-      let table = tablesByNamespace.get(namespace);
-      if (!table) {
-        table = readTables(`${this.procRoot}/${pid}/net`);
-        tablesByNamespace.set(namespace, table);
+      let tables = tablesByNamespace.get(namespace);
+      if (!tables) {
+        tables = readTables(`${this.procRoot}/${pid}/net`);
+        tablesByNamespace.set(namespace, tables);
       }
-      for (const inode of inodes) known.set(inode, table.get(inode) ?? null);
+      for (const inode of inodes)
+        this.known.set(inode, { socket: classify(inode, tables) ?? 'unsettled', at: now });
     }
-    this.known = known;
-    this.readAt = this.now();
+    // The tables list every socket of their namespace: what else they name is known afresh too, so that
+    // processes asked about at other times are not each the reason for another read.
+    for (const tables of tablesByNamespace.values())
+      for (const [inode, known] of this.known) {
+        if (known.at === now) continue;
+        const socket = classify(inode, tables);
+        if (socket) this.known.set(inode, { socket, at: now });
+      }
+  }
+
+  private portsOf(inodes: readonly number[]): ListeningPort[] {
+    return distinctPorts(
+      inodes.map((inode) => {
+        const socket = this.known.get(inode)?.socket;
+        return typeof socket === 'object' ? socket : null;
+      }),
+    );
   }
 }
 
 /** One look, no memory: for a command that asks once. */
 export function readListeningPorts(pids: Iterable<number>, procRoot = '/proc'): Map<number, ListeningPort[]> {
   return new ListeningPortReader(procRoot, -1).read(pids);
-}
-
-function portsOf(
-  inodes: readonly number[],
-  known: ReadonlyMap<number, ListeningPort | null>,
-): ListeningPort[] {
-  return distinctPorts(inodes.map((inode) => known.get(inode)));
 }
 
 /** One of each listener (a socket shared by several descriptors counts once), in port order. */
@@ -109,18 +145,38 @@ function socketInodes(pid: number, procRoot: string): number[] | null {
   return inodes;
 }
 
-function readTables(netDir: string): Map<number, ListeningPort> {
-  const all = new Map<number, ListeningPort>();
+interface SocketTables {
+  listening: Map<number, ListeningPort>;
+  /** Sockets that are not listening and will not start: connected ones, Unix and netlink sockets. */
+  settled: Set<number>;
+}
+
+function classify(inode: number, tables: SocketTables): ListeningPort | 'settled' | null {
+  return tables.listening.get(inode) ?? (tables.settled.has(inode) ? 'settled' : null);
+}
+
+function readTables(netDir: string): SocketTables {
+  const tables: SocketTables = { listening: new Map(), settled: new Set() };
   for (const protocol of PROTOCOLS) {
-    let text: string;
-    try {
-      text = readFileSync(`${netDir}/${protocol}`, 'latin1');
-    } catch {
-      continue; // no IPv6 in this kernel, or the process is gone
-    }
-    for (const [inode, port] of parseListeningSockets(text, protocol, LITTLE_ENDIAN)) all.set(inode, port);
+    const text = readTable(`${netDir}/${protocol}`);
+    if (text === null) continue;
+    const { listening, connected } = parseSocketTable(text, protocol, LITTLE_ENDIAN);
+    for (const [inode, port] of listening) tables.listening.set(inode, port);
+    for (const inode of connected) tables.settled.add(inode);
   }
-  return all;
+  for (const family of OTHER_FAMILIES) {
+    const text = readTable(`${netDir}/${family}`);
+    if (text !== null) for (const inode of parseInodeColumn(text)) tables.settled.add(inode);
+  }
+  return tables;
+}
+
+function readTable(path: string): string | null {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return null; // no IPv6 (or no Unix sockets) in this kernel, or the process is gone
+  }
 }
 
 function readLink(path: string): string | null {

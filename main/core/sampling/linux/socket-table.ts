@@ -16,22 +16,55 @@ export function parseListeningSockets(
   protocol: SocketProtocol,
   littleEndian: boolean,
 ): Map<number, ListeningPort> {
-  const found = new Map<number, ListeningPort>();
+  return parseSocketTable(text, protocol, littleEndian).listening;
+}
+
+/**
+ * One /proc/net/{tcp,tcp6,udp,udp6} table: its listening sockets, and the inodes of the others in it
+ * (connected, or closing): a socket the kernel lists in another state has been connected, and a connected
+ * socket does not go on to listen.
+ */
+export function parseSocketTable(
+  text: string,
+  protocol: SocketProtocol,
+  littleEndian: boolean,
+): { listening: Map<number, ListeningPort>; connected: Set<number> } {
+  const listening = new Map<number, ListeningPort>();
+  const connected = new Set<number>();
   const tcp = protocol === 'tcp' || protocol === 'tcp6';
   for (const line of text.split('\n')) {
     const f = line.trim().split(/\s+/);
     if (f.length < 10 || !f[0]!.endsWith(':')) continue;
     const [local, remote, state, inodeText] = [f[1]!, f[2]!, f[3]!, f[9]!];
-    if (tcp ? state !== TCP_LISTEN : state !== UDP_UNCONNECTED || !remote.endsWith(':0000')) continue;
     const inode = Number(inodeText);
     if (!Number.isSafeInteger(inode) || inode <= 0) continue;
+    if (tcp ? state !== TCP_LISTEN : state !== UDP_UNCONNECTED || !remote.endsWith(':0000')) {
+      connected.add(inode);
+      continue;
+    }
     const colon = local.lastIndexOf(':');
     const port = parseInt(local.slice(colon + 1), 16);
     const address = decodeAddress(local.slice(0, colon), littleEndian);
     if (address === null || !Number.isInteger(port)) continue;
-    found.set(inode, { protocol, address, port });
+    listening.set(inode, { protocol, address, port });
   }
-  return found;
+  return { listening, connected };
+}
+
+/**
+ * The socket inodes of /proc/net/unix or /proc/net/netlink (proc(5)): the column headed `Inode`, whose
+ * place the header line gives. Such a socket never becomes a TCP or UDP listener.
+ */
+export function parseInodeColumn(text: string): Set<number> {
+  const inodes = new Set<number>();
+  const lines = text.split('\n');
+  const column = (lines[0] ?? '').trim().split(/\s+/).indexOf('Inode');
+  if (column < 0) return inodes;
+  for (const line of lines.slice(1)) {
+    const inode = Number(line.trim().split(/\s+/)[column]);
+    if (Number.isSafeInteger(inode) && inode > 0) inodes.add(inode);
+  }
+  return inodes;
 }
 
 /**
