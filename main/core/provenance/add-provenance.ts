@@ -26,7 +26,7 @@ export interface ProvenanceInputs {
   records: readonly ProcessRecord[];
   attributions: ReadonlyMap<number, Attribution>;
   matcher: AgentMatcher;
-  sampler: Pick<ProcessSampler, 'platform' | 'readCwd' | 'listeningPorts'>;
+  sampler: Pick<ProcessSampler, 'platform' | 'readCwd' | 'listeningPorts' | 'runMark'>;
   /** Read every process's ports, not only agents' (someone asked which process holds a port). */
   portsOfAll?: boolean;
 }
@@ -35,6 +35,17 @@ const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
 
 /** How long one process's cwd and ports are trusted before they are read again. */
 export const PROCESS_REFRESH_MS = 10_000;
+/**
+ * How long they are trusted while the process has not run since (its run mark stands): a bound for what
+ * another process can change in it all the same (one that shares its descriptor table, CLONE_FILES).
+ */
+export const QUIET_PROCESS_REFRESH_MS = 60_000;
+
+/** When a process's cwd or ports were read, and its run mark then (see ProcessSampler.runMark). */
+interface ReadAt {
+  at: number;
+  mark: string | null;
+}
 
 /**
  * Fills in where each agent group came from: cwd, listening ports and role of its processes, and the
@@ -49,8 +60,8 @@ export class Provenance {
   private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
   private readonly mcpConfigs: McpConfigs;
 
-  private readonly cwdCache = new Map<string, { at: number; value: string | null }>();
-  private readonly portCache = new Map<string, { at: number; value: ListeningPort[] }>();
+  private readonly cwdCache = new Map<string, ReadAt & { value: string | null }>();
+  private readonly portCache = new Map<string, ReadAt & { value: ListeningPort[] }>();
   private readonly sessionFiles = new Map<string, { at: number; value: string | null }>();
   /** Codex session files found, by `<CODEX_HOME>\0<thread id>`; a miss is looked for again next time. */
   private readonly codexSessionPaths = new Map<string, string>();
@@ -166,7 +177,9 @@ export class Provenance {
 
   /**
    * cwd and ports, each process's kept for `refreshMs`: a leftover rarely changes either, and reading
-   * them costs a readdir and a readlink per descriptor (measured in the bench's provenance rows).
+   * them costs a readdir and a readlink per descriptor (measured in the bench's provenance rows). Kept
+   * longer, up to QUIET_PROCESS_REFRESH_MS, while the sampler's run mark shows the process has not run since
+   * they were read: only the process itself changes them.
    */
   private readProcesses(
     agentPids: readonly number[],
@@ -179,18 +192,27 @@ export class Provenance {
       const r = byPid.get(pid);
       return r ? identityKey(pid, r.startKey) : `${pid}`;
     };
-    const stale = (pids: readonly number[], cache: Map<string, { at: number }>): number[] =>
+    const marks = new Map<number, string | null>();
+    const markOf = (pid: number): string | null => {
+      if (!marks.has(pid)) marks.set(pid, sampler.runMark?.(pid) ?? null);
+      return marks.get(pid)!;
+    };
+    const stale = (pids: readonly number[], cache: Map<string, ReadAt>): number[] =>
       pids.filter((pid) => {
         const hit = cache.get(keyOf(pid));
-        return hit === undefined || now - hit.at >= this.refreshMs;
+        if (hit === undefined) return true;
+        const age = now - hit.at;
+        const quiet = hit.mark !== null && hit.mark === markOf(pid);
+        return age >= (quiet ? Math.max(this.refreshMs, QUIET_PROCESS_REFRESH_MS) : this.refreshMs);
       });
     const freshCwds = sampler.readCwd?.(stale(agentPids, this.cwdCache)) ?? new Map<number, string | null>();
-    for (const [pid, cwd] of freshCwds) this.cwdCache.set(keyOf(pid), { at: now, value: cwd });
+    for (const [pid, cwd] of freshCwds)
+      this.cwdCache.set(keyOf(pid), { at: now, mark: markOf(pid), value: cwd });
     const portsToRead = stale(portPids, this.portCache);
     const freshPorts = sampler.listeningPorts?.(portsToRead) ?? new Map<number, ListeningPort[]>();
     for (const pid of portsToRead) {
       const held = freshPorts.get(pid);
-      if (held) this.portCache.set(keyOf(pid), { at: now, value: held });
+      if (held) this.portCache.set(keyOf(pid), { at: now, mark: markOf(pid), value: held });
       else this.portCache.delete(keyOf(pid));
     }
     const cwds = new Map<number, string | null>();

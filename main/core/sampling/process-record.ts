@@ -95,9 +95,16 @@ export interface ProcessSampler {
   /**
    * Listening sockets (TCP listen, bound unconnected UDP) of each of `pids`; pids whose descriptors
    * cannot be read are absent. Reads only these pids' descriptors, and the socket tables at most once a
-   * call (Linux: only when a socket not seen before appears, or every few seconds).
+   * call (Linux: only for sockets not seen before, or that may have changed since they were).
    */
   listeningPorts?(pids: Iterable<number>): Map<number, ListeningPort[]>;
+  /**
+   * A mark of how far `pid` had run when it was last read: the same mark at a later read, and it has not
+   * run in between (Linux: its schedstat line, for a process of one thread); null where nothing proves it.
+   * Only a process itself changes its cwd and its descriptors, so what was read of them under a mark still
+   * holds while the mark stands.
+   */
+  runMark?(pid: number): string | null;
   /**
    * Which of the holders keep open a pipe or socket one of the readers reads (Linux: their fd tables
    * and the unix-socket peer dump). Omitted where the platform has no such lookup.

@@ -385,6 +385,15 @@ export class LinuxSampler implements ProcessSampler {
     closeQuietly(fd);
   }
 
+  /**
+   * The schedstat text read with the record last built or kept: its run time (`se.sum_exec_runtime`) moves
+   * whenever the process runs (see schedstat-probe). Only for a process of one thread, read by the probe.
+   */
+  runMark(pid: number): string | null {
+    const known = this.cache.get(pid);
+    return known?.singleThreaded && known.schedText ? known.schedText.toString('latin1') : null;
+  }
+
   readCwd(pids: Iterable<number>): Map<number, string | null> {
     return readCwds(pids, this.procRoot);
   }
