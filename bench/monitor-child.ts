@@ -2,16 +2,25 @@
 // with `node`: a Monitor wired as the app wires it watches the table the bench populated, and this
 // process's CPU is the monitor's. Prints the MonitorCost as one JSON line.
 import { startMonitor } from './lib/monitor-harness';
-import { measureMonitorCost, type MonitorCostPlan } from './phases/monitor-cost';
+import { cpuPercentSince, measureMonitorCost, type MonitorCostPlan } from './phases/monitor-cost';
+import type { MonitorWarmup } from './phases/monitor-cost-process';
 import { sleep } from './lib/wait';
 
 async function main(): Promise<void> {
-  const plan = JSON.parse(process.argv[2] ?? '{}') as MonitorCostPlan & { warmupSeconds: number };
+  const plan = JSON.parse(process.argv[2] ?? '{}') as MonitorCostPlan & MonitorWarmup;
   const harness = startMonitor();
   try {
-    await sleep(plan.warmupSeconds * 1000);
+    await sleep(plan.earlyFromSeconds * 1000);
+    const early = cpuPercentSince();
+    await sleep((plan.warmupSeconds - plan.earlyFromSeconds) * 1000);
+    const earlyPercent = early();
     const cost = await measureMonitorCost(harness, plan);
-    process.stdout.write(`${JSON.stringify({ cost, errors: harness.monitor.errors })}\n`);
+    const warmup = {
+      fromSeconds: plan.earlyFromSeconds,
+      toSeconds: plan.warmupSeconds,
+      percent: earlyPercent,
+    };
+    process.stdout.write(`${JSON.stringify({ cost, warmup, errors: harness.monitor.errors })}\n`);
   } finally {
     harness.stop();
   }

@@ -57,8 +57,20 @@ const quick = process.argv.includes('--quick');
  */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const SHIPPED_PLAN = quick
-  ? { warmupSeconds: 10, idleWindowSeconds: 15, windowSeconds: 15, pageWarmupSeconds: 5 }
-  : { warmupSeconds: 30, idleWindowSeconds: 120, windowSeconds: 60, pageWarmupSeconds: 60 };
+  ? {
+      warmupSeconds: 10,
+      idleWindowSeconds: 15,
+      windowSeconds: 15,
+      pageWarmupSeconds: 5,
+      controlWarmupSeconds: 5,
+    }
+  : {
+      warmupSeconds: 30,
+      idleWindowSeconds: 120,
+      windowSeconds: 60,
+      pageWarmupSeconds: 180,
+      controlWarmupSeconds: 60,
+    };
 const PLAN = quick
   ? {
       rounds: 5,
@@ -68,6 +80,7 @@ const PLAN = quick
       breakdownSeconds: 5,
       warmupSeconds: 2,
       monitorWarmupSeconds: 10,
+      monitorEarlyFromSeconds: 5,
       sweeps: 2,
       trials: 20,
       teardownRuns: 3,
@@ -81,7 +94,10 @@ const PLAN = quick
       windowSeconds: 10,
       breakdownSeconds: 30,
       warmupSeconds: 5,
-      monitorWarmupSeconds: 30,
+      // V8's compiles of the 1 Hz code go on for minutes (bench/phases/monitor-cost-process.ts); the
+      // windows end before the first scheduled full sweep (poll 300), which is timed apart.
+      monitorWarmupSeconds: 180,
+      monitorEarlyFromSeconds: 30,
       sweeps: 5,
       trials: 30,
       teardownRuns: 5,
@@ -131,6 +147,7 @@ function monitorCostRun(): ReturnType<typeof measureMonitorCostInOwnProcess> {
     windowSeconds: PLAN.windowSeconds,
     breakdownSeconds: PLAN.breakdownSeconds,
     warmupSeconds: PLAN.monitorWarmupSeconds,
+    earlyFromSeconds: PLAN.monitorEarlyFromSeconds,
     sweeps: PLAN.sweeps,
   });
 }
@@ -192,7 +209,7 @@ async function main(): Promise<void> {
     // 2. Steady-state monitor cost over the 4,000, in a process of its own.
     const monitorRun = await monitorCostRun();
     const monitorCost = monitorRun.cost;
-    rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost));
+    rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost, monitorRun.warmup));
 
     // 2b. The same table through `corral metrics`, scraped every 15 s beside not at all.
     log(
@@ -268,6 +285,7 @@ async function main(): Promise<void> {
       durationSeconds: (performance.now() - t0) / 1000,
       snapshots,
       monitorCost,
+      monitorWarmup: monitorRun.warmup,
       scrapeCost,
       workerMainThread,
       monitorErrors,
@@ -405,7 +423,7 @@ async function mainMonitor(): Promise<void> {
     const { tableSize, results } = await snapshotsAt(extra, { floor, markerKeys, psList });
     rows.push(...snapshotRows(extra, tableSize, results, false));
     const monitorRun = await monitorCostRun();
-    rows.push(...monitorRows(extra, agentPopulation.descendants + 1, monitorRun.cost));
+    rows.push(...monitorRows(extra, agentPopulation.descendants + 1, monitorRun.cost, monitorRun.warmup));
     const harness = startMonitor();
     try {
       await sleep(PLAN.warmupSeconds * 1000);

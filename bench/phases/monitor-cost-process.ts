@@ -5,8 +5,21 @@ import type { MonitorCost, MonitorCostPlan } from './monitor-cost';
 
 const CHILD = fileURLToPath(new URL('../monitor-child.ts', import.meta.url));
 
+/**
+ * How long the monitor runs before it is measured. V8 compiles code that runs once a second only after
+ * minutes (each function must be called often enough to count as hot), so the first minutes carry its
+ * compiler's threads; the steady state is measured after them, and the cost from `earlyFromSeconds` to
+ * the end of the warm-up is reported beside it.
+ */
+export interface MonitorWarmup {
+  warmupSeconds: number;
+  earlyFromSeconds: number;
+}
+
 export interface MonitorCostRun {
   cost: MonitorCost;
+  /** CPU % of one core from `fromSeconds` after start until the warm-up ended (`toSeconds`). */
+  warmup: { fromSeconds: number; toSeconds: number; percent: number };
   errors: { count: number; last: string | null };
 }
 
@@ -15,7 +28,7 @@ export interface MonitorCostRun {
  * measured is the monitor's: not the bench's heap, and not tsx's loader.
  */
 export async function measureMonitorCostInOwnProcess(
-  plan: MonitorCostPlan & { warmupSeconds: number },
+  plan: MonitorCostPlan & MonitorWarmup,
 ): Promise<MonitorCostRun> {
   const script = await bundleForNode(CHILD);
   const child = spawn(process.execPath, [script, JSON.stringify(plan)], {

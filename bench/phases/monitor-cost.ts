@@ -48,7 +48,8 @@ export interface MonitorCost {
   };
 }
 
-function cpuPercentSince(): () => number {
+/** This process's CPU (all threads) since the call, as % of one core, each time the returned function is called. */
+export function cpuPercentSince(): () => number {
   const c0 = process.cpuUsage();
   const w0 = performance.now();
   return () => {
