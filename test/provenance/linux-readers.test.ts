@@ -137,14 +137,7 @@ describe('Linux readers for cwd and listening ports, on real processes', () => {
       'open(d + "/three", "w").write("ok\\n")',
       'time.sleep(600)',
     ].join('\n');
-    const g = spawnGroup(`exec python3 -c '${script}'`);
-    let now = 0;
-    const reader = new ListeningPortReader('/proc', 5000, () => now);
-    const ports = () =>
-      reader
-        .read([g.pid])
-        .get(g.pid)!
-        .map((p) => p.port);
+    const { g, ports, advance } = pythonWithClockedReader(script);
     await g.ready('one');
     expect(ports()).toEqual([first]);
     writeFileSync(join(g.dir, 'go'), '');
@@ -153,7 +146,7 @@ describe('Linux readers for cwd and listening ports, on real processes', () => {
     writeFileSync(join(g.dir, 'listen'), '');
     await g.ready('three');
     expect(ports()).toEqual([first, second].sort((x, y) => x - y)); // same inodes, tables still fresh
-    now += 5001;
+    advance(5001);
     expect(ports()).toEqual([first, second, late].sort((x, y) => x - y));
     removeDir(g.dir);
   });
@@ -172,23 +165,29 @@ describe('Linux readers for cwd and listening ports, on real processes', () => {
       'open(d + "/two", "w").write("ok\\n")',
       'time.sleep(600)',
     ].join('\n');
-    const g = spawnGroup(`exec python3 -c '${script}'`);
-    let now = 0;
-    const reader = new ListeningPortReader('/proc', 5000, () => now);
-    const ports = () =>
-      reader
-        .read([g.pid])
-        .get(g.pid)!
-        .map((p) => p.port);
+    const { g, ports, advance } = pythonWithClockedReader(script);
     await g.ready('one');
     expect(ports()).toEqual([port]);
     writeFileSync(join(g.dir, 'go'), '');
     await g.ready('two');
     expect(readListeningPorts([g.pid]).get(g.pid)).toEqual([]); // what a fresh read says now
-    now += 30_000;
+    advance(30_000);
     expect(ports()).toEqual([port]); // the Unix pair and the listener are settled: the tables were not read
-    now += 30_001;
+    advance(30_001);
     expect(ports()).toEqual([]);
     removeDir(g.dir);
   });
 });
+
+/** A python3 fixture running `script`, and a port reader (5 s for unsettled sockets) on a clock the test moves. */
+function pythonWithClockedReader(script: string) {
+  const g = spawnGroup(`exec python3 -c '${script}'`);
+  let now = 0;
+  const reader = new ListeningPortReader('/proc', 5000, () => now);
+  const ports = (): number[] =>
+    reader
+      .read([g.pid])
+      .get(g.pid)!
+      .map((p) => p.port);
+  return { g, ports, advance: (ms: number) => (now += ms) };
+}
