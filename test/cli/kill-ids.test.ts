@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TeardownResult } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
@@ -8,6 +9,12 @@ import { spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 const ENV = { CORRAL_CONFIG: '/nonexistent' };
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
+function startTicks(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[19]);
+}
 
 /** The id `corral ps` prints for the group now. */
 async function idNow(pgid: number): Promise<string> {
@@ -44,10 +51,20 @@ describe('corral kill with ids Corral printed earlier', () => {
   });
 
   it('says a group that is already gone is already gone, and exits 0', async () => {
-    const group = spawnGroup('sleep 600 & echo $! > "$DIR/pid"; wait');
+    // The member must start in a later clock tick than the leader: one started in the same tick counts as
+    // started no later than it, which the id rule accepts (a reused PGID cannot be that old). So the
+    // shell spins until the kernel's uptime has passed its own start tick before it forks the sleep.
+    const group = spawnGroup(
+      [
+        't=$(getconf CLK_TCK); s=$(cut -d" " -f22 /proc/$$/stat)',
+        'until [ "$(awk -v t="$t" \'{ print int($1 * t) }\' /proc/uptime)" -gt "$s" ]; do :; done',
+        'sleep 600 & echo $! > "$DIR/pid"; wait',
+      ].join('\n'),
+    );
     const pid = Number(await group.ready('pid'));
     const id = await idNow(group.pgid);
     expect(id.startsWith(`${group.pgid}:${group.pgid}:`)).toBe(true);
+    expect(startTicks(pid)).toBeGreaterThan(Number(id.split(':')[2]));
     process.kill(-group.pgid, 'SIGKILL');
     await waitFor('group gone', () => groupMembers(group.pgid).length === 0 && !isAlive(pid));
     const text = await runCli(['kill', id], { env: ENV });
@@ -59,10 +76,20 @@ describe('corral kill with ids Corral printed earlier', () => {
   });
 
   it('will not stop a leaderless group it cannot prove is the one the id named', async () => {
-    const group = spawnGroup('sleep 600 & echo $! > "$DIR/pid"; wait');
+    // The member must start in a later clock tick than the leader: one started in the same tick counts as
+    // started no later than it, which the id rule accepts (a reused PGID cannot be that old). So the
+    // shell spins until the kernel's uptime has passed its own start tick before it forks the sleep.
+    const group = spawnGroup(
+      [
+        't=$(getconf CLK_TCK); s=$(cut -d" " -f22 /proc/$$/stat)',
+        'until [ "$(awk -v t="$t" \'{ print int($1 * t) }\' /proc/uptime)" -gt "$s" ]; do :; done',
+        'sleep 600 & echo $! > "$DIR/pid"; wait',
+      ].join('\n'),
+    );
     const pid = Number(await group.ready('pid'));
     const id = await idNow(group.pgid);
     expect(id.startsWith(`${group.pgid}:${group.pgid}:`)).toBe(true);
+    expect(startTicks(pid)).toBeGreaterThan(Number(id.split(':')[2]));
     process.kill(group.pgid, 'SIGKILL');
     await waitFor('leader gone', () => readProcStat(group.pgid) === null);
     const r = await runCli(['kill', id, '--json'], {
