@@ -101,7 +101,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     // Monotonic: a wall clock set back must not keep old views on screen.
     const at = performance.now();
     if (built?.version === version && at - built.at < VIEWS_MAX_AGE_MS) return built.groups;
-    const groups = context.decorate(snapshotGroups(monitor, { all: true, cache: views }));
+    const groups = context.currentViews(views);
     built = { version, at, groups };
     return groups;
   };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { GroupViewCache } from '../../main/core/monitor/group-view-cache';
+import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
@@ -91,10 +91,10 @@ describe("a kept view's members compared by their records' values", () => {
   // The cache's own decision, on records made by hand: a new record object with the same values keeps
   // the view; any value that moved builds it again.
   const noGroups = { liveGroup: () => undefined, groupFlags: () => [] };
-  const member = (record: ProcessRecord) =>
+  const member = (record: ProcessRecord, attribution: unknown = null) =>
     ({
       record,
-      attribution: null,
+      attribution,
       cpuPercent: 0,
       orphanedAt: null,
       runaway: { active: false },
@@ -115,5 +115,44 @@ describe("a kept view's members compared by their records' values", () => {
 
     p.record = { ...p.record, rssBytes: (p.record.rssBytes ?? 0) + 4096 };
     expect(cache.reuse(noGroups, 42, [p])).toBeNull();
+  });
+
+  it("keeps an agent's group while no agent's process is related otherwise, and within the bound", () => {
+    let now = 0;
+    const cache = new GroupViewCache({ now: () => now });
+    const attribution = { agent: 'claude-code', isAgent: false, agentPid: 7 };
+    const agent = member(rec({ pid: 7 }), { ...attribution, isAgent: true });
+    const p = member(rec({ pid: 42, ppid: 7 }), attribution);
+    const look = (): GroupView | null => {
+      cache.relate([agent, p]);
+      return cache.reuse(noGroups, 42, [p]);
+    };
+    expect(look()).toBeNull();
+    cache.keep([view]);
+    expect(look()).toEqual(view);
+    cache.keep([]);
+
+    // The agent's own record moves (its CPU): nothing the leftover is related through.
+    agent.record = { ...agent.record, cpuTimeMs: 500 };
+    expect(look()).toEqual(view);
+    cache.keep([]);
+
+    // The leftover is reparented away from the agent: its own record moved, so it is built again.
+    p.record = { ...p.record, ppid: 1 };
+    expect(look()).toBeNull();
+    cache.keep([view]);
+    expect(look()).toEqual(view);
+    cache.keep([]);
+
+    // The agent execs: every agent's group is built again, this one too though its own record stands.
+    agent.record = { ...agent.record, argv: ['claude', '--resume'] };
+    expect(look()).toBeNull();
+    cache.keep([view]);
+
+    now += DECORATED_VIEW_MAX_AGE_MS - 1;
+    expect(look()).toEqual(view);
+    cache.keep([]);
+    now += 1;
+    expect(look()).toBeNull();
   });
 });

@@ -87,3 +87,53 @@ describe("a quiet process's cwd and ports, on a real process", () => {
     }
   });
 });
+
+describe('cwd and ports read for some groups only', () => {
+  it('stay known for the groups not asked about this time, while their processes live', async () => {
+    const env = cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'subset-1' });
+    const a = spawnGroup('cd "$DIR" && echo ok > "$DIR/up" && sleep 600', { env });
+    const b = spawnGroup('cd "$DIR" && echo ok > "$DIR/up" && sleep 600', { env });
+    const sampler = new LinuxSampler({ markerKeys: new Set(matcher.markerKeys) });
+    try {
+      await a.ready('up');
+      await b.ready('up');
+      const reads: number[][] = [];
+      const counting = {
+        platform: 'linux' as const,
+        readCwd: (pids: Iterable<number>) => {
+          const list = [...pids];
+          if (list.length > 0) reads.push(list);
+          return sampler.readCwd(list);
+        },
+        listeningPorts: (pids: Iterable<number>) => sampler.listeningPorts(pids),
+      };
+      const provenance = new Provenance({ transcripts: false }, PROCESS_REFRESH_MS, () => 0);
+      const records = sampler.sampleSome([a.pid, b.pid]);
+      const attributions = attribute(records, matcher);
+      const viewOf = (pgid: number) =>
+        buildGroups(records, attributions, () => ({ cpuPercent: null, flags: [] })).filter(
+          (g) => g.pgid === pgid,
+        );
+      const decorate = (pgid: number): string | null | undefined => {
+        const groups = viewOf(pgid);
+        provenance.addTo(groups, { records, attributions, matcher, sampler: counting });
+        return groups[0]?.processes[0]?.cwd;
+      };
+
+      expect(decorate(a.pgid)).toBe(realpathSync(a.dir));
+      expect(decorate(b.pgid)).toBe(realpathSync(b.dir));
+      expect(decorate(a.pgid)).toBe(realpathSync(a.dir));
+      expect(reads).toEqual([[a.pid], [b.pid]]);
+
+      // A process gone from the records is forgotten: the same pid is read afresh if it is asked for again.
+      const onlyB = records.filter((r) => r.pid === b.pid);
+      provenance.addTo(viewOf(b.pgid), { records: onlyB, attributions, matcher, sampler: counting });
+      expect(decorate(a.pgid)).toBe(realpathSync(a.dir));
+      expect(reads).toEqual([[a.pid], [b.pid], [a.pid]]);
+    } finally {
+      sampler.close();
+      removeDir(a.dir);
+      removeDir(b.dir);
+    }
+  });
+});

@@ -10,6 +10,7 @@ import {
   loadEndedSessions,
   type EndedSessions,
 } from '../storage/ended-sessions';
+import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import { snapshotGroups } from './monitor-views';
 
@@ -49,6 +50,26 @@ export class GroupContext {
 
   /** Adds provenance and session-ended to views just built from the monitor. */
   decorate(groups: GroupView[]): GroupView[] {
+    this.addProvenance(groups);
+    return this.flagEnded(groups);
+  }
+
+  /**
+   * Every group's view, decorated: those `cache` keeps with their provenance come back as they were,
+   * only the ones built afresh are read for it (see GroupViewCache).
+   */
+  currentViews(cache: GroupViewCache): GroupView[] {
+    return this.flagEnded(
+      snapshotGroups(this.options.monitor, {
+        all: true,
+        cache,
+        decorate: (built) => this.addProvenance(built),
+      }),
+    );
+  }
+
+  /** Provenance, in place, on views just built from the monitor. */
+  private addProvenance(groups: GroupView[]): void {
     const { monitor, sampler, matcher, settings } = this.options;
     this.provenance.setOptions({ transcripts: settings().provenance?.transcripts ?? true });
     const records: ProcessRecord[] = [];
@@ -60,9 +81,15 @@ export class GroupContext {
     }
     this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
     for (const g of groups) if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+  }
+
+  /** `session-ended` on the groups whose session the agent hooks recorded as ended. */
+  private flagEnded(groups: GroupView[]): GroupView[] {
     const ended = this.endedSessions();
     if (ended.size === 0) return groups;
-    const markers = new Map(records.map((r) => [r.pid, r.markers]));
+    const markers = new Map<number, Readonly<Record<string, string>>>();
+    for (const p of this.options.monitor.trackedProcesses())
+      if (p.exitedAt === null) markers.set(p.record.pid, p.record.markers);
     return flagSessionEnded(groups, (pid) => markers.get(pid), ended);
   }
 

@@ -21,27 +21,37 @@ function annotation(p: TrackedProcess): ProcessAnnotation {
 
 /**
  * The monitor's current picture as group views: agents' groups always, every other group with `all`.
- * With a `cache`, groups no agent owns whose inputs did not change come back as copies of their last
- * views (see GroupViewCache).
+ * With a `cache`, groups whose inputs did not change come back as copies of their last views, and only
+ * the groups built afresh are handed to `decorate` (in place) before they are kept (see GroupViewCache).
  */
 export function snapshotGroups(
   monitor: Monitor,
-  { all = false, cache }: { all?: boolean; cache?: GroupViewCache } = {},
+  {
+    all = false,
+    cache,
+    decorate,
+  }: { all?: boolean; cache?: GroupViewCache; decorate?: (built: GroupView[]) => void } = {},
 ): GroupView[] {
   if (!cache) {
     // Without `all`, only agents' processes are gathered: the tray asks for this every tick.
     const live: TrackedProcess[] = [];
     for (const p of monitor.trackedProcesses())
       if (p.exitedAt === null && (all || p.attribution !== null)) live.push(p);
-    return buildViews(monitor, live);
+    const views = buildViews(monitor, live);
+    decorate?.(views);
+    return views;
   }
   const byPgid = new Map<number, TrackedProcess[]>();
+  const attributed: TrackedProcess[] = [];
   for (const p of monitor.trackedProcesses()) {
-    if (p.exitedAt !== null || p.record.pgid <= 0 || (!all && p.attribution === null)) continue;
+    if (p.exitedAt !== null || p.record.pgid <= 0) continue;
+    if (p.attribution !== null) attributed.push(p);
+    else if (!all) continue;
     const members = byPgid.get(p.record.pgid);
     if (members) members.push(p);
     else byPgid.set(p.record.pgid, [p]);
   }
+  cache.relate(attributed);
   const reused: GroupView[] = [];
   const rebuild: TrackedProcess[] = [];
   for (const [pgid, members] of byPgid) {
@@ -49,7 +59,9 @@ export function snapshotGroups(
     if (view) reused.push(view);
     else for (const p of members) rebuild.push(p);
   }
-  return [...reused, ...cache.keep(buildViews(monitor, rebuild))];
+  const built = buildViews(monitor, rebuild);
+  decorate?.(built);
+  return [...reused, ...cache.keep(built)];
 }
 
 function buildViews(monitor: Monitor, live: readonly TrackedProcess[]): GroupView[] {

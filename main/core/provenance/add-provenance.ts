@@ -43,6 +43,9 @@ export const QUIET_PROCESS_REFRESH_MS = 60_000;
 
 /** When a process's cwd or ports were read, and its run mark then (see ProcessSampler.runMark). */
 interface ReadAt {
+  pid: number;
+  /** Of the record the pid had when read: a pid taken by a newer process is another key. */
+  startKey: number | null;
   at: number;
   mark: string | null;
 }
@@ -192,6 +195,7 @@ export class Provenance {
       const r = byPid.get(pid);
       return r ? identityKey(pid, r.startKey) : `${pid}`;
     };
+    const startKeyOf = (pid: number): number | null => byPid.get(pid)?.startKey ?? null;
     const marks = new Map<number, string | null>();
     const markOf = (pid: number): string | null => {
       if (!marks.has(pid)) marks.set(pid, sampler.runMark?.(pid) ?? null);
@@ -207,12 +211,25 @@ export class Provenance {
       });
     const freshCwds = sampler.readCwd?.(stale(agentPids, this.cwdCache)) ?? new Map<number, string | null>();
     for (const [pid, cwd] of freshCwds)
-      this.cwdCache.set(keyOf(pid), { at: now, mark: markOf(pid), value: cwd });
+      this.cwdCache.set(keyOf(pid), {
+        pid,
+        startKey: startKeyOf(pid),
+        at: now,
+        mark: markOf(pid),
+        value: cwd,
+      });
     const portsToRead = stale(portPids, this.portCache);
     const freshPorts = sampler.listeningPorts?.(portsToRead) ?? new Map<number, ListeningPort[]>();
     for (const pid of portsToRead) {
       const held = freshPorts.get(pid);
-      if (held) this.portCache.set(keyOf(pid), { at: now, mark: markOf(pid), value: held });
+      if (held)
+        this.portCache.set(keyOf(pid), {
+          pid,
+          startKey: startKeyOf(pid),
+          at: now,
+          mark: markOf(pid),
+          value: held,
+        });
       else this.portCache.delete(keyOf(pid));
     }
     const cwds = new Map<number, string | null>();
@@ -225,10 +242,10 @@ export class Provenance {
       const hit = this.portCache.get(keyOf(pid));
       if (hit) ports.set(pid, hit.value);
     }
-    // Keep only what was asked for now: processes that are gone, or no longer an agent's, are dropped.
-    const asked = new Set([...agentPids, ...portPids].map(keyOf));
+    // What was read of processes that are gone is dropped. A live process's stays though it was not asked
+    // for now: the caller may ask for some groups only (the ones whose views it built afresh).
     for (const cache of [this.cwdCache, this.portCache])
-      for (const k of cache.keys()) if (!asked.has(k)) cache.delete(k);
+      for (const [k, hit] of cache) if (byPid.get(hit.pid)?.startKey !== hit.startKey) cache.delete(k);
     return { cwds, ports };
   }
 
