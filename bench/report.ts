@@ -319,6 +319,23 @@ export function shippedRows(results: readonly ShippedCost[]): Row[] {
       },
       {
         section,
+        name: 'corral serve with the page, in its first minutes: CPU',
+        unit: '% core',
+        summary: r.servePageEarly === null ? null : one(r.servePageEarly),
+        note:
+          r.servePageEarly === null
+            ? missing
+            : `${window}, from ${r.pageEarlyFromSeconds} s after the page opened: V8 still optimizing what the page asks for`,
+      },
+      {
+        section,
+        name: 'that page in its first minutes: CPU',
+        unit: '% core',
+        summary: r.pageRendererEarly === null ? null : one(r.pageRendererEarly),
+        note: r.pageRendererEarly === null ? missing || 'no renderer found' : 'same window',
+      },
+      {
+        section,
         name: 'Chromium floor: a control page changing one text node once a second, its renderer(s): CPU',
         unit: '% core',
         summary: r.controlPage === null ? null : one(r.controlPage),

@@ -61,14 +61,16 @@ const SHIPPED_PLAN = quick
       warmupSeconds: 10,
       idleWindowSeconds: 15,
       windowSeconds: 15,
-      pageWarmupSeconds: 5,
+      pageWarmupSeconds: 25,
+      pageEarlyFromSeconds: 5,
       controlWarmupSeconds: 5,
     }
   : {
       warmupSeconds: 30,
       idleWindowSeconds: 120,
       windowSeconds: 60,
-      pageWarmupSeconds: 180,
+      pageWarmupSeconds: 300,
+      pageEarlyFromSeconds: 180,
       controlWarmupSeconds: 60,
     };
 const PLAN = quick
