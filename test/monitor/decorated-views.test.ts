@@ -3,18 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { GroupContext } from '../../main/core/monitor/group-context';
 import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
-
-/** A setting no timer reaches during a test: ten minutes. The test polls by hand. */
-const NEVER = 600_000;
-const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: NEVER };
-const matcher = matcherFor(settings);
+import { handPolledMatcher, handPolledSettings, sweepingMonitor } from '../support/sweeping-monitor';
 
 let monitor: Monitor | null = null;
 let sampler: LinuxSampler | null = null;
@@ -30,22 +24,15 @@ afterEach(() => {
 
 /** A monitor polled by hand, and the decoration the service gives its views, with a clock the test moves. */
 function decoratedViews(): { poll: () => void; views: () => GroupView[]; advance: (ms: number) => void } {
-  sampler = new LinuxSampler({ markerKeys: matcher.markerKeys });
-  const m = new Monitor({
-    sampler,
-    matcher,
-    settings,
-    watchIntervalMs: NEVER,
-    idleWatchIntervalMs: NEVER,
-    fullSweepEvery: 1,
-  });
-  monitor = m;
+  const made = sweepingMonitor();
+  ({ monitor, sampler } = made);
+  const m = made.monitor;
   dataDir = mkdtempSync(join(tmpdir(), 'corral-decorated-'));
   const context = new GroupContext({
     monitor: m,
     sampler,
-    matcher: () => matcher,
-    settings: () => settings,
+    matcher: () => handPolledMatcher,
+    settings: () => handPolledSettings,
     dataDir,
   });
   let now = 0;

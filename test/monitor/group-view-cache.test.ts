@@ -1,22 +1,16 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import type { TrackedProcess } from '../../main/core/monitor/tracked';
 import type { ProcessRecord } from '../../main/core/sampling/process-record';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
 import { rec } from '../core/record-fixture';
 import { spawnGroup } from '../support/spawned-groups';
+import { sweepingMonitor as sweepingMonitorOf } from '../support/sweeping-monitor';
 import { waitFor } from '../support/wait-for';
-
-/** A setting no timer reaches during a test: ten minutes. The test polls by hand. */
-const NEVER = 600_000;
-const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: NEVER };
-const matcher = matcherFor(settings);
 
 let monitor: Monitor | null = null;
 let sampler: LinuxSampler | null = null;
@@ -27,17 +21,9 @@ afterEach(() => {
   sampler = null;
 });
 
-/** A monitor that sweeps the whole table at each poll, as it does often while a page is open. */
+/** The shared sweeping monitor, stopped after each test. */
 function sweepingMonitor(): Monitor {
-  sampler = new LinuxSampler({ markerKeys: matcher.markerKeys });
-  monitor = new Monitor({
-    sampler,
-    matcher,
-    settings,
-    watchIntervalMs: NEVER,
-    idleWatchIntervalMs: NEVER,
-    fullSweepEvery: 1,
-  });
+  ({ monitor, sampler } = sweepingMonitorOf());
   return monitor;
 }
 

@@ -15,6 +15,20 @@ import { cleanEnv, removeDir, spawnGroup } from '../support/spawned-groups';
 
 const matcher = new AgentMatcher(BUILTIN_SIGNATURES, PROVENANCE_ENV);
 
+/** The sampler's provenance reads, each non-empty cwd read's pids pushed onto `reads`; run marks optional. */
+function countingCwdReads(sampler: LinuxSampler, reads: number[][], { runMarks = true } = {}) {
+  return {
+    platform: 'linux' as const,
+    readCwd: (pids: Iterable<number>) => {
+      const list = [...pids];
+      if (list.length > 0) reads.push(list);
+      return sampler.readCwd(list);
+    },
+    listeningPorts: (pids: Iterable<number>) => sampler.listeningPorts(pids),
+    ...(runMarks ? { runMark: (pid: number) => sampler.runMark(pid) } : {}),
+  };
+}
+
 describe("a quiet process's cwd and ports, on a real process", () => {
   it('are not read again while its run mark stands, and are once it ran', async () => {
     // The shell blocks opening a FIFO (it does not run) until the test writes to it, then moves.
@@ -33,16 +47,7 @@ describe("a quiet process's cwd and ports, on a real process", () => {
       await g.ready('one');
       const dir = realpathSync(g.dir);
       const reads: number[][] = [];
-      const counting = {
-        platform: 'linux' as const,
-        readCwd: (pids: Iterable<number>) => {
-          const list = [...pids];
-          if (list.length > 0) reads.push(list);
-          return sampler.readCwd(list);
-        },
-        listeningPorts: (pids: Iterable<number>) => sampler.listeningPorts(pids),
-        runMark: (pid: number) => sampler.runMark(pid),
-      };
+      const counting = countingCwdReads(sampler, reads);
       let now = 0;
       const provenance = new Provenance({ transcripts: false }, PROCESS_REFRESH_MS, () => now);
       const cwdNow = (): string | null | undefined => {
@@ -98,15 +103,7 @@ describe('cwd and ports read for some groups only', () => {
       await a.ready('up');
       await b.ready('up');
       const reads: number[][] = [];
-      const counting = {
-        platform: 'linux' as const,
-        readCwd: (pids: Iterable<number>) => {
-          const list = [...pids];
-          if (list.length > 0) reads.push(list);
-          return sampler.readCwd(list);
-        },
-        listeningPorts: (pids: Iterable<number>) => sampler.listeningPorts(pids),
-      };
+      const counting = countingCwdReads(sampler, reads, { runMarks: false });
       const provenance = new Provenance({ transcripts: false }, PROCESS_REFRESH_MS, () => 0);
       const records = sampler.sampleSome([a.pid, b.pid]);
       const attributions = attribute(records, matcher);
