@@ -195,12 +195,17 @@ export class Provenance {
       const r = byPid.get(pid);
       return r ? identityKey(pid, r.startKey) : `${pid}`;
     };
-    const startKeyOf = (pid: number): number | null => byPid.get(pid)?.startKey ?? null;
     const marks = new Map<number, string | null>();
     const markOf = (pid: number): string | null => {
       if (!marks.has(pid)) marks.set(pid, sampler.runMark?.(pid) ?? null);
       return marks.get(pid)!;
     };
+    const readNow = (pid: number): ReadAt => ({
+      pid,
+      startKey: byPid.get(pid)?.startKey ?? null,
+      at: now,
+      mark: markOf(pid),
+    });
     const stale = (pids: readonly number[], cache: Map<string, ReadAt>): number[] =>
       pids.filter((pid) => {
         const hit = cache.get(keyOf(pid));
@@ -210,26 +215,12 @@ export class Provenance {
         return age >= (quiet ? Math.max(this.refreshMs, QUIET_PROCESS_REFRESH_MS) : this.refreshMs);
       });
     const freshCwds = sampler.readCwd?.(stale(agentPids, this.cwdCache)) ?? new Map<number, string | null>();
-    for (const [pid, cwd] of freshCwds)
-      this.cwdCache.set(keyOf(pid), {
-        pid,
-        startKey: startKeyOf(pid),
-        at: now,
-        mark: markOf(pid),
-        value: cwd,
-      });
+    for (const [pid, cwd] of freshCwds) this.cwdCache.set(keyOf(pid), { ...readNow(pid), value: cwd });
     const portsToRead = stale(portPids, this.portCache);
     const freshPorts = sampler.listeningPorts?.(portsToRead) ?? new Map<number, ListeningPort[]>();
     for (const pid of portsToRead) {
       const held = freshPorts.get(pid);
-      if (held)
-        this.portCache.set(keyOf(pid), {
-          pid,
-          startKey: startKeyOf(pid),
-          at: now,
-          mark: markOf(pid),
-          value: held,
-        });
+      if (held) this.portCache.set(keyOf(pid), { ...readNow(pid), value: held });
       else this.portCache.delete(keyOf(pid));
     }
     const cwds = new Map<number, string | null>();
