@@ -9,7 +9,6 @@ import { MainWindow } from './main-window';
 import { checkNativeModules, describeNativeFailures, nativeModulesFor } from './native-check';
 import { Notifier } from './notifier';
 import { appPaths } from './paths';
-import { readingsAfter } from './power-policy';
 import { hardenApp } from './security';
 import { TrayController } from './tray-controller';
 
@@ -49,19 +48,15 @@ async function start(): Promise<void> {
     (request) => confirmAndStop(service, window, request),
   );
   const offEvents = service.onEvent((event) => notifier.considerEvent(event));
-  let lastSampledAt: number | null = null;
   const offSnapshot = service.onSnapshot((snapshot: Snapshot) => {
-    // A long gap between snapshots (App Nap, a stalled worker) is not load: start readings afresh.
-    const gap = lastSampledAt === null ? 0 : snapshot.sampledAt - lastSampledAt;
-    lastSampledAt = snapshot.sampledAt;
-    const pollIntervalMs = service.settings().pollIntervalMs;
-    if (readingsAfter({ kind: 'snapshot', sinceLastMs: gap, pollIntervalMs }) === 'rebaseline') rebaseline();
     tray.update(snapshot);
     notifier.consider(snapshot);
   });
   // A sleep is neither a runaway nor an exit storm: CPU readings and hot streaks restart on both edges.
-  powerMonitor.on('suspend', () => readingsAfter({ kind: 'suspend' }) === 'rebaseline' && rebaseline());
-  powerMonitor.on('resume', () => readingsAfter({ kind: 'resume' }) === 'rebaseline' && rebaseline());
+  // The monitor finds its own stalls (App Nap, a starved worker: monitor/stall.ts) by the monotonic
+  // clock, which stands still while the machine sleeps, so a sleep is said here.
+  powerMonitor.on('suspend', rebaseline);
+  powerMonitor.on('resume', rebaseline);
 
   app.on('second-instance', () => window.show());
   app.on('activate', () => window.show());

@@ -9,6 +9,7 @@ import { MemoryCheck } from './memory-check';
 import { MonitorState } from './monitor-state';
 import { PolicyGlue } from './policy-glue';
 import { ProcessTable } from './process-table';
+import { isStall } from './stall';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
 export interface IncidentSink {
@@ -90,6 +91,8 @@ export class Monitor {
   /** Monotonic times (performance.now()) of the schedule. */
   private nextPollAt = 0;
   private lastLookAt = 0;
+  private lastPollAt = 0;
+  private stalls = 0;
   /** How far the sampler follows agents' processes for exit (pidfds); below 'all', child lists are read. */
   private exitWatch: ExitWatchCoverage = 'unavailable';
   /** Stops the sampler's wait for exits in a thread of its own; null where exits are polled on the timer. */
@@ -151,6 +154,11 @@ export class Monitor {
     return this.version;
   }
 
+  /** How many of its polls came so late that it was stalled (stall.ts), and so started readings afresh. */
+  get stallCount(): number {
+    return this.stalls;
+  }
+
   /** How many whole-table sweeps have run: a viewer's other periodic reads can go with them. */
   get sweepCount(): number {
     return this.sweeps;
@@ -193,8 +201,8 @@ export class Monitor {
     // Exits of agents' processes and their parents then wake a look at once, between the timer's looks.
     this.stopExitWait = this.options.sampler.waitForExits?.(() => this.exitSignalled()) ?? null;
     this.guard('poll', () => this.pollOnce());
-    this.nextPollAt = performance.now() + this.settings.pollIntervalMs;
-    this.lastLookAt = performance.now();
+    this.lastPollAt = this.lastLookAt = performance.now();
+    this.nextPollAt = this.lastPollAt + this.settings.pollIntervalMs;
     this.schedule();
   }
 
@@ -231,7 +239,12 @@ export class Monitor {
     const at = performance.now();
     // A poll does the watch's work too: it reads new pids and every agent's process.
     if (at >= this.nextPollAt - 1) {
+      if (isStall(at - this.lastPollAt, this.settings.pollIntervalMs)) {
+        this.stalls++;
+        this.rebaseline();
+      }
       this.guard('poll', () => this.pollOnce());
+      this.lastPollAt = at;
       this.nextPollAt = at + this.settings.pollIntervalMs;
     } else if (this.watchInterval() !== null) {
       // (A timer set while busy may come due after the agents went quiet: then it only reschedules.)
