@@ -50,8 +50,11 @@ export interface RunningService {
   service: CorralService;
   monitor: Monitor;
   store: IncidentStore;
-  /** Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. */
-  agentsSnapshot(): Snapshot;
+  /**
+   * Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. With a
+   * `cache`, the groups unchanged since its last snapshot are not built again; `built` gets those that were.
+   */
+  agentsSnapshot(views?: { cache: GroupViewCache; built?: (groups: GroupView[]) => void }): Snapshot;
   stop(): Promise<void>;
 }
 
@@ -285,10 +288,10 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     service,
     monitor,
     store,
-    agentsSnapshot: () => ({
+    agentsSnapshot: (views) => ({
       seq: ++seq,
       sampledAt: Date.now(),
-      groups: context.recall(snapshotGroups(monitor)),
+      groups: context.recall(snapshotGroups(monitor, views && { cache: views.cache, decorate: views.built })),
     }),
     stop: async () => {
       clearImmediate(starting);

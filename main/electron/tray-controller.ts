@@ -7,7 +7,10 @@ import { launchAtLoginView, setLaunchAtLogin } from './launch-at-login';
 import { MenuUpdateGate } from './menu-update-gate';
 import type { MainWindow } from './main-window';
 import { toMenuTemplate } from './tray-menu';
-import { buildTrayMenuModel, type TrayAction } from './tray-menu-model';
+import { buildTrayMenuModel, msUntilMenuReadsOtherwise, type TrayAction } from './tray-menu-model';
+
+/** Twenty-five leftovers' ages each turn a minute at their own moment: the menu lags them by this much at most. */
+const AGES_REDRAWN_AT_MOST_EVERY_MS = 5000;
 
 export class TrayController {
   private readonly tray: Tray;
@@ -15,6 +18,8 @@ export class TrayController {
   private drawn = '';
   private configProblems = 0;
   private readonly gate = new MenuUpdateGate<Menu>();
+  /** Redraws from the last snapshot when an age or countdown in the menu would read otherwise. */
+  private ticking: NodeJS.Timeout | null = null;
 
   constructor(
     iconPath: string,
@@ -45,13 +50,20 @@ export class TrayController {
   update(snapshot: Snapshot): void {
     this.lastSnapshot = snapshot;
     const login = launchAtLoginView();
-    const model = buildTrayMenuModel(snapshot, {
+    const state = {
       now: Date.now(),
       notificationsPausedUntil: this.service.settings().notifications.pausedUntil,
       launchAtLogin: login.checked,
       launchAtLoginNote: login.note,
       configProblems: this.configProblems,
-    });
+    };
+    const model = buildTrayMenuModel(snapshot, state);
+    if (this.ticking) clearTimeout(this.ticking);
+    const wait = msUntilMenuReadsOtherwise(snapshot, state);
+    this.ticking =
+      wait === null
+        ? null
+        : setTimeout(() => this.update(this.lastSnapshot), Math.max(wait, AGES_REDRAWN_AT_MOST_EVERY_MS));
     const serialized = JSON.stringify(model);
     if (serialized === this.drawn) return;
     this.drawn = serialized;
@@ -69,6 +81,8 @@ export class TrayController {
   }
 
   destroy(): void {
+    if (this.ticking) clearTimeout(this.ticking);
+    this.ticking = null;
     this.tray.destroy();
   }
 
@@ -84,7 +98,7 @@ export class TrayController {
       case 'pause-notifications':
       case 'resume-notifications': {
         const { enabled } = this.service.settings().notifications;
-        const pausedUntil = action.kind === 'pause-notifications' ? action.until : null;
+        const pausedUntil = action.kind === 'pause-notifications' ? Date.now() + action.forMs : null;
         this.service.updateSettings({ notifications: { enabled, pausedUntil } });
         return this.update(this.lastSnapshot);
       }

@@ -1,6 +1,11 @@
 // What the tray shows, as plain data: decided here, drawn by tray-menu.ts.
 import type { GroupView, Snapshot } from '../../shared/model';
-import { formatCpu, formatDuration } from './format';
+import {
+  formatCpu,
+  formatDuration,
+  msUntilAgeReadsOtherwise,
+  msUntilCountdownReadsOtherwise,
+} from './format';
 import { agentLabel, groupCommand, isFlagged, openIncidentCount } from './flagged-groups';
 
 export const PAUSE_NOTIFICATIONS_MS = 60 * 60 * 1000;
@@ -10,7 +15,8 @@ export type TrayAction =
   | { kind: 'open-window' }
   | { kind: 'open-group'; groupId: string }
   | { kind: 'stop-group'; groupId: string; orphansOnly: boolean; description: string }
-  | { kind: 'pause-notifications'; until: number }
+  /** For `forMs` from when it is chosen (not drawn: a menu the same but for that is not drawn again). */
+  | { kind: 'pause-notifications'; forMs: number }
   | { kind: 'resume-notifications' }
   | { kind: 'set-launch-at-login'; enabled: boolean }
   | { kind: 'quit' };
@@ -101,7 +107,7 @@ function notificationItem({ now, notificationsPausedUntil }: TrayState): TrayMen
   return {
     type: 'action',
     label: 'Pause notifications for 1 hour',
-    action: { kind: 'pause-notifications', until: now + PAUSE_NOTIFICATIONS_MS },
+    action: { kind: 'pause-notifications', forMs: PAUSE_NOTIFICATIONS_MS },
   };
 }
 
@@ -127,4 +133,17 @@ export function buildTrayMenuModel(snapshot: Snapshot, state: TrayState): TrayMe
       { type: 'action', label: 'Quit Corral', action: { kind: 'quit' } },
     ],
   };
+}
+
+/**
+ * How long until some text of the menu reads otherwise with no new snapshot (a group's age, the pause's
+ * countdown), or null when nothing would: the worker sends snapshots only when what they show changed.
+ */
+export function msUntilMenuReadsOtherwise(snapshot: Snapshot, state: TrayState): number | null {
+  const waits = snapshot.groups
+    .filter(isFlagged)
+    .map((g) => msUntilAgeReadsOtherwise(state.now - g.startedAt));
+  const paused = state.notificationsPausedUntil;
+  if (paused !== null && paused > state.now) waits.push(msUntilCountdownReadsOtherwise(paused - state.now));
+  return waits.length > 0 ? Math.min(...waits) : null;
 }

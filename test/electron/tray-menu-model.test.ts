@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildTrayMenuModel,
   MAX_GROUPS_PER_AGENT,
+  msUntilMenuReadsOtherwise,
   type TrayMenuItem,
 } from '../../main/electron/tray-menu-model';
 import { toMenuTemplate } from '../../main/electron/tray-menu';
@@ -142,9 +143,9 @@ describe('buildTrayMenuModel', () => {
   });
 
   it.each([
-    [null, 'Pause notifications for 1 hour', { kind: 'pause-notifications', until: NOW + HOUR }],
+    [null, 'Pause notifications for 1 hour', { kind: 'pause-notifications', forMs: HOUR }],
     [NOW + 45 * 60_000, 'Resume notifications (paused, 45m left)', { kind: 'resume-notifications' }],
-    [NOW - 1, 'Pause notifications for 1 hour', { kind: 'pause-notifications', until: NOW + HOUR }],
+    [NOW - 1, 'Pause notifications for 1 hour', { kind: 'pause-notifications', forMs: HOUR }],
   ])('notification item when paused until %s', (pausedUntil, label, action) => {
     const model = buildTrayMenuModel(snap([]), { ...state, notificationsPausedUntil: pausedUntil });
     expect(model.items).toContainEqual({ type: 'action', label, action });
@@ -163,6 +164,34 @@ describe('buildTrayMenuModel', () => {
   it('falls back to the PGID when a group has no readable members', () => {
     const model = buildTrayMenuModel(snap([group(8, { processes: [], cpuPercent: null })]), state);
     expect(labels(model.items)[1]).toBe('group 8 — CPU ?, 3h 12m [orphan]');
+  });
+});
+
+describe('msUntilMenuReadsOtherwise', () => {
+  // The whole model, as the tray compares it before drawing again.
+  const menuText = (snapshot: Snapshot, now: number, pausedUntil: number | null = null): string =>
+    JSON.stringify(buildTrayMenuModel(snapshot, { ...state, now, notificationsPausedUntil: pausedUntil }));
+
+  it('waits for the first flagged group whose age turns over, and ignores groups the menu does not show', () => {
+    const young = group(1, { startedAt: NOW - 20_400 });
+    const old = group(2, { startedAt: NOW - 3 * HOUR - 30_000 });
+    const calm = group(3, { flags: [], startedAt: NOW - 100 });
+    const snapshot = snap([young, old, calm]);
+    const wait = msUntilMenuReadsOtherwise(snapshot, { ...state });
+    expect(wait).toBe(600);
+    expect(menuText(snapshot, NOW + wait! - 1)).toBe(menuText(snapshot, NOW));
+    expect(menuText(snapshot, NOW + wait!)).not.toBe(menuText(snapshot, NOW));
+    expect(msUntilMenuReadsOtherwise(snap([old, calm]), { ...state })).toBe(30_000);
+  });
+
+  it("counts the pause down to its end, when the menu offers to pause again; nothing to wait for when nothing's shown", () => {
+    const snapshot = snap([]);
+    expect(msUntilMenuReadsOtherwise(snapshot, { ...state })).toBeNull();
+    const pausedUntil = NOW + 400;
+    const wait = msUntilMenuReadsOtherwise(snapshot, { ...state, notificationsPausedUntil: pausedUntil });
+    expect(wait).toBe(401);
+    expect(menuText(snapshot, NOW + wait! - 2, pausedUntil)).toBe(menuText(snapshot, NOW, pausedUntil));
+    expect(menuText(snapshot, NOW + wait!, pausedUntil)).toContain('Pause notifications for 1 hour');
   });
 });
 

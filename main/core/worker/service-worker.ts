@@ -1,10 +1,11 @@
 // Worker-thread entry: the whole core (sampling, analysis, teardown, storage) runs here, so the
 // Electron main thread only receives small messages and never does a table scan itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { TeardownResult } from '../../../shared/model';
+import type { Snapshot, TeardownResult } from '../../../shared/model';
 import type { SettingsUpdate } from '../service';
 import { answerRequest } from '../service-requests';
 import { createCorralService } from '../create-service';
+import { TrayFeed } from './tray-feed';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
@@ -21,21 +22,22 @@ const running = createCorralService({
 const { service } = running;
 let detail: SnapshotDetail = 'agents';
 
-// With no window showing every group, the tray gets agents' groups only, built without the full view,
-// host facts or frequent sweeps: at once after a run that delivered events (a flag came or went), and
-// otherwise every few polls for its CPU figures. A window's view is subscribed only while it is visible.
+// With no window showing every group, the tray gets agents' groups (tray-feed.ts): at once after a run
+// that delivered events (a flag came or went), and otherwise every few polls, when it would show
+// something new. A window's view is subscribed only while it is visible.
 const TRAY_REFRESH_POLLS = 5;
+const tray = new TrayFeed(running);
 let pollsSincePost = 0;
-const postAgents = (): void => {
+const postAgents = (snapshot: Snapshot | null): void => {
   pollsSincePost = 0;
-  if (detail === 'agents') post({ kind: 'snapshot', snapshot: running.agentsSnapshot() });
+  if (snapshot) post({ kind: 'snapshot', snapshot });
 };
 const offAgentPushes = [
   running.monitor.onTick((hadEvents) => {
-    if (hadEvents) postAgents();
+    if (hadEvents && detail === 'agents') postAgents(tray.now());
   }),
   running.monitor.onPoll(() => {
-    if (++pollsSincePost >= TRAY_REFRESH_POLLS) postAgents();
+    if (++pollsSincePost >= TRAY_REFRESH_POLLS && detail === 'agents') postAgents(tray.refresh());
   }),
 ];
 const offAgents = (): void => offAgentPushes.forEach((off) => off());
@@ -50,7 +52,7 @@ const showEverything = (all: boolean): void => {
 };
 
 service.onEvent((event) => post({ kind: 'event', event }));
-post({ kind: 'ready', snapshot: running.agentsSnapshot(), settings: service.settings() });
+post({ kind: 'ready', snapshot: tray.now(), settings: service.settings() });
 
 /** Answers a request through the one table of service requests; progress and new settings are pushed. */
 async function answer(call: WorkerRequest): Promise<unknown> {
@@ -68,7 +70,7 @@ port.on('message', (message: WorkerCall) => {
     detail = message.detail;
     showEverything(detail === 'all');
     // The tray goes back to agents' groups at once, not at the next refresh.
-    if (detail === 'agents') postAgents();
+    if (detail === 'agents') postAgents(tray.now());
     return;
   }
   if (message.kind === 'rebaseline') {
