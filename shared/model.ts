@@ -98,8 +98,12 @@ export interface SessionRef {
   source: 'env' | 'lineage' | 'transcript';
   /** Nearest enclosing git work tree of the group's cwd, else that cwd; null when unknown. */
   project: string | null;
-  /** The session's agent process is alive now. */
-  agentAlive: boolean;
+  /**
+   * The session's agent process is alive now (true); it exited (false: the agent it is known to run in
+   * is gone, or no agent of its kind runs); or not known (null: no live process ties the session to its
+   * agent, and an agent of its kind runs, which may be the one). "Ended" is never claimed on a guess.
+   */
+  agentAlive: boolean | null;
 }
 
 /** The agent's tool call that started a group, from the agent's own transcript or environment. */

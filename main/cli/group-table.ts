@@ -85,14 +85,15 @@ function portsText(ports: GroupView['ports']): string {
   return ports && ports.length > 0 ? ` ${ports.map((p) => `:${p.port}`).join(' ')}` : '';
 }
 
+/** After the session: nothing while its agent runs. */
+const AGENT_WORDS: Record<string, string> = { true: '', false: ', agent exited', null: ', agent not known' };
+
 /** Where a group came from, on its own row: session, project, the tool call's words and command. */
 function provenanceText(g: GroupView): string {
   const parts: string[] = [];
   if (g.session) {
     const project = g.session.project ? ` ${g.session.project}` : '';
-    parts.push(
-      `[session ${g.session.id.slice(0, 8)}${project}${g.session.agentAlive ? '' : ', agent exited'}]`,
-    );
+    parts.push(`[session ${g.session.id.slice(0, 8)}${project}${AGENT_WORDS[String(g.session.agentAlive)]}]`);
   }
   if (g.toolCall) {
     parts.push(

@@ -90,7 +90,7 @@ describe("an agent's leftover group, decorated once and kept", () => {
     expect(related.processes).not.toBe(aged.processes);
     // And decorated again: the new call's wrapper carries the session and names its agent, so the
     // leftover's session is now known to have its agent alive, which nothing of its own showed.
-    expect(first.session?.agentAlive).toBe(false);
+    expect(first.session?.agentAlive).toBeNull();
     expect(related.session).toEqual({ ...first.session, agentAlive: true });
   });
 });

@@ -48,7 +48,8 @@ describe('Provenance.addTo', () => {
     expect(sampler.asked.ports).toEqual([[100, 201]]);
     const leftover = first.find((g) => g.pgid === 200)!;
     expect(leftover.processes[0]).toMatchObject({ cwd: '/work/201', ports: [], role: 'tool-call' });
-    expect(leftover.session).toEqual({ id: 's-1', source: 'env', project: '/work/201', agentAlive: false });
+    // Nothing ties session s-1 to the claude running (pid 100), and nothing says it is not that one's.
+    expect(leftover.session).toEqual({ id: 's-1', source: 'env', project: '/work/201', agentAlive: null });
     expect(first.find((g) => g.pgid === 300)!.processes[0]!.cwd).toBeUndefined();
 
     now = 9_999;
@@ -73,5 +74,46 @@ describe('Provenance.addTo', () => {
     });
     expect(sampler.asked.ports).toEqual([[100, 201, 300]]);
     expect(all.find((g) => g.pgid === 300)!.ports).toEqual([]);
+  });
+
+  it("says a session's agent exited only when the agent it names is gone or no agent of its kind runs", () => {
+    const leftover = rec({
+      pid: 201,
+      pgid: 200,
+      sid: 200,
+      ppid: 1,
+      markers: SESSION,
+      argv: ['sleep', '600'],
+    });
+    const sessionOf = (table: ReturnType<typeof rec>[]) => {
+      const attributed = attribute(table, matcher);
+      const built = buildGroups(table, attributed, () => ({ cpuPercent: null, flags: [] }));
+      const sampler = countingSampler();
+      new Provenance({ transcripts: false }).addTo(built, {
+        records: table,
+        attributions: attributed,
+        matcher,
+        sampler,
+      });
+      return built.find((g) => g.pgid === 200)!.session?.agentAlive;
+    };
+    // No claude runs: whatever ran the session has exited.
+    expect(sessionOf([leftover])).toBe(false);
+    // Another kind of agent running says nothing about this one.
+    expect(sessionOf([rec({ pid: 100, name: 'codex', argv: ['codex'] }), leftover])).toBe(false);
+    // A live tool call of the same session ties it to its claude (through the claude's own child).
+    const claude = rec({ pid: 100, name: 'claude', argv: ['claude'] });
+    const call = rec({
+      pid: 301,
+      ppid: 100,
+      pgid: 301,
+      sid: 301,
+      markers: SESSION,
+      argv: ['bash', '-c', 'sleep 5'],
+    });
+    expect(sessionOf([claude, call, leftover])).toBe(true);
+    // Claude Code's CLAUDE_PID names the agent: gone, it exited, whatever else runs.
+    const named = { ...leftover, markers: { ...SESSION, CLAUDE_PID: '999' } };
+    expect(sessionOf([claude, named])).toBe(false);
   });
 });

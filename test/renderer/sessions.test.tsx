@@ -142,6 +142,14 @@ function teardown(group: GroupView, overrides: Partial<TeardownResult> = {}): Te
 }
 
 describe('overview by agent and session', () => {
+  it('says an agent is not known, rather than exited, when nothing tied the session to it', async () => {
+    setup([{ ...blogLeftover, session: { ...BLOG, agentAlive: null } }]);
+    fireEvent.click(await screen.findByRole('radio', { name: 'All agent groups' }));
+    const state = within(sessionRows()[0]!).getByTestId('session-agent');
+    expect(state.textContent).toBe('agent not known');
+    expect(state.className).toBe('session-agent unknown');
+  });
+
   it('puts each agent session under its agent with project, short id, agent state and age, then its groups', async () => {
     setup();
     fireEvent.click(await screen.findByRole('radio', { name: 'All agent groups' }));

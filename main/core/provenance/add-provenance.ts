@@ -109,6 +109,8 @@ export class Provenance {
       facts.push({ pid, sessionId, isAgent: a.isAgent, agentPid: a.agentPid });
     }
     const links = linkSessionsToAgents(facts);
+    const liveAgents = new Set<string>();
+    for (const [pid, a] of attributions) if (a.isAgent && byPid.has(pid)) liveAgents.add(a.agent);
     const sessionOfAgent = new Map<number, string>();
     for (const [session, pid] of links) if (!sessionOfAgent.has(pid)) sessionOfAgent.set(pid, session);
 
@@ -160,10 +162,7 @@ export class Provenance {
               id: sessionId,
               source,
               project: cwd ? this.projects.projectOf(cwd) : null,
-              agentAlive:
-                g.agent.pid !== null &&
-                attributions.get(g.agent.pid)?.isAgent === true &&
-                byPid.has(g.agent.pid),
+              agentAlive: agentAliveOf(g.agent, attributions, byPid, liveAgents),
             };
       g.toolCall = g.containsAgent
         ? null
@@ -401,4 +400,18 @@ function wrappedCommand(leader: ProcessRecord, matcher: AgentMatcher): string | 
 
 function portKey(p: ListeningPort): string {
   return `${p.protocol} ${p.address} ${p.port}`;
+}
+
+/**
+ * Whether a session's agent runs: known when the group names its agent's pid (alive, or gone), and when
+ * no agent of its kind runs at all; otherwise not known (null), since one of those may be running it.
+ */
+function agentAliveOf(
+  agent: { name: string; pid: number | null },
+  attributions: ReadonlyMap<number, Attribution>,
+  byPid: ReadonlyMap<number, ProcessRecord>,
+  liveAgents: ReadonlySet<string>,
+): boolean | null {
+  if (agent.pid !== null) return attributions.get(agent.pid)?.isAgent === true && byPid.has(agent.pid);
+  return liveAgents.has(agent.name) ? null : false;
 }

@@ -18,10 +18,23 @@ const SOURCE_WORDS: Record<SessionRef['source'], string> = {
   transcript: "the agent's transcript",
 };
 
+function agentState(alive: boolean | null): { className: string; words: string; title: string } {
+  if (alive === true)
+    return { className: 'alive', words: 'agent alive', title: "The session's agent is running" };
+  if (alive === false)
+    return { className: 'exited', words: 'agent exited', title: "The session's agent is gone" };
+  return {
+    className: 'unknown',
+    words: 'agent not known',
+    title: 'No running process ties this session to its agent, and an agent of its kind is running',
+  };
+}
+
 /** One agent session under its agent: project, short id, whether its agent lives, its first leftover's age. */
 export function SessionHeader({ session, allGroups, columns, compact, onStopSession }: SessionHeaderProps) {
   const leftovers = sessionLeftovers(allGroups, session.id);
   const short = shortSessionId(session.id);
+  const agent = agentState(session.agentAlive);
   const project = projectName(session.project);
   const firstLeftover = leftovers.length > 0 ? Math.min(...leftovers.map((g) => g.startedAt)) : null;
   return (
@@ -38,10 +51,11 @@ export function SessionHeader({ session, allGroups, columns, compact, onStopSess
             {short}
           </code>
           <span
-            className={session.agentAlive ? 'session-agent alive' : 'session-agent exited'}
+            className={`session-agent ${agent.className}`}
             data-testid="session-agent"
+            title={agent.title}
           >
-            {session.agentAlive ? 'agent alive' : 'agent exited'}
+            {agent.words}
           </span>
           {firstLeftover !== null ? (
             <span
