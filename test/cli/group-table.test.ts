@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { renderGroups } from '../../main/cli/group-table';
+import type { SessionRef } from '../../shared/model';
+import { makeGroup } from '../transport/fake-corral-service';
+
+const plain = { colour: false, width: Infinity, height: Infinity };
+
+describe("a group's session on its ps line", () => {
+  it.each([
+    [true, '[session 3f0e5a52 /home/me/shop]'],
+    [false, '[session 3f0e5a52 /home/me/shop, agent exited]'],
+    [null, '[session 3f0e5a52 /home/me/shop, agent not known]'],
+  ])('agentAlive %s reads %s', (agentAlive, words) => {
+    const session: SessionRef = {
+      id: '3f0e5a52-7a53-4c55',
+      source: 'env',
+      project: '/home/me/shop',
+      agentAlive,
+    };
+    const group = makeGroup({ agent: { name: 'claude-code', pid: null }, session });
+    const [, line] = renderGroups([group], group.startedAt, plain);
+    expect(line).toContain(words);
+  });
+});
