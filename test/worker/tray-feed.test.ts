@@ -58,6 +58,11 @@ describe("the tray's feed", () => {
       (s) => group(s, first.pid)?.flags.includes('orphan') ?? false,
     );
     await pollUntil('the agent group read hot', feed, (s) => (group(s, agent.pid)?.cpuPercent ?? 0) > 0);
+    // Once what the leftover shows has settled (its leader seen gone: leaderless), nothing new is sent.
+    await waitFor('the feed settled', () => {
+      running.monitor.poll();
+      return feed.refresh() === null;
+    });
 
     for (let i = 0; i < 3; i++) {
       const version = running.monitor.viewVersion;
@@ -87,9 +92,10 @@ describe("the tray's feed", () => {
 
     // The last flagged group ending leaves only groups the tray does not show: it is told so.
     process.kill(-second.pid, 'SIGKILL');
-    const calm = await waitFor('a refresh with nothing flagged', () => {
+    const calm = await waitFor('a refresh without the second leftover', () => {
       running.monitor.poll();
-      return feed.refresh() ?? undefined;
+      const snapshot = feed.refresh();
+      return snapshot && !group(snapshot, second.pid) ? snapshot : undefined;
     });
     expect(calm.groups.filter((g) => g.flags.length > 0)).toEqual([]);
     expect(group(calm, agent.pid)).toBeDefined();
