@@ -15,6 +15,14 @@ export function shortSessionId(id: string): string {
   return id.length <= 8 ? id : id.slice(0, 8);
 }
 
+/** Whether a session's agent runs, in words (SessionRef.agentAlive: true, false, or not known). */
+export function sessionAgentWords(
+  agentAlive: boolean | null,
+): 'agent alive' | 'agent exited' | 'agent not known' {
+  if (agentAlive === null) return 'agent not known';
+  return agentAlive ? 'agent alive' : 'agent exited';
+}
+
 /** The group's listening ports, across members and protocols, each once, lowest first. */
 export function groupPortNumbers(group: Pick<GroupView, 'ports' | 'processes'>): number[] {
   const all: ListeningPort[] = group.ports ?? group.processes.flatMap((p) => p.ports ?? []);

@@ -1,5 +1,6 @@
 import { commandThatMatters } from '../../shared/command-summary';
 import type { GroupView, ProcessView } from '../../shared/model';
+import { sessionAgentWords, shortSessionId } from '../../shared/provenance-text';
 import { compareGroups, groupSeverity } from '../../shared/triage';
 import { formatBytes, formatDuration, printable } from './terminal-text';
 import { fitLine, paint, truncate, type Terminal } from './terminal';
@@ -85,15 +86,14 @@ function portsText(ports: GroupView['ports']): string {
   return ports && ports.length > 0 ? ` ${ports.map((p) => `:${p.port}`).join(' ')}` : '';
 }
 
-/** After the session: nothing while its agent runs. */
-const AGENT_WORDS: Record<string, string> = { true: '', false: ', agent exited', null: ', agent not known' };
-
 /** Where a group came from, on its own row: session, project, the tool call's words and command. */
 function provenanceText(g: GroupView): string {
   const parts: string[] = [];
   if (g.session) {
     const project = g.session.project ? ` ${g.session.project}` : '';
-    parts.push(`[session ${g.session.id.slice(0, 8)}${project}${AGENT_WORDS[String(g.session.agentAlive)]}]`);
+    // Nothing is said while the session's agent runs.
+    const agent = g.session.agentAlive === true ? '' : `, ${sessionAgentWords(g.session.agentAlive)}`;
+    parts.push(`[session ${shortSessionId(g.session.id)}${project}${agent}]`);
   }
   if (g.toolCall) {
     parts.push(

@@ -1,5 +1,5 @@
 import type { GroupView, SessionRef } from '../../../shared/model';
-import { projectName, shortSessionId } from '../../../shared/provenance-text';
+import { projectName, sessionAgentWords, shortSessionId } from '../../../shared/provenance-text';
 import { Age } from '../shared-ui/Age';
 import { sessionLeftovers } from '../store/selectors';
 
@@ -18,23 +18,21 @@ const SOURCE_WORDS: Record<SessionRef['source'], string> = {
   transcript: "the agent's transcript",
 };
 
-function agentState(alive: boolean | null): { className: string; words: string; title: string } {
-  if (alive === true)
-    return { className: 'alive', words: 'agent alive', title: "The session's agent is running" };
-  if (alive === false)
-    return { className: 'exited', words: 'agent exited', title: "The session's agent is gone" };
-  return {
+const AGENT_STATE = {
+  'agent alive': { className: 'alive', title: "The session's agent is running" },
+  'agent exited': { className: 'exited', title: "The session's agent is gone" },
+  'agent not known': {
     className: 'unknown',
-    words: 'agent not known',
     title: 'No running process ties this session to its agent, and an agent of its kind is running',
-  };
-}
+  },
+} as const;
 
 /** One agent session under its agent: project, short id, whether its agent lives, its first leftover's age. */
 export function SessionHeader({ session, allGroups, columns, compact, onStopSession }: SessionHeaderProps) {
   const leftovers = sessionLeftovers(allGroups, session.id);
   const short = shortSessionId(session.id);
-  const agent = agentState(session.agentAlive);
+  const agentWords = sessionAgentWords(session.agentAlive);
+  const agent = AGENT_STATE[agentWords];
   const project = projectName(session.project);
   const firstLeftover = leftovers.length > 0 ? Math.min(...leftovers.map((g) => g.startedAt)) : null;
   return (
@@ -55,7 +53,7 @@ export function SessionHeader({ session, allGroups, columns, compact, onStopSess
             data-testid="session-agent"
             title={agent.title}
           >
-            {agent.words}
+            {agentWords}
           </span>
           {firstLeftover !== null ? (
             <span
