@@ -1,12 +1,9 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { shellQuote } from './shell-quote';
 
 /** Corral's own script at the end of a path: `corral`, `corral-hook`, with `.js`, `.mjs`, `.ts`… or none. */
 export const CORRAL_SCRIPT = String.raw`corral(?:-hook)?(?:\.[cm]?[jt]s)?`;
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
-}
 
 /**
  * The command line agents run for Corral's hooks: `CORRAL_HOOK_COMMAND` when set (e.g. `corral`),

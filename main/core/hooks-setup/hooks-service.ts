@@ -3,13 +3,14 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../../shared/hooks';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS } from './hook-agents';
 import { hooksStatus, installHooks, type HooksPlace } from './hooks-setup';
+import { shellQuote } from './shell-quote';
 
-/** The command line prefix agents run for Corral's hooks, or why there is none. */
+/** The command line prefix agents run for Corral's hooks (shell syntax), or why there is none. */
 export type HookCommandResolution = { command: string } | { problem: string };
 
 /**
  * What the desktop's hooks run: `CORRAL_HOOK_COMMAND` when set, else the `corral` CLI found on PATH
- * (by its absolute path). The desktop app itself cannot be the hook: packaged builds turn the
+ * (by its absolute path, quoted for the shell the agents run hooks in). The desktop app itself cannot be the hook: packaged builds turn the
  * RunAsNode fuse off (electron-builder.yml), so its binary does not run the CLI.
  */
 export function resolveHookCommand(env: Readonly<Record<string, string | undefined>>): HookCommandResolution {
@@ -21,7 +22,7 @@ export function resolveHookCommand(env: Readonly<Record<string, string | undefin
     try {
       if (!statSync(candidate).isFile()) continue;
       accessSync(candidate, constants.X_OK);
-      return { command: candidate };
+      return { command: shellQuote(candidate) };
     } catch {
       // Not here.
     }

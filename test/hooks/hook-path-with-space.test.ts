@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOOK_AGENTS, HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
+import { installAgentHooks, resolveHookCommand } from '../../main/core/hooks-setup/hooks-service';
+import { corralHookOf } from '../../main/core/hooks-setup/settings-merge';
+import { isAlive } from '../support/proc';
+import { runCli } from '../support/run-cli';
+import { cleanEnv, removeDir, spawnGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+// Hooks installed with a `corral` whose path holds a space, run as the agents run them: the written
+// command string through a POSIX shell (`sh -c`, and `bash -c` for the agents that use bash).
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Every Corral hook command an agent's settings file holds, by the agent's event name. */
+function installedCommands(agent: HookAgent, home: string, env: Record<string, string>): Map<string, string> {
+  const file = HOOK_AGENT_SPECS[agent].settingsPath(env, home);
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as {
+    hooks: Record<string, { hooks: { command: string }[] }[]>;
+  };
+  const out = new Map<string, string>();
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    for (const g of groups) for (const h of g.hooks) if (corralHookOf(h.command)) out.set(event, h.command);
+  }
+  return out;
+}
+
+/** The hook command line run as an agent runs it: `<shell> -c <command>`, the payload on stdin. */
+function runThroughShell(
+  shell: string,
+  command: string,
+  stdin: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(shell, ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+function payload(session: string, event: string): string {
+  return JSON.stringify({
+    session_id: session,
+    hook_event_name: event,
+    tool_name: 'Bash',
+    tool_use_id: `toolu_${session}`,
+    tool_input: { command: 'sleep 600 &' },
+  });
+}
+
+/** Each agent's installed hooks run through its shell: the tool-call pair reports a leftover, SessionEnd records the end. */
+async function checkInstalledHooksRun(home: string, data: string): Promise<void> {
+  const env = cleanEnv({ HOME: home, CORRAL_DATA_DIR: data });
+  for (const agent of HOOK_AGENTS) {
+    const commands = installedCommands(agent, home, {});
+    const spec = HOOK_AGENT_SPECS[agent];
+    expect([...commands.keys()].sort()).toEqual(spec.events.map((e) => e.event).sort());
+    const shell = agent === 'codex' ? '/bin/sh' : '/bin/bash';
+    const end = spec.events.find((e) => e.role === 'session-end')!.event;
+    const session = randomUUID();
+    const ended = await runThroughShell(shell, commands.get(end)!, payload(session, end), env);
+    expect(ended, `${agent} ${end} through ${shell} -c`).toEqual({ code: 0, stdout: '', stderr: '' });
+    const endedLines = readFileSync(join(data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
+    expect(endedLines).toContain(`"sessionId":"${session}"`);
+  }
+
+  // Claude Code's tool-call pair through `sh -c`: the note names what the call left running.
+  const commands = installedCommands('claude-code', home, {});
+  const session = randomUUID();
+  const pre = await runThroughShell(
+    '/bin/sh',
+    commands.get('PreToolUse')!,
+    payload(session, 'PreToolUse'),
+    env,
+  );
+  expect(pre).toEqual({ code: 0, stdout: '', stderr: '' });
+  const tool = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', {
+    env: cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
+  });
+  const leftover = Number(await tool.ready('pid'));
+  await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
+  const post = await runThroughShell(
+    '/bin/sh',
+    commands.get('PostToolUse')!,
+    payload(session, 'PostToolUse'),
+    env,
+  );
+  expect(post.code).toBe(0);
+  expect(post.stderr).toBe('');
+  const note = (JSON.parse(post.stdout) as { hookSpecificOutput: { additionalContext: string } })
+    .hookSpecificOutput.additionalContext;
+  expect(note).toContain(`pid ${leftover} (process group ${tool.pgid})`);
+}
+
+describe('hooks installed with a corral path that holds a space', { timeout: 240_000 }, () => {
+  it('from serve or the app (corral found on PATH): every installed hook runs through the shell', async () => {
+    const binDir = join(tempDir('corral-space-'), 'my tools', 'bin');
+    mkdirSync(binDir, { recursive: true });
+    symlinkSync(join(ROOT, 'bin', 'corral.mjs'), join(binDir, 'corral'));
+    const home = tempDir('corral-space-home-');
+    const data = tempDir('corral-space-data-');
+
+    const resolved = resolveHookCommand({ PATH: `/usr/bin:${binDir}` });
+    expect(resolved).toEqual({ command: `'${join(binDir, 'corral')}'` });
+    for (const agent of HOOK_AGENTS) {
+      const change = installAgentHooks({ agent, dryRun: false }, { env: {}, home }, resolved);
+      expect(change.error).toBeUndefined();
+      expect(change.changed).toBe(true);
+    }
+    await checkInstalledHooksRun(home, data);
+  });
+
+  it('from the CLI (corral hooks install, run from a checkout whose path holds a space)', async () => {
+    const checkout = join(tempDir('corral-space-'), 'corral checkout');
+    for (const part of [
+      'main',
+      'shared',
+      'bin',
+      'package.json',
+      'tsconfig.json',
+      'tsconfig.base.json',
+      'tsconfig.node.json',
+    ]) {
+      cpSync(join(ROOT, part), join(checkout, part), { recursive: true });
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+    const home = tempDir('corral-space-home-');
+    const data = tempDir('corral-space-data-');
+
+    const install = await runCli(['hooks', 'install'], {
+      env: { HOME: home, CORRAL_DATA_DIR: data },
+      command: [process.execPath, join(checkout, 'bin', 'corral.mjs')],
+    });
+    expect(install.stderr).toBe('');
+    expect(install.code).toBe(0);
+    const written = installedCommands('claude-code', home, {}).get('PreToolUse')!;
+    expect(written).toContain(`'${join(checkout, 'bin', 'corral.mjs')}'`);
+    await checkInstalledHooksRun(home, data);
+  });
+});
