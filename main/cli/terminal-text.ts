@@ -1,17 +1,12 @@
+import { visibleText } from '../../shared/visible-text';
+
 /**
- * Makes any string safe to print on a terminal: control characters and bidirectional overrides
- * (which can make a name display reversed) become visible escapes.
+ * Makes any string safe to print on a terminal: control characters, bidirectional overrides (which
+ * can make a name display reversed) and zero-width characters become visible escapes, exactly as
+ * the UI shows them (shared/visible-text.ts).
  */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\t') return '\\t';
-    const code = c.charCodeAt(0);
-    return code > 0xff
-      ? `\\u${code.toString(16).padStart(4, '0')}`
-      : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
+  return visibleText(text);
 }
 
 export function formatBytes(bytes: number): string {
