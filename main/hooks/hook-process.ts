@@ -1,19 +1,21 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HOOK_MARKER_KEYS, isHookAgent } from '../core/hooks-setup/hook-agents';
 import { resolveDataDir } from '../core/storage/data-dir';
+import { appendOwnFile, ensureOwnDataDir } from '../core/storage/own-data-dir';
 import { HookProcReader, type HookSampler } from './hook-proc-reader';
 import { runHook } from './run-hook';
 
 export const HOOK_USAGE = 'corral hook <agent> <event>   (run by the agent; the JSON payload on stdin)';
 
+/** A line in `<data dir>/hooks/hook-errors.log`, only in a data directory of the user's own. */
 function logError(dataDir: string, text: string): void {
   try {
-    mkdirSync(join(dataDir, 'hooks'), { recursive: true });
-    appendFileSync(join(dataDir, 'hooks', 'hook-errors.log'), `${new Date().toISOString()} ${text}\n`);
+    const hooks = ensureOwnDataDir(dataDir, 'hooks');
+    appendOwnFile(join(hooks, 'hook-errors.log'), `${new Date().toISOString()} ${text}\n`);
   } catch {
-    // Nowhere left to report; the agent must still go on.
+    // Nowhere left to report (or a data directory refused: nothing is written there); the agent must still go on.
   }
 }
 

@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from '../core/storage/own-data-dir';
 
 /**
  * When each tool call began, recorded by the before-tool hook and read by the after-tool hook.
@@ -50,23 +51,16 @@ function fileOf(dataDir: string, key: ToolCallKey): string {
 }
 
 export function recordToolCallStart(dataDir: string, key: ToolCallKey, start: ToolCallStart): void {
-  mkdirSync(dir(dataDir), { recursive: true });
-  const path = fileOf(dataDir, key);
-  const tmp = `${path}.${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(start));
-  renameSync(tmp, path);
+  ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
+  writeOwnFileAtomically(fileOf(dataDir, key), JSON.stringify(start));
 }
 
 /** The recorded start, removed from the store; null when none was recorded. */
 export function takeToolCallStart(dataDir: string, key: ToolCallKey): ToolCallStart | null {
+  ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
   const path = fileOf(dataDir, key);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const text = readOwnFile(path);
+  if (text === null) return null;
   rmSync(path, { force: true });
   const v = JSON.parse(text) as Partial<ToolCallStart>;
   if (typeof v.startKey !== 'number' || typeof v.at !== 'number') return null;
@@ -78,6 +72,7 @@ export function forgetSessionToolCalls(dataDir: string, agent: string, sessionId
   const prefix = `${digest(`${agent}\0${sessionId}`)}-`;
   let names: string[];
   try {
+    ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
     names = readdirSync(dir(dataDir));
   } catch {
     return;

@@ -1,12 +1,14 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GroupView } from '../../../shared/model';
+import { appendOwnFile, ensureOwnDataDir } from './own-data-dir';
 
 /**
  * Sessions an agent told Corral (through its SessionEnd hook) have ended, so their leftovers can be
  * flagged `session-ended`. One JSON line per ended session in `<data dir>/hooks/ended-sessions.jsonl`,
  * appended with O_APPEND in a single write of one short line: concurrent hooks (several agents
- * ending at once) never interleave or lose lines, and no lock is needed.
+ * ending at once) never interleave or lose lines, and no lock is needed. Written only in a data
+ * directory of the user's own, never through a link (own-data-dir.ts).
  */
 
 /** Environment markers whose value is an agent session id (the id its hook payloads carry). */
@@ -31,9 +33,8 @@ export function endedSessionsPath(dataDir: string): string {
 }
 
 export function recordSessionEnded(dataDir: string, ended: EndedSession): void {
-  const path = endedSessionsPath(dataDir);
-  mkdirSync(join(dataDir, 'hooks'), { recursive: true });
-  appendFileSync(path, `${JSON.stringify(ended)}\n`, { flag: 'a' });
+  ensureOwnDataDir(dataDir, 'hooks');
+  appendOwnFile(endedSessionsPath(dataDir), `${JSON.stringify(ended)}\n`);
 }
 
 /** Pure: the store's text → session id → its (latest) end. Lines that do not parse are skipped. */

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PolicyJournalQuery } from '../../../shared/contract';
 import type { Incident, MonitorEvent } from '../../../shared/model';
 import { IncidentTable, type IncidentQuery } from './incident-table';
 import { openOnDisk, whyUnwritable } from './open-on-disk';
+import { ensureOwnDataDir } from './own-data-dir';
 import { describeError, isCallerError } from './sqlite-errors';
 import { watchStopRequests } from './stop-requests';
 import { takeWriterLock } from './writer-lock';
@@ -300,9 +301,10 @@ function readableHistory(file: string): Incident[] {
   }
 }
 
+/** The data directory exists (or was just made) and is the user's own (own-data-dir.ts). */
 function existsOrCreatable(dir: string): boolean {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureOwnDataDir(dir);
     return true;
   } catch {
     return false;

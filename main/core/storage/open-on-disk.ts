@@ -1,5 +1,6 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { IncidentTable } from './incident-table';
+import { checkOwnFileIfPresent, DataDirRefused, ensureOwnDataDir } from './own-data-dir';
 import { moveDatabaseAside } from './move-aside';
 import { describeError, isDamage } from './sqlite-errors';
 
@@ -29,8 +30,10 @@ export function openOnDisk(
   { reader = false }: { reader?: boolean } = {},
 ): DiskOpening {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureOwnDataDir(dir);
+    checkOwnFileIfPresent(path);
   } catch (err) {
+    if (err instanceof DataDirRefused) return { table: null, problem: err.message };
     return { table: null, problem: `cannot create the data directory ${dir}: ${describeError(err)}` };
   }
   try {

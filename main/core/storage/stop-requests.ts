@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-data-dir';
 
 export const STOP_REQUESTS_DIR = 'stop-requests';
 /** A request older than this is stale: its teardown has long finished. */
@@ -30,11 +31,9 @@ export function watchStopRequests(dataDir: string): () => void {
  */
 export function recordStopRequest(dataDir: string, request: Omit<StopRequest, 'by'>): void {
   try {
-    const dir = join(dataDir, STOP_REQUESTS_DIR);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const dir = ensureOwnDataDir(dataDir, STOP_REQUESTS_DIR);
     const name = `${request.pgid}-${request.at}-${process.pid}.json`;
-    writeFileSync(join(dir, `.${name}`), JSON.stringify({ ...request, by: process.pid }), { mode: 0o600 });
-    renameSync(join(dir, `.${name}`), join(dir, name));
+    writeOwnFileAtomically(join(dir, name), JSON.stringify({ ...request, by: process.pid }));
   } catch {
     // Without the note the incident closes as `exited`: wrong word, nothing lost.
   }
@@ -44,6 +43,7 @@ function readRequests(dataDir: string, now: number): StopRequest[] {
   const dir = join(dataDir, STOP_REQUESTS_DIR);
   let names: string[];
   try {
+    ensureOwnDataDir(dataDir, STOP_REQUESTS_DIR);
     names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
   } catch {
     return [];
@@ -51,7 +51,7 @@ function readRequests(dataDir: string, now: number): StopRequest[] {
   const out: StopRequest[] = [];
   for (const name of names) {
     try {
-      const r = JSON.parse(readFileSync(join(dir, name), 'utf8')) as StopRequest;
+      const r = JSON.parse(readOwnFile(join(dir, name)) ?? '') as StopRequest;
       if (typeof r.at !== 'number' || now - r.at > KEEP_MS) {
         rmSync(join(dir, name), { force: true });
         continue;
