@@ -18,8 +18,8 @@ import { dirname, join } from 'node:path';
  * Corral's data directory is the user's own, and nothing in it is reached through a symbolic link.
  * A data directory inside another user's folder (HOME or CORRAL_DATA_DIR pointing there) would let
  * that user plant a link (`hooks/ended-sessions.jsonl` → a file of root's) and have Corral write
- * through it. So: the data directory and every folder Corral makes in it must be owned by the
- * current user, the data directory's parent by the user or root, the folders inside are never links,
+ * through it. So: the data directory, its enclosing folder and every folder and file Corral uses in
+ * it must be owned by the current user (or root), the folders inside are never links,
  * and files are opened with O_NOFOLLOW and checked (a regular file of the user's) on the open
  * descriptor, not by a path that could be swapped after the check.
  */
@@ -55,8 +55,9 @@ function refuseInside(path: string, why: string): never {
   );
 }
 
+/** Root (uid 0) is trusted as the owner too: it can write anywhere already, and no other user can plant what it owns. */
 function checkOwner(path: string, st: Stats, uid: number, what: string, inside = false): void {
-  if (st.uid === uid) return;
+  if (st.uid === uid || st.uid === 0) return;
   (inside ? refuseInside : refuse)(path, `${what} belongs to uid ${st.uid}, not to you (uid ${uid})`);
 }
 
