@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/global-leak-check.ts'],
-    setupFiles: ['test/support/cleanup.ts'],
+    globalSetup: ['test/support/temp-home.ts', 'test/support/global-leak-check.ts'],
+    setupFiles: ['test/support/temp-home-check.ts', 'test/support/cleanup.ts'],
     // Suites spawn real processes and burn real CPU: run files one at a time on this 2-core budget.
     fileParallelism: false,
     testTimeout: 60_000,

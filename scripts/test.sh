@@ -9,9 +9,13 @@ npm run --silent typecheck
 npm run --silent build
 bash scripts/electronegativity.sh
 mkdir -p test-artifacts
+# Tests run with a temporary HOME (test/support/temp-home.ts); the real user's Corral data, config
+# and agents' hook settings must come out of the run exactly as they went in.
+node scripts/real-home-guard.mjs snapshot test-artifacts/real-home-before.json
 status=0
 unshare --pid --fork --mount-proc --kill-child tini -- \
   npx vitest run --reporter=default --reporter=json --outputFile.json=test-artifacts/vitest.json "$@" || status=$?
+node scripts/real-home-guard.mjs compare test-artifacts/real-home-before.json || status=1
 # One plain closing line for whoever reads the log.
 node -e '
   const r = JSON.parse(require("fs").readFileSync("test-artifacts/vitest.json", "utf8"));

@@ -14,7 +14,8 @@ import { trackGroup } from './spawned-groups';
 export const CLAUDE_CODE_VERSION = '2.1.197';
 
 export function claudeCodeDir(): string {
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  // The real cache: tests run with a temporary HOME and XDG_CACHE_HOME (test/support/temp-home.ts).
+  const cache = process.env.CORRAL_TEST_CACHE || process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(cache, 'corral-test', `claude-code-${CLAUDE_CODE_VERSION}`);
 }
 

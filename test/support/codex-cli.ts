@@ -13,7 +13,8 @@ import { trackGroup } from './spawned-groups';
 export const CODEX_VERSION = '0.171.0';
 
 export function codexDir(): string {
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  // The real cache: tests run with a temporary HOME and XDG_CACHE_HOME (test/support/temp-home.ts).
+  const cache = process.env.CORRAL_TEST_CACHE || process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(cache, 'corral-test', `codex-${CODEX_VERSION}`);
 }
 
