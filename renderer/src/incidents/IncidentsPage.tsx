@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
 import type { Incident } from '../../../shared/model';
@@ -155,10 +156,13 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
                 {incident.pgid}
               </button>
             </td>
-            <td className="command" title={incident.processes.map((p) => `${p.pid} ${p.command}`).join('\n')}>
+            <td
+              className="command"
+              title={incident.processes.map((p) => `${p.pid} ${visibleText(p.command)}`).join('\n')}
+            >
               <span className="command-text">
                 {incident.processes.length === 1
-                  ? commandThatMatters(incident.processes[0]!.command)
+                  ? visibleText(commandThatMatters(incident.processes[0]!.command))
                   : `${incident.processes.length} processes`}
               </span>
             </td>

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
@@ -57,13 +58,13 @@ export const GroupRow = memo(function GroupRow({
     </button>
   );
   const commandCell = (
-    <td className="command" title={full}>
+    <td className="command" title={visibleText(full)}>
       {group.toolCall?.description ? (
         <span className="tool-description" data-testid="tool-description">
-          {group.toolCall.description}
+          {visibleText(group.toolCall.description)}
         </span>
       ) : null}
-      <span className="command-text">{command}</span>
+      <span className="command-text">{visibleText(command)}</span>
       <LeftoverContext group={group} />
       {compact ? (
         <span className="row-meta muted">

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { useEffect, useState } from 'react';
 import type { PolicyMode, PolicyRule, Settings } from '../../../shared/model';
 import { useCorral, useCorralApi } from '../store/store-context';
@@ -160,7 +161,7 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
               {e.type === 'stopped-by-policy'
                 ? `stopped group ${e.pgid}`
                 : `${e.detail?.executed ? 'acted on' : 'would ' + String(e.detail?.action)} group ${e.pgid}`}
-              {e.command ? ` (${e.command})` : ''}
+              {e.command ? ` (${visibleText(e.command)})` : ''}
               {e.detail?.reason ? ` (${String(e.detail.reason)})` : ''}
             </li>
           ))}

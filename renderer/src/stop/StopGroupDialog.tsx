@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { useState } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
@@ -48,7 +49,7 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
       title={`Stop group ${group.pgid}`}
       testId="stop-dialog"
       subtitle={
-        <span title={group.processes[0]?.command}>
+        <span title={visibleText(group.processes[0]?.command ?? '')}>
           {group.agent ? `${group.agent.name}'s ` : ''}
           {group.processes.length} process{group.processes.length === 1 ? '' : 'es'}, session {group.sid}
         </span>

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { commandThatMatters } from '../../../shared/command-summary';
 import type { ProcessView } from '../../../shared/model';
 import type { TeardownState } from '../store/teardown-slice';
@@ -45,7 +46,7 @@ export function StopOutcome({ targets, teardown }: StopOutcomeProps) {
             className={`outcome-${row.outcome}`}
           >
             <span className="pid">{row.pid}</span>{' '}
-            <code title={row.command}>{commandThatMatters(row.command)}</code>
+            <code title={visibleText(row.command)}>{visibleText(commandThatMatters(row.command))}</code>
             <span className="outcome-label">{row.label}</span>
           </li>
         ))}

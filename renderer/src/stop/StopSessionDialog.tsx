@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { useState, type ReactNode } from 'react';
 import type { SessionGroupOutcome, StopSessionResult } from '../../../shared/contract';
 import type { GroupView, SessionRef } from '../../../shared/model';
@@ -44,7 +45,7 @@ function GroupSection({ group, children }: { group: GroupView; children: ReactNo
   return (
     <section className="session-stop-group">
       <p className="muted group-caption">
-        Group {group.pgid}: {leftoverCommand(group)}
+        Group {group.pgid}: {visibleText(leftoverCommand(group))}
       </p>
       {children}
     </section>
@@ -101,7 +102,7 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
           {leftovers.map((group) => (
             <GroupSection key={group.id} group={group}>
               <TargetList
-                label={`Group ${group.pgid}: ${leftoverCommand(group)}`}
+                label={`Group ${group.pgid}: ${visibleText(leftoverCommand(group))}`}
                 targets={group.processes}
               />
             </GroupSection>

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { commandThatMatters } from '../../../shared/command-summary';
 import type { ProcessView } from '../../../shared/model';
 
@@ -7,7 +8,8 @@ export function TargetList({ label, targets }: { label: string; targets: readonl
     <ul className="target-list" aria-label={label} data-testid="stop-targets">
       {targets.map((p) => (
         <li key={p.pid} data-pid={p.pid}>
-          <span className="pid">{p.pid}</span> <code title={p.command}>{commandThatMatters(p.command)}</code>
+          <span className="pid">{p.pid}</span>{' '}
+          <code title={visibleText(p.command)}>{visibleText(commandThatMatters(p.command))}</code>
         </li>
       ))}
     </ul>

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import type { TimelineLane } from '../../../shared/model';
 import { formatClock, formatCpuSeconds, formatDateTime } from '../shared-ui/format';
 import { cpuAt } from './story';
@@ -50,7 +51,7 @@ export function LaneTooltip({ anchor }: { anchor: TooltipAnchor }) {
         ) : null}
       </dl>
       {lane.leftGroup ? <p className="muted">Left the group (setsid); belongs to it by lineage.</p> : null}
-      <code className="tooltip-command">{lane.command}</code>
+      <code className="tooltip-command">{visibleText(lane.command)}</code>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { memo, useMemo, type MouseEvent, type FocusEvent } from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
 import type { TimelineLane } from '../../../shared/model';
@@ -76,21 +77,21 @@ export const TimelineLaneRow = memo(function TimelineLaneRow({
       data-pid={lane.pid}
       data-left-group={lane.leftGroup ? 'true' : undefined}
       data-exited={exited ? 'true' : undefined}
-      aria-label={`pid ${lane.pid}: ${lane.command}`}
+      aria-label={`pid ${lane.pid}: ${visibleText(lane.command)}`}
       style={{ transform: `translateY(${index * LANE_HEIGHT}px)` }}
       onMouseMove={(event: MouseEvent<HTMLDivElement>) => onHover(lane, event.currentTarget, event.clientX)}
       onMouseLeave={onLeave}
       onFocus={(event: FocusEvent<HTMLDivElement>) => onHover(lane, event.currentTarget, null)}
       onBlur={onLeave}
     >
-      <div className="lane-label" title={lane.command}>
+      <div className="lane-label" title={visibleText(lane.command)}>
         <span className="pid">{lane.pid}</span>
         {lane.leftGroup ? (
           <span className="badge badge-left-group" data-flag="left-group">
             left group
           </span>
         ) : null}
-        <span className="lane-command">{commandThatMatters(lane.command)}</span>
+        <span className="lane-command">{visibleText(commandThatMatters(lane.command))}</span>
       </div>
       <svg className="lane-plot" width={width} height={LANE_HEIGHT} aria-hidden="true">
         {bar ? <rect className="lane-bar" x={bar.x} y={BAR_Y} width={bar.width} height={BAR_HEIGHT} /> : null}

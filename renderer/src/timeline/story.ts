@@ -1,3 +1,4 @@
+import { visibleText } from '../../../shared/visible-text';
 import { commandThatMatters } from '../../../shared/command-summary';
 import type { GroupTimeline, TimelineLane } from '../../../shared/model';
 import { formatClock, formatCpuSeconds } from '../shared-ui/format';
@@ -53,7 +54,9 @@ export function timelineSummary(timeline: GroupTimeline, now: number): string {
   const who = timeline.agent
     ? `${timeline.agent.name}${timeline.agent.pid ? ` (pid ${timeline.agent.pid})` : ''}`
     : 'unknown';
-  parts.push(`started by ${who} at ${formatClock(first.startedAt)}: ${commandThatMatters(first.command)}`);
+  parts.push(
+    `started by ${who} at ${formatClock(first.startedAt)}: ${visibleText(commandThatMatters(first.command))}`,
+  );
   const orphanedAt = earliest(
     lanes.flatMap((l) => [
       ...l.segments.filter((s) => s.kind === 'orphaned').map((s) => s.from),
