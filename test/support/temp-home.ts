@@ -10,6 +10,8 @@ import { join } from 'node:path';
  * CORRAL_TEST_CACHE for the agent CLIs scripts/install-test-deps.sh put there.
  */
 export default function setup(): () => void {
+  // Vitest runs a global setup once per project: the first one made the home for the whole run.
+  if (process.env.CORRAL_TEST_HOME) return () => {};
   const realCache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   const root = mkdtempSync(join(tmpdir(), 'corral-test-home-'));
   const home = join(root, 'home');
