@@ -17,7 +17,7 @@ export class TrayController {
   private lastSnapshot: Snapshot;
   private drawn = '';
   private configProblems = 0;
-  private readonly gate = new MenuUpdateGate<Menu>();
+  private readonly gate = new MenuUpdateGate<Menu>((menu) => this.tray.setContextMenu(menu));
   /** Redraws from the last snapshot when an age or countdown in the menu would read otherwise. */
   private ticking: NodeJS.Timeout | null = null;
 
@@ -72,17 +72,14 @@ export class TrayController {
     const menu = Menu.buildFromTemplate(toMenuTemplate(model.items, (a) => void this.run(a)));
     // Replacing an open menu closes it (macOS): hold the newest until the open one closes.
     menu.on('menu-will-show', () => this.gate.opened());
-    menu.on('menu-will-close', () => {
-      const held = this.gate.closed();
-      if (held) this.tray.setContextMenu(held);
-    });
-    const now = this.gate.offer(menu);
-    if (now) this.tray.setContextMenu(now);
+    menu.on('menu-will-close', () => this.gate.closed());
+    this.gate.offer(menu);
   }
 
   destroy(): void {
     if (this.ticking) clearTimeout(this.ticking);
     this.ticking = null;
+    this.gate.dispose();
     this.tray.destroy();
   }
 
