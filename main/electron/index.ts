@@ -3,14 +3,25 @@ import { app, dialog, powerMonitor } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import { join } from 'node:path';
 import { startWorkerService } from '../core/worker/worker-service';
+import { disableAppNap } from './app-nap';
 import { confirmAndStop } from './confirm-stop';
 import { registerIpc } from './ipc';
 import { MainWindow } from './main-window';
 import { checkNativeModules, describeNativeFailures, nativeModulesFor } from './native-check';
 import { Notifier } from './notifier';
+import { loadObjcRuntime } from './objc-runtime';
 import { appPaths } from './paths';
 import { hardenApp } from './security';
 import { TrayController } from './tray-controller';
+
+/** App Nap off for the app's life (app-nap.ts); a failure costs accuracy, not the app. */
+function keepAwakeForPolls(): void {
+  try {
+    disableAppNap(loadObjcRuntime());
+  } catch (err) {
+    console.warn('corral: could not opt out of App Nap; polls may be throttled while idle', err);
+  }
+}
 
 /** A start-up failure whose message is written for the user (shown as is, without a stack). */
 class StartupError extends Error {}
@@ -20,6 +31,7 @@ async function start(): Promise<void> {
     // A menu-bar app: no Dock icon, no app menu (LSUIElement in the packaged Info.plist does the same).
     app.setActivationPolicy('accessory');
     app.dock?.hide();
+    keepAwakeForPolls();
   }
   const paths = appPaths();
   hardenApp(paths.devServerUrl);
