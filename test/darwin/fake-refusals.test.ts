@@ -143,3 +143,19 @@ describe('the TypeScript libSystem stand-in refuses what xnu refuses', () => {
     expect(out.readBigUInt64LE(0)).toBe(24_000_000n);
   });
 });
+
+describe('proc_listpids (bsd/kern/proc_info.c proc_listpids; libproc.c turns -1 into 0)', () => {
+  it('answers 0 with errno on failure, never -1, and never more pids than fit', () => {
+    const lib = table();
+    expect(lib.procListAllPids(new Int32Array(0))).toBe(0);
+    expect(lib.errno()).toBe(ENOMEM);
+    lib.listPidsRefusal = EPERM;
+    expect(lib.procListAllPids(new Int32Array(16))).toBe(0);
+    expect(lib.procListChildPids(1, new Int32Array(16))).toBe(0);
+    expect(lib.errno()).toBe(EPERM);
+    lib.listPidsRefusal = null;
+    const two = new Int32Array(2);
+    expect(lib.procListAllPids(two)).toBe(2);
+    expect(lib.procListAllPids(new Int32Array(16))).toBeGreaterThan(2);
+  });
+});
