@@ -63,7 +63,7 @@ const SOCKET_FDINFO_SIZE = 792;
 const PROX_FDTYPE_SOCKET = 2;
 const SZOMB = 5;
 const RUSAGE_INFO_V4 = 4;
-const RUSAGE_INFO_V4_SIZE = 304;
+const RUSAGE_INFO_V4_SIZE = 296;
 
 /**
  * A stand-in for libSystem that answers as xnu does, refusals included. Each rule names the xnu source
@@ -195,7 +195,10 @@ export class FakeLibSystem implements LibSystem {
 
   procPidRusage(pid: number, flavor: number, buf: Buffer): number {
     this.calls.push(`proc_pid_rusage(${pid}, ${flavor})`);
-    if (flavor !== RUSAGE_INFO_V4 || buf.length < RUSAGE_INFO_V4_SIZE) return this.fail(EINVAL, -1);
+    // No length goes to the kernel: it copies sizeof(struct rusage_info_v4) out whatever the buffer.
+    if (buf.length < RUSAGE_INFO_V4_SIZE)
+      throw new Error(`proc_pid_rusage into ${buf.length} bytes: the kernel would write past the end`);
+    if (flavor !== RUSAGE_INFO_V4) return this.fail(EINVAL, -1);
     const p = this.processes.get(pid);
     if (!p || !this.exists(p)) return this.fail(ESRCH, -1);
     if (!this.sameUserOrRoot(p)) return this.fail(EPERM, -1);
