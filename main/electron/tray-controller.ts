@@ -2,6 +2,7 @@
 import { app, dialog, Menu, nativeImage, Tray } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
+import { installCommandLineTool } from './cli-install-action';
 import { confirmAndStop } from './confirm-stop';
 import { launchAtLoginView, setLaunchAtLogin } from './launch-at-login';
 import { MenuUpdateGate } from './menu-update-gate';
@@ -56,6 +57,7 @@ export class TrayController {
       launchAtLogin: login.checked,
       launchAtLoginNote: login.note,
       configProblems: this.configProblems,
+      offerCliInstall: process.platform === 'darwin' && app.isPackaged,
     };
     const model = buildTrayMenuModel(snapshot, state);
     if (this.ticking) clearTimeout(this.ticking);
@@ -74,6 +76,11 @@ export class TrayController {
     menu.on('menu-will-show', () => this.gate.opened());
     menu.on('menu-will-close', () => this.gate.closed());
     this.gate.offer(menu);
+  }
+
+  /** The menu-bar icon exists (the smoke test's first check). */
+  created(): boolean {
+    return !this.tray.isDestroyed();
   }
 
   destroy(): void {
@@ -104,6 +111,8 @@ export class TrayController {
         if (refusal) dialog.showErrorBox('Launch at login', refusal);
         return this.update(this.lastSnapshot);
       }
+      case 'install-cli':
+        return installCommandLineTool();
       case 'quit':
         return app.quit();
     }
