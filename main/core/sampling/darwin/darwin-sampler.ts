@@ -100,8 +100,7 @@ export class DarwinSampler implements ProcessSampler {
     const pids = this.listInto((buf) => this.lib.procListAllPids(buf));
     // libproc answers 0, not -1, when the call failed (libproc.c proc_listpids); a real table is never
     // empty (launchd and this process are in it), so 0 is the failure, never "every process exited".
-    if (!pids || pids.length === 0)
-      throw new Error(`proc_listallpids failed (errno ${this.lib.errno()})`);
+    if (!pids || pids.length === 0) throw new Error(`proc_listallpids failed (errno ${this.lib.errno()})`);
     return pids;
   }
 
