@@ -42,7 +42,17 @@ describe('readLoginShellPath with a real bash login shell', () => {
     expect(result).toEqual({ problem: '/bin/bash -ilc did not answer within 500 ms' });
     expect(Date.now() - started).toBeLessThan(5000);
     const sleepPid = Number(readFileSync(join(home, 'sleep.pid'), 'utf8'));
-    await waitFor('the rc file’s sleep to be ended', () => (isAlive(sleepPid) ? undefined : true));
+    // Linux: /proc says dead (a zombie counts); elsewhere signal 0 to the exact pid fails once it is reaped.
+    const gone = (): boolean => {
+      if (process.platform === 'linux') return !isAlive(sleepPid);
+      try {
+        process.kill(sleepPid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await waitFor('the rc file’s sleep to be ended', () => (gone() ? true : undefined));
   });
 
   it('says so when the shell cannot be started', async () => {
