@@ -51,12 +51,19 @@ function readPs() {
   });
 }
 
+/** `footprint -p <pid>`, else `footprint <pid>` (its options differ between macOS releases). */
 function footprintOf(pid) {
-  try {
-    return parseFootprint(execFileSync('footprint', ['-p', String(pid)], { encoding: 'utf8' }));
-  } catch {
-    return null;
+  for (const args of [['-p', String(pid)], [String(pid)]]) {
+    try {
+      const bytes = parseFootprint(
+        execFileSync('footprint', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+      );
+      if (bytes !== null) return bytes;
+    } catch {
+      // Try the other form; the caller falls back to ps's RSS.
+    }
   }
+  return null;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
