@@ -38,6 +38,19 @@ async function adoptLoginShellPath(): Promise<void> {
   else console.warn(`corral: keeping the app's PATH: ${found.problem}`);
 }
 
+/**
+ * Exits once what was written to stdout and stderr is out: on macOS a pipe is written asynchronously
+ * (Node's process.stdout), and app.exit does not wait for it.
+ */
+async function exitAfterOutput(code: number): Promise<void> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) => new Promise<void>((done) => stream.write('', () => done())),
+    ),
+  );
+  app.exit(code);
+}
+
 const smokeTest = isSmokeTest(process.argv);
 const startedAt = Date.now();
 
@@ -111,7 +124,7 @@ async function start(): Promise<void> {
     process.stdout.write(`${verdict.line}\n`);
     tray.destroy();
     await stop();
-    app.exit(verdict.exitCode);
+    await exitAfterOutput(verdict.exitCode);
     return;
   }
   if (process.argv.includes(OPEN_WINDOW_FLAG)) window.show();
@@ -146,7 +159,7 @@ function failSmokeTest(err: unknown): void {
     error: err instanceof Error ? err.message : String(err),
   });
   process.stdout.write(`${verdict.line}\n`);
-  app.exit(verdict.exitCode);
+  void exitAfterOutput(verdict.exitCode);
 }
 
 /** `Corral --cli <args>`: the corral CLI inside the app (the installed `corral` wrapper runs this). */
@@ -156,10 +169,10 @@ async function runCli(args: string[]): Promise<void> {
   });
   try {
     const { main } = await import('../cli/cli-main');
-    app.exit(await main(args));
+    await exitAfterOutput(await main(args));
   } catch (err) {
     process.stderr.write(`corral: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    app.exit(1);
+    await exitAfterOutput(1);
   }
 }
 
