@@ -1,37 +1,66 @@
 #!/usr/bin/env node
 // Packages the macOS dmg for one architecture (`node scripts/dist-mac.mjs arm64|x64`), signed and
 // notarized when the credentials are in the environment, unsigned otherwise, saying which.
+// Unsigned still means launchable: electron-builder.yml's electronFuses.resetAdHocDarwinSignature
+// re-signs the bundle ad hoc after the fuses are flipped, which Apple Silicon requires.
 import { spawnSync } from 'node:child_process';
 
-const arch = process.argv[2];
-if (arch !== 'arm64' && arch !== 'x64') {
-  console.error(
-    'usage: node scripts/dist-mac.mjs arm64|x64 (one architecture per machine: native packages differ)',
+const SIGNING_KEYS = ['CSC_LINK', 'CSC_KEY_PASSWORD'];
+const NOTARIZING_KEYS = ['APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'];
+
+/**
+ * What to change in electron-builder.yml for this environment: `config` is merged over the file
+ * (electron-builder's `-c.<path>=<value>`), `env` over the process environment.
+ */
+export function macBuildPlan(env) {
+  const signing = SIGNING_KEYS.filter((k) => !env[k]);
+  const notarizing = NOTARIZING_KEYS.filter((k) => !env[k]);
+  if (signing.length > 0)
+    return {
+      // No certificate: no Developer ID signature, so no hardened runtime (an ad hoc signature with it
+      // fails library validation on Electron's frameworks); the fuses' ad hoc re-sign is the signature.
+      config: { mac: { identity: null, hardenedRuntime: false } },
+      env: { CSC_IDENTITY_AUTO_DISCOVERY: 'false' },
+      message: `not signing (${signing.join(', ')} not set); the app will be signed ad hoc only.`,
+    };
+  if (notarizing.length > 0)
+    return {
+      config: {},
+      env: {},
+      message: `signing, not notarizing (${notarizing.join(', ')} not set).`,
+    };
+  return { config: { mac: { notarize: true } }, env: {}, message: 'signing and notarizing.' };
+}
+
+/** `{ mac: { identity: null } }` as electron-builder's command-line overrides (`-c.mac.identity=null`). */
+export function configFlags(config, prefix = '-c') {
+  return Object.entries(config).flatMap(([key, value]) =>
+    value !== null && typeof value === 'object'
+      ? configFlags(value, `${prefix}.${key}`)
+      : [`${prefix}.${key}=${value}`],
   );
-  process.exit(2);
-}
-if (process.arch !== arch) {
-  console.error(
-    `refusing to package ${arch} on a ${process.arch} machine: koffi and libsql would ship ${process.arch} binaries`,
-  );
-  process.exit(2);
 }
 
-const env = { ...process.env };
-const args = ['electron-builder', '--mac', 'dmg', `--${arch}`, '--publish', 'never'];
-const signing = ['CSC_LINK', 'CSC_KEY_PASSWORD'].filter((k) => !env[k]);
-const notarizing = ['APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'].filter((k) => !env[k]);
-
-if (signing.length > 0) {
-  console.log(`dist-mac: not signing (${signing.join(', ')} not set); the app will be unsigned.`);
-  env.CSC_IDENTITY_AUTO_DISCOVERY = 'false';
-  args.push('-c.mac.identity=null');
-} else if (notarizing.length > 0) {
-  console.log(`dist-mac: signing, not notarizing (${notarizing.join(', ')} not set).`);
-} else {
-  console.log('dist-mac: signing and notarizing.');
-  args.push('-c.mac.notarize=true');
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arch = process.argv[2];
+  if (arch !== 'arm64' && arch !== 'x64') {
+    console.error(
+      'usage: node scripts/dist-mac.mjs arm64|x64 (one architecture per machine: native packages differ)',
+    );
+    process.exit(2);
+  }
+  if (process.arch !== arch) {
+    console.error(
+      `refusing to package ${arch} on a ${process.arch} machine: koffi and libsql would ship ${process.arch} binaries`,
+    );
+    process.exit(2);
+  }
+  const plan = macBuildPlan(process.env);
+  console.log(`dist-mac: ${plan.message}`);
+  const args = ['electron-builder', '--mac', 'dmg', `--${arch}`, '--publish', 'never'];
+  const result = spawnSync('npx', [...args, ...configFlags(plan.config)], {
+    stdio: 'inherit',
+    env: { ...process.env, ...plan.env },
+  });
+  process.exit(result.status ?? 1);
 }
-
-const result = spawnSync('npx', args, { stdio: 'inherit', env });
-process.exit(result.status ?? 1);

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent lint
 npm run --silent format:check
+node scripts/actionlint.mjs
 npm run --silent typecheck
 npm run --silent build
 bash scripts/electronegativity.sh

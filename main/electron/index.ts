@@ -3,28 +3,77 @@ import { app, dialog, powerMonitor } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import { join } from 'node:path';
 import { startWorkerService } from '../core/worker/worker-service';
+import { disableAppNap } from './app-nap';
+import { cliArguments } from './cli-install';
 import { confirmAndStop } from './confirm-stop';
 import { registerIpc } from './ipc';
 import { MainWindow } from './main-window';
 import { checkNativeModules, describeNativeFailures, nativeModulesFor } from './native-check';
 import { Notifier } from './notifier';
+import { loadObjcRuntime } from './objc-runtime';
 import { appPaths } from './paths';
+import { mergePaths, readLoginShellPath } from './login-shell-path';
 import { hardenApp } from './security';
+import { firstSnapshot, isSmokeTest, smokeVerdict, snapshotSize } from './smoke-test';
 import { TrayController } from './tray-controller';
+
+/** App Nap off for the app's life (app-nap.ts); a failure costs accuracy, not the app. */
+function keepAwakeForPolls(): boolean {
+  try {
+    disableAppNap(loadObjcRuntime());
+    return true;
+  } catch (err) {
+    console.warn('corral: could not opt out of App Nap; polls may be throttled while idle', err);
+    return false;
+  }
+}
+
+/**
+ * Started from Finder or at login, the app lacks the shell's PATH: the login shell's is taken, once,
+ * before the worker starts (it copies this environment), so hooks set-up finds `corral` there.
+ */
+async function adoptLoginShellPath(): Promise<void> {
+  const found = await readLoginShellPath(process.env);
+  if ('path' in found) process.env.PATH = mergePaths(found.path, process.env.PATH);
+  else console.warn(`corral: keeping the app's PATH: ${found.problem}`);
+}
+
+/**
+ * Exits once what was written to stdout and stderr is out: on macOS a pipe is written asynchronously
+ * (Node's process.stdout), and app.exit does not wait for it.
+ */
+async function exitAfterOutput(code: number): Promise<void> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) => new Promise<void>((done) => stream.write('', () => done())),
+    ),
+  );
+  app.exit(code);
+}
+
+const smokeTest = isSmokeTest(process.argv);
+const startedAt = Date.now();
+
+/** Shows the window at start (CI's screenshots; `open -a Corral --args --open-window`). */
+const OPEN_WINDOW_FLAG = '--open-window';
 
 /** A start-up failure whose message is written for the user (shown as is, without a stack). */
 class StartupError extends Error {}
 
 async function start(): Promise<void> {
+  let appNapOptOut: boolean | null = null;
   if (process.platform === 'darwin') {
     // A menu-bar app: no Dock icon, no app menu (LSUIElement in the packaged Info.plist does the same).
     app.setActivationPolicy('accessory');
     app.dock?.hide();
+    appNapOptOut = keepAwakeForPolls();
+    await adoptLoginShellPath();
   }
   const paths = appPaths();
   hardenApp(paths.devServerUrl);
 
-  const missing = checkNativeModules(nativeModulesFor(process.platform));
+  const nativeModules = nativeModulesFor(process.platform);
+  const missing = checkNativeModules(nativeModules);
   if (missing.length > 0) throw new StartupError(describeNativeFailures(missing, process.arch));
 
   // The core runs in a worker thread: table scans never block this thread (tray, IPC, notifications).
@@ -58,6 +107,28 @@ async function start(): Promise<void> {
   powerMonitor.on('suspend', rebaseline);
   powerMonitor.on('resume', rebaseline);
 
+  if (smokeTest) {
+    // The full table, not the tray's agents only: the first snapshot proves the sampler works here.
+    setSnapshotDetail('all');
+    const snapshot = await firstSnapshot((listener) => service.onSnapshot(listener));
+    const size = snapshotSize(snapshot);
+    const verdict = smokeVerdict({
+      trayCreated: tray.created(),
+      snapshotSize: size.processes,
+      snapshotGroups: size.groups,
+      nativeModulesLoaded: nativeModules,
+      nativeModulesFailed: [],
+      appNapOptOut,
+      elapsedMs: Date.now() - startedAt,
+    });
+    process.stdout.write(`${verdict.line}\n`);
+    tray.destroy();
+    await stop();
+    await exitAfterOutput(verdict.exitCode);
+    return;
+  }
+  if (process.argv.includes(OPEN_WINDOW_FLAG)) window.show();
+
   app.on('second-instance', () => window.show());
   app.on('activate', () => window.show());
 
@@ -75,8 +146,42 @@ async function start(): Promise<void> {
   });
 }
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
+/** In smoke-test mode a failure is the JSON line and a non-zero exit, never a dialog. */
+function failSmokeTest(err: unknown): void {
+  const verdict = smokeVerdict({
+    trayCreated: false,
+    snapshotSize: 0,
+    snapshotGroups: 0,
+    nativeModulesLoaded: [],
+    nativeModulesFailed: [],
+    appNapOptOut: null,
+    elapsedMs: Date.now() - startedAt,
+    error: err instanceof Error ? err.message : String(err),
+  });
+  process.stdout.write(`${verdict.line}\n`);
+  void exitAfterOutput(verdict.exitCode);
+}
+
+/** `Corral --cli <args>`: the corral CLI inside the app (the installed `corral` wrapper runs this). */
+async function runCli(args: string[]): Promise<void> {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') app.exit(0);
+  });
+  try {
+    const { main } = await import('../cli/cli-main');
+    await exitAfterOutput(await main(args));
+  } catch (err) {
+    process.stderr.write(`corral: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    await exitAfterOutput(1);
+  }
+}
+
+const cliArgs = cliArguments(process.argv);
+if (cliArgs !== null) {
+  void runCli(cliArgs);
+} else if (!app.requestSingleInstanceLock()) {
+  if (smokeTest) failSmokeTest(new Error('another Corral is running'));
+  else app.quit();
 } else {
   // The tray keeps running with no window open.
   app.on('window-all-closed', () => {});
@@ -85,6 +190,7 @@ if (!app.requestSingleInstanceLock()) {
     .then(start)
     .catch((err: unknown) => {
       console.error('corral: failed to start', err);
+      if (smokeTest) return failSmokeTest(err);
       const detail =
         err instanceof StartupError
           ? err.message

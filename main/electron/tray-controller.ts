@@ -2,6 +2,7 @@
 import { app, dialog, Menu, nativeImage, Tray } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
+import { installCommandLineTool } from './cli-install-action';
 import { confirmAndStop } from './confirm-stop';
 import { launchAtLoginView, setLaunchAtLogin } from './launch-at-login';
 import { MenuUpdateGate } from './menu-update-gate';
@@ -17,7 +18,7 @@ export class TrayController {
   private lastSnapshot: Snapshot;
   private drawn = '';
   private configProblems = 0;
-  private readonly gate = new MenuUpdateGate<Menu>();
+  private readonly gate = new MenuUpdateGate<Menu>((menu) => this.tray.setContextMenu(menu));
   /** Redraws from the last snapshot when an age or countdown in the menu would read otherwise. */
   private ticking: NodeJS.Timeout | null = null;
 
@@ -56,6 +57,7 @@ export class TrayController {
       launchAtLogin: login.checked,
       launchAtLoginNote: login.note,
       configProblems: this.configProblems,
+      offerCliInstall: process.platform === 'darwin' && app.isPackaged,
     };
     const model = buildTrayMenuModel(snapshot, state);
     if (this.ticking) clearTimeout(this.ticking);
@@ -72,17 +74,19 @@ export class TrayController {
     const menu = Menu.buildFromTemplate(toMenuTemplate(model.items, (a) => void this.run(a)));
     // Replacing an open menu closes it (macOS): hold the newest until the open one closes.
     menu.on('menu-will-show', () => this.gate.opened());
-    menu.on('menu-will-close', () => {
-      const held = this.gate.closed();
-      if (held) this.tray.setContextMenu(held);
-    });
-    const now = this.gate.offer(menu);
-    if (now) this.tray.setContextMenu(now);
+    menu.on('menu-will-close', () => this.gate.closed());
+    this.gate.offer(menu);
+  }
+
+  /** The menu-bar icon exists (the smoke test's first check). */
+  created(): boolean {
+    return !this.tray.isDestroyed();
   }
 
   destroy(): void {
     if (this.ticking) clearTimeout(this.ticking);
     this.ticking = null;
+    this.gate.dispose();
     this.tray.destroy();
   }
 
@@ -107,6 +111,8 @@ export class TrayController {
         if (refusal) dialog.showErrorBox('Launch at login', refusal);
         return this.update(this.lastSnapshot);
       }
+      case 'install-cli':
+        return installCommandLineTool();
       case 'quit':
         return app.quit();
     }

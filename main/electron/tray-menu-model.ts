@@ -19,6 +19,7 @@ export type TrayAction =
   | { kind: 'pause-notifications'; forMs: number }
   | { kind: 'resume-notifications' }
   | { kind: 'set-launch-at-login'; enabled: boolean }
+  | { kind: 'install-cli' }
   | { kind: 'quit' };
 
 export type TrayMenuItem =
@@ -36,6 +37,8 @@ export interface TrayState {
   launchAtLoginNote?: string | null;
   /** How many problems the config file had when read: shown so the desktop user learns of them. */
   configProblems?: number;
+  /** Offer "Install command-line tool…" (the packaged macOS app, whose CLI is inside it). */
+  offerCliInstall?: boolean;
 }
 
 export interface TrayMenuModel {
@@ -129,6 +132,15 @@ export function buildTrayMenuModel(snapshot: Snapshot, state: TrayState): TrayMe
         checked: state.launchAtLogin,
         action: { kind: 'set-launch-at-login', enabled: !state.launchAtLogin },
       },
+      ...(state.offerCliInstall
+        ? [
+            {
+              type: 'action' as const,
+              label: 'Install command-line tool…',
+              action: { kind: 'install-cli' as const },
+            },
+          ]
+        : []),
       { type: 'separator' },
       { type: 'action', label: 'Quit Corral', action: { kind: 'quit' } },
     ],

@@ -183,23 +183,29 @@ export function procArgs2(
   env: string[],
   apple: string[] = [],
 ): Buffer {
-  const parts: Buffer[] = [];
+  // Laid out as xnu's exec_extract_strings / exec_add_apple_strings build the string area (bsd/kern/
+  // kern_exec.c): "executable_path=<path>\0" padded with NULs to pointer (8-byte) alignment, argv and
+  // env strings, NULs to alignment again (none when already aligned), the apple strings, NULs to
+  // alignment. sysctl_procargsx (kern_sysctl.c) puts int argc first and strips "executable_path=".
+  const area: Buffer[] = [Buffer.from(`executable_path=${execPath}\0`)];
+  const pad = (): void => {
+    const used = area.reduce((n, b) => n + b.length, 0);
+    area.push(Buffer.alloc((8 - (used % 8)) % 8));
+  };
+  pad();
+  for (const a of argv) area.push(Buffer.from(a), Buffer.from([0]));
+  for (const e of env) area.push(Buffer.from(`${e}\0`));
+  pad();
+  for (const s of apple) area.push(Buffer.from(`${s}\0`));
+  if (apple.length > 0) pad();
   const argc = Buffer.alloc(4);
   argc.writeInt32LE(argv.length);
-  parts.push(argc, Buffer.from(`${execPath}\0`));
-  // The kernel pads the exec path to pointer alignment with NULs before argv.
-  const used = 4 + Buffer.byteLength(execPath) + 1;
-  parts.push(Buffer.alloc((8 - (used % 8)) % 8));
-  for (const a of argv) parts.push(Buffer.from(a), Buffer.from([0]));
-  for (const e of env) parts.push(Buffer.from(`${e}\0`));
-  parts.push(Buffer.from([0]));
-  for (const s of apple) parts.push(Buffer.from(`${s}\0`));
-  return Buffer.concat(parts);
+  return Buffer.concat([argc, Buffer.concat(area).subarray('executable_path='.length)]);
 }
 
 /** struct rusage_info_v4 (xnu bsd/sys/resource.h): uuid[16] then 36 × uint64; only the memory fields filled. */
 export function rusageInfoV4(f: { residentBytes: number; physFootprint: number }): Buffer {
-  const u64s: Field[] = Array.from({ length: 36 }, () => ['u64', 0] as Field);
+  const u64s: Field[] = Array.from({ length: 35 }, () => ['u64', 0] as Field);
   u64s[6] = ['u64', f.residentBytes]; // ri_resident_size
   u64s[7] = ['u64', f.physFootprint]; // ri_phys_footprint
   return layout([['char', 16, new Uint8Array(16)], ...u64s]);

@@ -9,7 +9,7 @@ import {
   shortBsdInfo,
   taskInfo,
 } from './darwin-buffers';
-import { FakeLibSystem } from './fake-libsystem';
+import { EPERM, FakeLibSystem } from './fake-libsystem';
 import { parsePsAux, recordedLines } from './recorded-ps';
 
 const MARKERS = new Set(['CLAUDECODE', 'CLAUDE_CODE_SESSION_ID']);
@@ -242,6 +242,14 @@ describe('DarwinSampler', () => {
     const pids = sampler.listPids();
     expect(pids.length).toBe(5000);
     expect(pids[4999]).toBe(5000);
+  });
+
+  it('a failed proc_listallpids (0, as libproc answers) is an error, not an empty table', () => {
+    for (let pid = 1; pid <= 3; pid++) lib.processes.set(pid, {});
+    lib.listPidsRefusal = EPERM;
+    expect(() => sampler.listPids()).toThrow(/proc_listallpids failed \(errno 1\)/);
+    lib.listPidsRefusal = null;
+    expect(sampler.listPids()).toEqual([1, 2, 3]);
   });
 
   it('lists a live process’s direct children, [] for a childless one and null for a gone one', () => {

@@ -63,12 +63,16 @@ const SOCKET_FDINFO_SIZE = 792;
 const PROX_FDTYPE_SOCKET = 2;
 const SZOMB = 5;
 const RUSAGE_INFO_V4 = 4;
-const RUSAGE_INFO_V4_SIZE = 304;
+const RUSAGE_INFO_V4_SIZE = 296;
 
 /**
  * A stand-in for libSystem that answers as xnu does, refusals included. Each rule names the xnu source
  * (apple-oss-distributions/xnu) it follows; test/darwin/fake-refusals.test.ts keeps one test per rule.
  *
+ * - proc_listallpids / proc_listchildpids (bsd/kern/proc_info.c proc_listpids): proc_security_policy may
+ *   refuse (the errno it gives); a buffer smaller than one int → ENOMEM; otherwise as many pids as fit,
+ *   never more. libproc's wrapper (libsyscall/wrappers/libproc/libproc.c proc_listpids) turns a failure
+ *   (-1 from __proc_info) into 0, so both calls answer 0, never -1, on failure.
  * - proc_pidinfo (bsd/kern/proc_info.c proc_pidinfo): a buffer smaller than the flavor's struct → ENOMEM;
  *   a pid proc_find cannot find → ESRCH, except that the BSD-info flavors with arg ≠ 0 also find zombies
  *   (proc_find_zombref); every flavor but PROC_PIDT_SHORTBSDINFO checks the caller's uid against the
@@ -103,6 +107,8 @@ export class FakeLibSystem implements LibSystem {
   tbFrequency: number | null = 24_000_000;
   timebaseValue = { numer: 125, denom: 3 };
   ttys = new Map<number, string>();
+  /** When set, proc_listpids fails with this errno (proc_security_policy refusing, as in a sandbox). */
+  listPidsRefusal: number | null = null;
   private lastErrno = 0;
   /** kqueue: pids with a NOTE_EXIT knote, and exit events not yet collected. */
   /** kqueue: each followed pid's knote and the notes it asked for (kn_sfflags). */
@@ -116,9 +122,7 @@ export class FakeLibSystem implements LibSystem {
   );
 
   procListAllPids(buf: Int32Array): number {
-    const pids = [...this.processes.keys()];
-    buf.set(pids.slice(0, buf.length));
-    return pids.length;
+    return this.listPids([...this.processes.keys()], buf);
   }
 
   procListChildPids(ppid: number, buf: Int32Array): number {
@@ -127,8 +131,16 @@ export class FakeLibSystem implements LibSystem {
       const info = p.taskAllInfo ?? p.bsdInfo;
       if (info && info.readUInt32LE(16) === ppid) children.push(pid);
     }
-    buf.set(children.slice(0, buf.length));
-    return children.length;
+    return this.listPids(children, buf);
+  }
+
+  /** proc_listpids as the kernel and libproc answer it (see the rule above). */
+  private listPids(pids: number[], buf: Int32Array): number {
+    if (this.listPidsRefusal !== null) return this.fail(this.listPidsRefusal, 0);
+    if (buf.byteLength < 4) return this.fail(ENOMEM, 0);
+    const written = pids.slice(0, buf.length);
+    buf.set(written);
+    return written.length;
   }
 
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number {
@@ -183,7 +195,10 @@ export class FakeLibSystem implements LibSystem {
 
   procPidRusage(pid: number, flavor: number, buf: Buffer): number {
     this.calls.push(`proc_pid_rusage(${pid}, ${flavor})`);
-    if (flavor !== RUSAGE_INFO_V4 || buf.length < RUSAGE_INFO_V4_SIZE) return this.fail(EINVAL, -1);
+    // No length goes to the kernel: it copies sizeof(struct rusage_info_v4) out whatever the buffer.
+    if (buf.length < RUSAGE_INFO_V4_SIZE)
+      throw new Error(`proc_pid_rusage into ${buf.length} bytes: the kernel would write past the end`);
+    if (flavor !== RUSAGE_INFO_V4) return this.fail(EINVAL, -1);
     const p = this.processes.get(pid);
     if (!p || !this.exists(p)) return this.fail(ESRCH, -1);
     if (!this.sameUserOrRoot(p)) return this.fail(EPERM, -1);

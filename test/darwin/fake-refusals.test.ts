@@ -114,12 +114,12 @@ describe('the TypeScript libSystem stand-in refuses what xnu refuses', () => {
 
   it('proc_pid_rusage: EPERM for another user’s, ESRCH for a gone pid, a zombie answers (proc_pid_rusage)', () => {
     const lib = table();
-    expect(lib.procPidRusage(20, 4, buf(304))).toBe(-1);
+    expect(lib.procPidRusage(20, 4, buf(296))).toBe(-1);
     expect(lib.errno()).toBe(EPERM);
-    expect(lib.procPidRusage(99, 4, buf(304))).toBe(-1);
+    expect(lib.procPidRusage(99, 4, buf(296))).toBe(-1);
     expect(lib.errno()).toBe(ESRCH);
-    expect(lib.procPidRusage(30, 4, buf(304))).toBe(0);
-    const out = buf(304);
+    expect(lib.procPidRusage(30, 4, buf(296))).toBe(0);
+    const out = buf(296);
     expect(lib.procPidRusage(10, 4, out)).toBe(0);
     expect(Number(out.readBigUInt64LE(72))).toBe(8192);
   });
@@ -141,5 +141,21 @@ describe('the TypeScript libSystem stand-in refuses what xnu refuses', () => {
     const out = buf(8);
     expect(lib.sysctlByName('hw.tbfrequency', out)).toBe(8);
     expect(out.readBigUInt64LE(0)).toBe(24_000_000n);
+  });
+});
+
+describe('proc_listpids (bsd/kern/proc_info.c proc_listpids; libproc.c turns -1 into 0)', () => {
+  it('answers 0 with errno on failure, never -1, and never more pids than fit', () => {
+    const lib = table();
+    expect(lib.procListAllPids(new Int32Array(0))).toBe(0);
+    expect(lib.errno()).toBe(ENOMEM);
+    lib.listPidsRefusal = EPERM;
+    expect(lib.procListAllPids(new Int32Array(16))).toBe(0);
+    expect(lib.procListChildPids(1, new Int32Array(16))).toBe(0);
+    expect(lib.errno()).toBe(EPERM);
+    lib.listPidsRefusal = null;
+    const two = new Int32Array(2);
+    expect(lib.procListAllPids(two)).toBe(2);
+    expect(lib.procListAllPids(new Int32Array(16))).toBeGreaterThan(2);
   });
 });

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeBsdInfo,
   decodeKinfoStartMicros,
+  decodePhysFootprint,
   decodeShortBsdInfo,
   decodeTaskInfo,
   machTicksToMs,
   stateLetter,
 } from '../../main/core/sampling/darwin/proc-info-decoders';
-import { bsdInfo, kinfoProc, shortBsdInfo, taskInfo } from './darwin-buffers';
+import { RUSAGE_INFO, RUSAGE_INFO_V4_SIZE } from '../../main/core/sampling/darwin/proc-info-layout';
+import { bsdInfo, kinfoProc, rusageInfoV4, shortBsdInfo, taskInfo } from './darwin-buffers';
 import { parsePsAux, recordedLines } from './recorded-ps';
 
 // The Code Helper recorded in microsoft/vscode#12144 (see the fixture), rebuilt as the kernel reports it.
@@ -167,5 +169,58 @@ describe('stateLetter', () => {
     [9, 0, '?'],
   ])('status %i with %s running threads is %s', (status, running, letter) => {
     expect(stateLetter(status, running)).toBe(letter);
+  });
+});
+
+describe('struct rusage_info_v4 (xnu bsd/sys/resource.h)', () => {
+  // The header's members in order: ri_uuid[16], then 35 uint64_t.
+  const u64Fields = [
+    'ri_user_time',
+    'ri_system_time',
+    'ri_pkg_idle_wkups',
+    'ri_interrupt_wkups',
+    'ri_pageins',
+    'ri_wired_size',
+    'ri_resident_size',
+    'ri_phys_footprint',
+    'ri_proc_start_abstime',
+    'ri_proc_exit_abstime',
+    'ri_child_user_time',
+    'ri_child_system_time',
+    'ri_child_pkg_idle_wkups',
+    'ri_child_interrupt_wkups',
+    'ri_child_pageins',
+    'ri_child_elapsed_abstime',
+    'ri_diskio_bytesread',
+    'ri_diskio_byteswritten',
+    'ri_cpu_time_qos_default',
+    'ri_cpu_time_qos_maintenance',
+    'ri_cpu_time_qos_background',
+    'ri_cpu_time_qos_utility',
+    'ri_cpu_time_qos_legacy',
+    'ri_cpu_time_qos_user_initiated',
+    'ri_cpu_time_qos_user_interactive',
+    'ri_billed_system_time',
+    'ri_serviced_system_time',
+    'ri_logical_writes',
+    'ri_lifetime_max_phys_footprint',
+    'ri_instructions',
+    'ri_cycles',
+    'ri_billed_energy',
+    'ri_serviced_energy',
+    'ri_interval_max_phys_footprint',
+    'ri_runnable_time',
+  ];
+  const offsetOf = (name: string): number => 16 + 8 * u64Fields.indexOf(name);
+
+  it('is 296 bytes, with the resident size and footprint where the layout reads them', () => {
+    expect(u64Fields).toHaveLength(35);
+    expect(RUSAGE_INFO_V4_SIZE).toBe(16 + 35 * 8);
+    expect(RUSAGE_INFO_V4_SIZE).toBe(296);
+    expect(RUSAGE_INFO.residentSize).toBe(offsetOf('ri_resident_size'));
+    expect(RUSAGE_INFO.physFootprint).toBe(offsetOf('ri_phys_footprint'));
+    const buf = rusageInfoV4({ residentBytes: 1 << 20, physFootprint: 3 << 20 });
+    expect(buf.length).toBe(296);
+    expect(decodePhysFootprint(buf)).toBe(3 << 20);
   });
 });

@@ -59,6 +59,29 @@ describe('decodeProcArgs2', () => {
     expect(decode(buf)?.markers).toEqual({ CLAUDECODE: '1' });
   });
 
+  it('stops the environment at apple strings that follow it with no padding (an aligned end)', () => {
+    const apple = ['pfz=0x7ffff000', 'stack_guard=0x1', 'CLAUDE_CODE_SESSION_ID=apple', 'th_port=0x103'];
+    // One of eight lengths ends the environment on an 8-byte boundary: no NUL before the apple strings.
+    const buffers = Array.from({ length: 8 }, (_, k) =>
+      procArgs2('/usr/bin/yes', ['yes'], ['CLAUDECODE=1', `PAD=${'x'.repeat(k)}`], apple),
+    );
+    const unpadded = buffers.filter((b) => b[b.indexOf('pfz=') - 2] !== 0);
+    expect(unpadded).toHaveLength(1);
+    for (const buf of buffers) {
+      expect(decode(buf)?.markers).toEqual({ CLAUDECODE: '1' });
+      expect(decode(buf)?.argv).toEqual(['yes']);
+    }
+  });
+
+  it('reads an environment variable that only looks like an apple key when it is not at alignment', () => {
+    const buffers = Array.from({ length: 8 }, (_, k) =>
+      procArgs2('/bin/sh', ['sh'], [`A=${'x'.repeat(k)}`, 'th_port=mine', 'CLAUDECODE=1']),
+    );
+    const read = buffers.filter((b) => decode(b)?.markers.CLAUDECODE === '1');
+    // Only where th_port= happens to start on the boundary is it taken for the apple strings.
+    expect(read).toHaveLength(7);
+  });
+
   it('calls a hidden environment unreadable rather than free of markers', () => {
     const buf = procArgs2('/usr/libexec/restricted', ['restricted', '--flag'], []);
     expect(decode(buf)).toEqual({ argv: ['restricted', '--flag'], markers: {}, environReadable: false });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { loginItemView } from '../../main/electron/login-item-view';
-import { MenuUpdateGate } from '../../main/electron/menu-update-gate';
 import {
   checkNativeModules,
   describeNativeFailures,
@@ -8,28 +7,6 @@ import {
 } from '../../main/electron/native-check';
 import { noticeReaction } from '../../main/electron/notice-reaction';
 import type { Notice } from '../../main/electron/notification-policy';
-
-describe('MenuUpdateGate', () => {
-  it('draws at once while the menu is closed', () => {
-    const gate = new MenuUpdateGate<string>();
-    expect(gate.offer('a')).toBe('a');
-  });
-
-  it('holds menus while one is open and draws only the newest once it closes', () => {
-    const gate = new MenuUpdateGate<string>();
-    gate.opened();
-    expect(gate.offer('b')).toBeNull();
-    expect(gate.offer('c')).toBeNull();
-    expect(gate.closed()).toBe('c');
-    expect(gate.offer('d')).toBe('d');
-  });
-
-  it('has nothing to draw when nothing changed while the menu was open', () => {
-    const gate = new MenuUpdateGate<string>();
-    gate.opened();
-    expect(gate.closed()).toBeNull();
-  });
-});
 
 describe('noticeReaction', () => {
   const single: Notice = {

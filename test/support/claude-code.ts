@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,8 @@ export function claudeCodeBinary(): string {
 
 /** Undefined when the CLI is usable; otherwise why a test that needs it is skipped. */
 export function claudeCodeSkipReason(): string | undefined {
-  if (process.platform !== 'linux') return 'the Claude Code end-to-end tests run on Linux only';
+  if (process.platform !== 'linux' && process.platform !== 'darwin')
+    return 'the Claude Code end-to-end tests run on Linux and macOS only';
   const bin = claudeCodeBinary();
   try {
     accessSync(bin, constants.X_OK);
@@ -33,8 +34,11 @@ export function claudeCodeSkipReason(): string | undefined {
     return `Claude Code ${CLAUDE_CODE_VERSION} is not installed at ${bin} (run scripts/install-test-deps.sh; it needs the npm registry)`;
   }
   try {
-    // The placeholder stub is a few hundred bytes of script; the native binary is hundreds of MB.
-    if (readFileSync(bin).subarray(0, 4).toString('latin1') !== '\x7fELF') {
+    // The placeholder stub is a few hundred bytes of script; the native binary is hundreds of MB
+    // (ELF on Linux; Mach-O on macOS, 64-bit or universal).
+    const magic = readFileSync(bin).subarray(0, 4).toString('hex');
+    const native = process.platform === 'darwin' ? ['cffaedfe', 'cafebabe'] : ['7f454c46'];
+    if (!native.includes(magic)) {
       return `${bin} is the npm placeholder, not the native binary (its postinstall, install.cjs, did not run)`;
     }
   } catch (err) {
@@ -137,6 +141,17 @@ export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
 export function trackGroupsOfRun(home: string): number[] {
   const marker = `HOME=${home}`;
   const pgids = new Set<number>();
+  if (process.platform === 'darwin') {
+    // macOS: `ps -E` appends each process's environment (readable for the user's own processes).
+    const out = execFileSync('ps', ['-axww', '-E', '-o', 'pgid=,stat=,command='], { encoding: 'utf8' });
+    for (const line of out.split('\n')) {
+      const [pgid, stat] = line.trim().split(/\s+/);
+      if (` ${line} `.includes(` ${marker} `) && stat && !stat.startsWith('Z') && Number(pgid) > 1)
+        pgids.add(Number(pgid));
+    }
+    for (const pgid of pgids) trackGroup(pgid);
+    return [...pgids];
+  }
   for (const pid of allPids()) {
     let environ: string;
     try {

@@ -48,20 +48,41 @@ export function verifyGroup(group: GroupIdentities, records: Iterable<MemberStat
   return group.provenBy(records) ? { pgid: group.pgid, provenAt: Date.now() } : null;
 }
 
-/** The single place that signals a negative PGID. */
+type KillGroup = (pgid: number, signal: SignalName | 'SIGCONT' | 0) => void;
+
+const osKillGroup: KillGroup = (pgid, signal) => process.kill(-pgid, signal);
+let killGroup: KillGroup = osKillGroup;
+
+/**
+ * For tests only: kill(-pgid) through a stand-in (the macOS rules, test/darwin/darwin-killpg.ts).
+ * Returns the function that puts the system call back.
+ */
+export function replaceGroupKillForTest(stand: KillGroup): () => void {
+  killGroup = stand;
+  return () => {
+    killGroup = osKillGroup;
+  };
+}
+
+/**
+ * The single place that signals a negative PGID. On macOS a group whose members are all zombies
+ * answers EPERM, not success (xnu bsd/kern/kern_sig.c, killpg1): EPERM alone never proves a member
+ * belongs to another user.
+ */
 export function signalGroup(group: VerifiedGroup, signal: SignalName | 'SIGCONT'): SignalResult {
   if (!Number.isSafeInteger(group.pgid) || group.pgid <= 1) return 'error';
-  return killResult(() => process.kill(-group.pgid, signal));
+  return killResult(() => killGroup(group.pgid, signal));
 }
 
 /**
  * Whether any process is still in the PGID, with signal 0 (which sends nothing, so needs no proof).
- * One system call instead of a read per member: the cheap way to watch a large group empty.
+ * One system call instead of a read per member: the cheap way to watch a large group empty. Zombies
+ * count as members (Linux succeeds, macOS answers EPERM): they hold the PGID until reaped.
  */
 export function groupHasMembers(pgid: number): boolean {
   if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
   try {
-    process.kill(-pgid, 0);
+    killGroup(pgid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ESRCH';

@@ -15,6 +15,7 @@ import {
   scanGroup,
   watchUntil,
 } from './observe';
+import type { Tracked } from './outcome-book';
 import { previousPhase, type RunContext } from './run-context';
 import type { SignalName } from './teardown-types';
 
@@ -53,13 +54,25 @@ function signalPhase(ctx: RunContext, signal: SignalName): void {
         ctx.book.recordSignal('SIGCONT', `-${group.pgid}`, signalGroup(verified, 'SIGCONT'));
       }
       const stillPending = ctx.book.pending().filter((t) => t.via === 'group');
-      if (result === 'EPERM') for (const t of stillPending) ctx.book.notPermitted(t);
+      if (result === 'EPERM') notPermittedAfterRereading(ctx, stillPending, signal);
       else if (result === 'ESRCH') for (const t of stillPending) ctx.book.markDead(t, previousPhase(signal));
       else if (result === 'error')
         ctx.refused = `kill(-${group.pgid}, ${signal}) failed; nothing more was signalled`;
     }
   }
   if (!ctx.refused) signalIdentities(ctx, signal);
+}
+
+/**
+ * kill(-pgid) said EPERM. On macOS that is also the answer when every member left is a zombie (xnu
+ * bsd/kern/kern_sig.c, killpg1: zombies are filtered out of the group walk, and `nfound == 0` gives
+ * EPERM for a POSIX kill). So the members are read again first: those gone or now zombies are dead, and
+ * only a live one is another user's.
+ */
+function notPermittedAfterRereading(ctx: RunContext, entries: Tracked[], signal: SignalName): void {
+  const records = indexByPid(ctx.readMembers(entries.map((t) => t.identity.pid)));
+  observe(ctx, records, previousPhase(signal), entries);
+  for (const t of entries) if (!t.outcome && t.state !== 'Z') ctx.book.notPermitted(t);
 }
 
 /**

@@ -98,7 +98,9 @@ export class DarwinSampler implements ProcessSampler {
 
   listPids(): number[] {
     const pids = this.listInto((buf) => this.lib.procListAllPids(buf));
-    if (!pids) throw new Error(`proc_listallpids failed (errno ${this.lib.errno()})`);
+    // libproc answers 0, not -1, when the call failed (libproc.c proc_listpids); a real table is never
+    // empty (launchd and this process are in it), so 0 is the failure, never "every process exited".
+    if (!pids || pids.length === 0) throw new Error(`proc_listallpids failed (errno ${this.lib.errno()})`);
     return pids;
   }
 

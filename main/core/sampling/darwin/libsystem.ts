@@ -7,9 +7,12 @@ import type * as Koffi from 'koffi';
  * the errno of the last failed call.
  */
 export interface LibSystem {
-  /** proc_listallpids(buffer, bytes): number of pids written (or that would be), -1 on error. */
+  /**
+   * proc_listallpids(buffer, bytes): number of pids written, at most what fits. 0 on error, never -1:
+   * libproc's proc_listpids turns __proc_info's -1 into 0 (libsyscall/wrappers/libproc/libproc.c).
+   */
   procListAllPids(buf: Int32Array): number;
-  /** proc_listchildpids(ppid, buffer, bytes): number of child pids, -1 on error. */
+  /** proc_listchildpids(ppid, buffer, bytes): number of child pids written; 0 on error, as above. */
   procListChildPids(ppid: number, buf: Int32Array): number;
   /** proc_pidinfo(pid, flavor, arg, buffer, bytes): bytes written, 0 or less on error. */
   procPidInfo(pid: number, flavor: number, arg: number, buf: Buffer): number;

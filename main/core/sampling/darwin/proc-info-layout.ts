@@ -77,9 +77,12 @@ export const KERN_PROC = 14;
 export const KERN_PROC_PID = 1;
 export const KERN_PROCARGS2 = 49;
 
-/** proc_pid_rusage() flavor and struct rusage_info_v4 (bsd/sys/resource.h): uuid[16] then 36 × uint64. */
+/**
+ * proc_pid_rusage() flavor and struct rusage_info_v4 (bsd/sys/resource.h): ri_uuid[16] then 35 uint64
+ * (ri_user_time … ri_runnable_time), 296 bytes; the kernel copies exactly that much out.
+ */
 export const RUSAGE_INFO_V4 = 4;
-export const RUSAGE_INFO_V4_SIZE = 16 + 36 * 8;
+export const RUSAGE_INFO_V4_SIZE = 16 + 35 * 8;
 export const RUSAGE_INFO = { residentSize: 64, physFootprint: 72 } as const;
 
 /** struct kevent (bsd/sys/event.h), 64-bit: ident, filter, flags, fflags, data, udata. */

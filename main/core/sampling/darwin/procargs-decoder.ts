@@ -8,9 +8,44 @@ export interface ProcArgs {
 }
 
 /**
+ * The keys of the "apple" strings xnu puts after the environment (bsd/kern/kern_exec.c
+ * exec_add_apple_strings; applev[0], executable_path=, is the path at the front of the buffer).
+ */
+const APPLE_KEYS = [
+  'pfz=',
+  'stack_guard=',
+  'malloc_entropy=',
+  'ptr_munge=',
+  'MallocNanoZone=',
+  'MallocExperiment=',
+  'HardenedRuntime=',
+  'main_stack=',
+  'executable_file=',
+  'dyld_file=',
+  'executable_cdhash=',
+  'dyld_flags=',
+  'subsystem_root_path=',
+  'executable_boothash=',
+  'th_port=',
+  'arm64e_abi=',
+  'vm_force_4k_pages=',
+].map((key) => Buffer.from(key, 'latin1'));
+
+/**
+ * The kernel aligns the end of argv + environment to a pointer (8 bytes; macOS runs no 32-bit process)
+ * counted from the start of its string area, which the buffer shows 16 bytes in ("executable_path="
+ * stripped by kern_sysctl.c sysctl_procargsx) after the 4-byte argc.
+ */
+const isAppleStringStart = (buf: Uint8Array, pos: number, end: number): boolean =>
+  (pos - 4 + 16) % 8 === 0 &&
+  APPLE_KEYS.some((key) => end - pos >= key.length && key.every((byte, i) => buf[pos + i] === byte));
+
+/**
  * Decodes the buffer sysctl({CTL_KERN, KERN_PROCARGS2, pid}) fills: a native-endian int argc, the
- * executable path, NUL padding, argc NUL-terminated argv strings, then the environment strings up to
- * an empty string (the kernel's "apple" strings may follow; they are not environment).
+ * executable path, NUL padding, argc NUL-terminated argv strings, then the environment strings. The
+ * kernel's "apple" strings follow the environment after alignment padding only (kern_exec.c
+ * exec_extract_strings), which is no byte at all when the environment ends aligned: the environment
+ * ends at an empty string or at an aligned apple string, whichever comes first.
  *
  * The kernel leaves the environment out for some processes (CS_RESTRICT, hardened ones), which looks
  * exactly like an empty environment; so an environment counts as read only when it has an entry.
@@ -40,6 +75,7 @@ export function decodeProcArgs2(
   let envCount = 0;
   while (pos < length && buf[pos] !== 0) {
     const end = stringEnd(buf, pos, length);
+    if (isAppleStringStart(buf, pos, end)) break;
     envCount++;
     if (markerKeys.size > 0) {
       const eq = buf.indexOf(0x3d, pos);

@@ -1,0 +1,43 @@
+// The tray's "Install command-line tool…": plans with cli-install.ts, asks for privileges only when no
+// directory on the user's PATH is theirs to write, and says where `corral` went.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { app, dialog } from 'electron';
+import {
+  cliWrapperScript,
+  existingCliProblem,
+  installCliWrapper,
+  planCliInstall,
+  privilegedInstallScript,
+} from './cli-install';
+
+export async function installCommandLineTool(): Promise<void> {
+  const exe = app.getPath('exe');
+  // process.env.PATH already holds the login shell's PATH (index.ts adoptLoginShellPath).
+  const plan = planCliInstall(process.env.PATH ?? '', homedir());
+  try {
+    const problem = existingCliProblem(plan.target);
+    if (problem) throw new Error(problem);
+    if (plan.privileged) {
+      const staged = join(app.getPath('temp'), `corral-cli-${process.pid}`);
+      writeFileSync(staged, cliWrapperScript(exe), { mode: 0o755 });
+      await new Promise<void>((resolve, reject) =>
+        execFile('osascript', ['-e', privilegedInstallScript(staged, plan.target)], (err) =>
+          err ? reject(err) : resolve(),
+        ),
+      );
+    } else {
+      installCliWrapper(plan.target, exe);
+    }
+  } catch (err) {
+    dialog.showErrorBox('Install command-line tool', err instanceof Error ? err.message : String(err));
+    return;
+  }
+  await dialog.showMessageBox({
+    type: 'info',
+    message: `corral is installed at ${plan.target}`,
+    detail: 'Open a new terminal and run `corral ps`. Hooks set-up in Settings finds it there.',
+  });
+}

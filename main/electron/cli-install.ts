@@ -1,0 +1,95 @@
+// "Install command-line tool…": puts a `corral` on the user's PATH, as VS Code installs `code`. The
+// packaged app's Electron cannot run as plain Node (the RunAsNode fuse is off), so the command is a
+// small shell script that runs the app's own binary in CLI mode (`Corral --cli <args>`, index.ts).
+// It goes in the first directory on the login shell's PATH the user can write to; only when there is
+// none does it go in /usr/local/bin (on every shell's PATH through /etc/paths) with the administrator's
+// password, asked once by macOS.
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+
+export const CLI_FLAG = '--cli';
+const MARK = '# Installed by Corral ("Install command-line tool…")';
+
+/** The arguments after `--cli` when the app was started as the CLI; null for a normal start. */
+export function cliArguments(argv: readonly string[]): string[] | null {
+  const at = argv.indexOf(CLI_FLAG);
+  return at < 0 ? null : argv.slice(at + 1);
+}
+
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+export function cliWrapperScript(appExecutable: string): string {
+  return `#!/bin/sh\n${MARK}: the corral CLI, run by the Corral app.\nexec ${shQuote(appExecutable)} ${CLI_FLAG} "$@"\n`;
+}
+
+export type CliInstallPlan =
+  | { target: string; privileged: false; onLoginPath: boolean }
+  | { target: string; privileged: true; onLoginPath: true };
+
+const writable = (dir: string): boolean => {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Where `corral` goes: a directory on the login PATH the user can write to (/usr/local/bin when it is
+ * theirs, as with Homebrew on Intel Macs; ~/.local/bin or ~/bin when their shell has it), else
+ * /usr/local/bin with privileges.
+ */
+export function planCliInstall(
+  loginPath: string,
+  home: string,
+  canWrite: (dir: string) => boolean = writable,
+): CliInstallPlan {
+  const onPath = new Set(loginPath.split(delimiter).filter(Boolean));
+  for (const dir of ['/usr/local/bin', join(home, '.local', 'bin'), join(home, 'bin')]) {
+    if (onPath.has(dir) && existsSync(dir) && canWrite(dir))
+      return { target: join(dir, 'corral'), privileged: false, onLoginPath: true };
+  }
+  return { target: '/usr/local/bin/corral', privileged: true, onLoginPath: true };
+}
+
+/** Why `target` must not be replaced (a `corral` Corral did not put there), or null. */
+export function existingCliProblem(target: string): string | null {
+  if (!existsSync(target)) return null;
+  let text = '';
+  try {
+    text = readFileSync(target, 'utf8');
+  } catch {
+    // Unreadable: not ours.
+  }
+  return text.includes(MARK) ? null : `${target} exists and is not Corral's wrapper: remove it first`;
+}
+
+/** Writes the wrapper where the user may write (no privileges): beside, then renamed over the target. */
+export function installCliWrapper(target: string, appExecutable: string): void {
+  const problem = existingCliProblem(target);
+  if (problem) throw new Error(problem);
+  const staged = join(dirname(target), `.corral-${process.pid}.tmp`);
+  writeFileSync(staged, cliWrapperScript(appExecutable), { mode: 0o755 });
+  chmodSync(staged, 0o755);
+  renameSync(staged, target);
+}
+
+/**
+ * The AppleScript that installs a staged wrapper into /usr/local/bin with the administrator's password
+ * (`osascript -e <this>`; macOS shows its own password prompt naming the app).
+ */
+export function privilegedInstallScript(staged: string, target: string): string {
+  const shell = `mkdir -p ${shQuote(dirname(target))} && cp ${shQuote(staged)} ${shQuote(target)} && chmod 755 ${shQuote(target)}`;
+  return `do shell script "${shell.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}" with administrator privileges`;
+}
