@@ -1,7 +1,9 @@
 // Wires the core to the desktop: tray, notifications, one window, IPC. Decisions live in the modules.
 import { app, dialog, powerMonitor } from 'electron';
 import type { Snapshot } from '../../shared/model';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { resolveDataDir } from '../core/storage/data-dir';
 import { startWorkerService } from '../core/worker/worker-service';
 import { confirmAndStop } from './confirm-stop';
 import { registerIpc } from './ipc';
@@ -31,7 +33,10 @@ async function start(): Promise<void> {
   const { service, stop, setSnapshotDetail, rebaseline } = await startWorkerService(
     join(__dirname, 'service-worker.js'),
     {
-      dataDir: app.getPath('userData'),
+      // The CLI's data directory (CORRAL_DATA_DIR, else the platform's): the app and a `corral service`
+      // share one incident store, whose lock lets one of them write. Electron's userData differed on
+      // Linux (~/.config/Corral), which made both write.
+      dataDir: resolveDataDir(process.env, process.platform, homedir()),
     },
   );
   const window = new MainWindow({
