@@ -3,7 +3,7 @@
 // for global installs), then run with nothing of the checkout on PATH, on the machine's Node and on
 // the official Node 22, 24 and 26 binaries scripts/install-test-node.sh puts in the cache.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,9 @@ afterAll(() => {
   removeDir(work);
 });
 
+const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const hasSystemctl = has('systemctl');
+const hasAnalyze = has('systemd-analyze');
 const machineMajor = Number(process.versions.node.split('.')[0]);
 const runtimes: { label: string; node: string | null; skip: string | null }[] = [
   { label: `the machine's Node ${process.versions.node}`, node: process.execPath, skip: null },
@@ -175,7 +178,7 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
   );
 
   it.skipIf(skip !== null)(
-    "watch takes the data directory's writer lock (flock through koffi) and stops on SIGTERM",
+    "watch takes the data directory's writer lock (flock through koffi); a second one only reads; both stop on SIGTERM",
     async () => {
       const watch = longRunning(['watch', '--json']);
       const lock = join(data, 'incidents.lock');
@@ -187,8 +190,45 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
           explain: watch.stdout,
         },
       );
+      // What the service and the app (or a second service) do on one data directory: one writes.
+      const second = longRunning(['watch', '--json']);
+      await waitFor(
+        'the second watch to say it only reads',
+        () =>
+          second
+            .stdout()
+            .includes(
+              `another Corral (pid ${watch.child.pid}) is recording incidents in ${data}; this one only reads them`,
+            ),
+        { timeoutMs: 30_000, explain: second.stdout },
+      );
+      expect(readFileSync(lock, 'utf8')).toBe(`${watch.child.pid}\n`);
+      second.child.kill('SIGTERM');
       watch.child.kill('SIGTERM');
+      expect(await exited(second.child)).toBe(0);
       expect(await exited(watch.child)).toBe(0);
+    },
+  );
+
+  it.skipIf(skip !== null || node !== process.execPath || !hasSystemctl)(
+    'service install names the installed corral in a unit systemd-analyze accepts; uninstall removes it',
+    () => {
+      mkdirSync(join(home, '.config'), { recursive: true });
+      expect(corral(['service', 'install']).code).toBe(0);
+      const unit = join(home, '.config/systemd/user/corral-watch.service');
+      expect(readFileSync(unit, 'utf8')).toContain(
+        `\nExecStart=${join(prefix, 'bin', 'corral')} watch --json\n`,
+      );
+      const runtime = join(home, 'runtime');
+      mkdirSync(runtime, { mode: 0o700 });
+      const verify = spawnSync('systemd-analyze', ['--user', 'verify', unit], {
+        env: { ...env(), XDG_RUNTIME_DIR: runtime },
+        encoding: 'utf8',
+      });
+      if (hasAnalyze)
+        expect({ status: verify.status, stderr: verify.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(corral(['service', 'uninstall']).code).toBe(0);
+      expect(readdirSync(join(home, '.config'))).toEqual([]);
     },
   );
 
