@@ -13,6 +13,8 @@ import { Notifier } from './notifier';
 import { appPaths } from './paths';
 import { hardenApp } from './security';
 import { TrayController } from './tray-controller';
+import { startUpdates } from './updates/start-updates';
+import { trackingStops } from './updates/stop-tracker';
 
 /** A start-up failure whose message is written for the user (shown as is, without a stack). */
 class StartupError extends Error {}
@@ -30,15 +32,17 @@ async function start(): Promise<void> {
   if (missing.length > 0) throw new StartupError(describeNativeFailures(missing, process.arch));
 
   // The core runs in a worker thread: table scans never block this thread (tray, IPC, notifications).
-  const { service, stop, setSnapshotDetail, rebaseline } = await startWorkerService(
-    join(__dirname, 'service-worker.js'),
-    {
-      // The CLI's data directory (CORRAL_DATA_DIR, else the platform's): the app and a `corral service`
-      // share one incident store, whose lock lets one of them write. Electron's userData differed on
-      // Linux (~/.config/Corral), which made both write.
-      dataDir: resolveDataDir(process.env, process.platform, homedir()),
-    },
-  );
+  const worker = await startWorkerService(join(__dirname, 'service-worker.js'), {
+    // The CLI's data directory (CORRAL_DATA_DIR, else the platform's): the app and a `corral service`
+    // share one incident store, whose lock lets one of them write. Electron's userData differed on
+    // Linux (~/.config/Corral), which made both write.
+    dataDir: resolveDataDir(process.env, process.platform, homedir()),
+  });
+  const { stop, setSnapshotDetail, rebaseline } = worker;
+  // Every stop the app starts is counted: the updater never checks while one runs.
+  const stops = trackingStops(worker.service);
+  const service = stops.service;
+  const updates = startUpdates(stops.running, () => service.settings());
   const window = new MainWindow({
     preloadPath: paths.preload,
     rendererFile: paths.rendererFile,
@@ -71,6 +75,7 @@ async function start(): Promise<void> {
     if (stopped) return;
     event.preventDefault();
     stopped = true;
+    updates.stop();
     offSnapshot();
     offEvents();
     disposeIpc();
