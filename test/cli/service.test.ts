@@ -59,81 +59,87 @@ function verifyUserUnit(unit: string, home: string): { status: number | null; st
   return { status: r.status, stderr: r.stderr };
 }
 
-describe('corral service (systemd user unit)', { timeout: 120_000 }, () => {
-  it.skipIf(systemctlSkip !== null)(
-    'install writes and enables a unit systemd-analyze accepts; status reads it back; uninstall removes exactly it',
-    async () => {
-      const home = temp('corral-service-home-');
-      mkdirSync(join(home, '.config'));
-      const env = { HOME: home, CORRAL_DATA_DIR: join(home, 'data') };
-      const before = tree(home);
+describe.skipIf(process.platform !== 'linux')(
+  'corral service (systemd user unit)',
+  { timeout: 120_000 },
+  () => {
+    it.skipIf(systemctlSkip !== null)(
+      'install writes and enables a unit systemd-analyze accepts; status reads it back; uninstall removes exactly it',
+      async () => {
+        const home = temp('corral-service-home-');
+        mkdirSync(join(home, '.config'));
+        const env = { HOME: home, CORRAL_DATA_DIR: join(home, 'data') };
+        const before = tree(home);
 
-      const install = await runCli(['service', 'install', '--json'], { env });
-      expect(install.code).toBe(0);
-      const report = JSON.parse(install.stdout) as Record<string, unknown>;
+        const install = await runCli(['service', 'install', '--json'], { env });
+        expect(install.code).toBe(0);
+        const report = JSON.parse(install.stdout) as Record<string, unknown>;
+        const unit = join(home, '.config/systemd/user/corral-watch.service');
+        expect(report).toMatchObject({ kind: 'systemd', path: unit, installed: true, enabled: true });
+        const text = readFileSync(unit, 'utf8');
+        // From a checkout: this Node and the checkout's launcher; the data directory the shell set.
+        expect(text).toMatch(/^ExecStart=\S+ \S+\/bin\/corral\.mjs watch --json$/m);
+        expect(text).toContain(`Environment=CORRAL_DATA_DIR=${join(home, 'data')}`);
+        expect(
+          readFileSync(join(home, '.config/systemd/user/default.target.wants/corral-watch.service'), 'utf8'),
+        ).toBe(text);
+        if (!analyzeSkip) expect(verifyUserUnit(unit, home)).toEqual({ status: 0, stderr: '' });
+
+        const status = JSON.parse((await runCli(['service', 'status', '--json'], { env })).stdout) as {
+          command: string;
+          missingCommand?: string;
+        };
+        expect(status.command).toMatch(/bin\/corral\.mjs watch --json$/);
+        expect(status.missingCommand).toBeUndefined();
+
+        const uninstall = await runCli(['service', 'uninstall'], { env });
+        expect(uninstall).toMatchObject({ code: 0 });
+        expect(uninstall.stdout).toContain(`removed ${unit}`);
+        expect(tree(home)).toEqual(before);
+      },
+    );
+
+    it('leaves a unit it did not write alone, and says so', async () => {
+      const home = temp('corral-service-home-');
       const unit = join(home, '.config/systemd/user/corral-watch.service');
-      expect(report).toMatchObject({ kind: 'systemd', path: unit, installed: true, enabled: true });
-      const text = readFileSync(unit, 'utf8');
-      // From a checkout: this Node and the checkout's launcher; the data directory the shell set.
-      expect(text).toMatch(/^ExecStart=\S+ \S+\/bin\/corral\.mjs watch --json$/m);
-      expect(text).toContain(`Environment=CORRAL_DATA_DIR=${join(home, 'data')}`);
-      expect(
-        readFileSync(join(home, '.config/systemd/user/default.target.wants/corral-watch.service'), 'utf8'),
-      ).toBe(text);
-      if (!analyzeSkip) expect(verifyUserUnit(unit, home)).toEqual({ status: 0, stderr: '' });
+      mkdirSync(join(home, '.config/systemd/user'), { recursive: true });
+      const mine = '[Service]\nExecStart=/usr/local/bin/corral watch\n';
+      spawnSync('sh', ['-c', `printf '%s' "$0" > "$1"`, mine, unit]);
+      for (const action of ['install', 'uninstall']) {
+        const r = await runCli(['service', action], { env: { HOME: home } });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(
+          `${unit} was not written by corral service install; it was left untouched`,
+        );
+      }
+      expect(readFileSync(unit, 'utf8')).toBe(mine);
+    });
 
-      const status = JSON.parse((await runCli(['service', 'status', '--json'], { env })).stdout) as {
-        command: string;
-        missingCommand?: string;
-      };
-      expect(status.command).toMatch(/bin\/corral\.mjs watch --json$/);
-      expect(status.missingCommand).toBeUndefined();
-
-      const uninstall = await runCli(['service', 'uninstall'], { env });
-      expect(uninstall).toMatchObject({ code: 0 });
-      expect(uninstall.stdout).toContain(`removed ${unit}`);
-      expect(tree(home)).toEqual(before);
-    },
-  );
-
-  it('leaves a unit it did not write alone, and says so', async () => {
-    const home = temp('corral-service-home-');
-    const unit = join(home, '.config/systemd/user/corral-watch.service');
-    mkdirSync(join(home, '.config/systemd/user'), { recursive: true });
-    const mine = '[Service]\nExecStart=/usr/local/bin/corral watch\n';
-    spawnSync('sh', ['-c', `printf '%s' "$0" > "$1"`, mine, unit]);
-    for (const action of ['install', 'uninstall']) {
-      const r = await runCli(['service', action], { env: { HOME: home } });
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`${unit} was not written by corral service install; it was left untouched`);
-    }
-    expect(readFileSync(unit, 'utf8')).toBe(mine);
-  });
-
-  it.skipIf(analyzeSkip !== null)(
-    'quotes a program path with spaces, % and $ so systemd finds exactly it',
-    () => {
-      const home = temp('corral-service-home-');
-      const bin = join(home, 'my tools', '100%', '$HOME');
-      mkdirSync(bin, { recursive: true });
-      spawnSync('sh', ['-c', 'printf "#!/bin/sh\\n" > "$0/corral" && chmod 755 "$0/corral"', bin]);
-      const unitDir = join(home, '.config/systemd/user');
-      mkdirSync(unitDir, { recursive: true });
-      const unit = join(unitDir, 'corral-watch.service');
-      spawnSync('sh', [
-        '-c',
-        'printf "%s" "$0" > "$1"',
-        systemdUnitText({ argv: [join(bin, 'corral')], path: '/usr/bin:/bin' }),
-        unit,
-      ]);
-      expect(systemdWord(join(bin, 'corral'), true)).toBe(
-        `"${join(home, 'my tools', '100%%', '$HOME', 'corral')}"`,
-      );
-      expect(systemdWord('/a b/$HOME')).toBe('"/a b/$$HOME"');
-      expect(verifyUserUnit(unit, home)).toEqual({ status: 0, stderr: '' });
-    },
-  );
-});
+    it.skipIf(analyzeSkip !== null)(
+      'quotes a program path with spaces, % and $ so systemd finds exactly it',
+      () => {
+        const home = temp('corral-service-home-');
+        const bin = join(home, 'my tools', '100%', '$HOME');
+        mkdirSync(bin, { recursive: true });
+        spawnSync('sh', ['-c', 'printf "#!/bin/sh\\n" > "$0/corral" && chmod 755 "$0/corral"', bin]);
+        const unitDir = join(home, '.config/systemd/user');
+        mkdirSync(unitDir, { recursive: true });
+        const unit = join(unitDir, 'corral-watch.service');
+        spawnSync('sh', [
+          '-c',
+          'printf "%s" "$0" > "$1"',
+          systemdUnitText({ argv: [join(bin, 'corral')], path: '/usr/bin:/bin' }),
+          unit,
+        ]);
+        expect(systemdWord(join(bin, 'corral'), true)).toBe(
+          `"${join(home, 'my tools', '100%%', '$HOME', 'corral')}"`,
+        );
+        expect(systemdWord('/a b/$HOME')).toBe('"/a b/$$HOME"');
+        expect(verifyUserUnit(unit, home)).toEqual({ status: 0, stderr: '' });
+      },
+    );
+  },
+);
 
 describe('corral service (launchd LaunchAgent plist)', () => {
   it('is a well-formed plist whose keys launchd reads, with every argument and path escaped', () => {
