@@ -13,6 +13,7 @@ import type { RequestOptions } from 'node:http';
 import { HttpExecutor } from 'builder-util-runtime';
 import { AppImageUpdater, type AppUpdater } from 'electron-updater';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { validateSettings } from '../../main/core/config/validate-settings';
 import { checkForUpdate, configureUpdater } from '../../main/electron/updates/app-updater';
 import { DAY_MS, RETRY_AFTER_STOP_MS, UpdateScheduler } from '../../main/electron/updates/update-scheduler';
 import { updateUnsupported } from '../../main/electron/updates/update-support';
@@ -234,5 +235,17 @@ describe('when the app checks', () => {
     expect(updateUnsupported(true, 'linux', {}, '/opt/Corral/corral')).toBe(
       'not an AppImage: your package manager updates this install',
     );
+  });
+
+  it('follows the updates.enabled setting: on by default, off with false, a wrong value named', () => {
+    expect(validateSettings({}).settings.updates).toEqual({ enabled: true });
+    expect(validateSettings({ updates: { enabled: false } })).toMatchObject({
+      settings: { updates: { enabled: false } },
+      errors: [],
+    });
+    expect(validateSettings({ updates: { enabled: 'no', channel: 'beta' } }).errors).toEqual([
+      'updates.channel: unknown key',
+      'updates.enabled: expected true or false, got "no"',
+    ]);
   });
 });
