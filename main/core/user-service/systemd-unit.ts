@@ -18,7 +18,9 @@ export function systemdUserDir(env: Readonly<Record<string, string | undefined>>
  * it takes literally (systemd-analyze verify looks for `$$` in a program path as written).
  */
 export function systemdWord(word: string, literalDollar = false): string {
-  const escaped = literalDollar ? word.replaceAll('%', '%%') : word.replaceAll('%', '%%').replaceAll('$', '$$$$');
+  const escaped = literalDollar
+    ? word.replaceAll('%', '%%')
+    : word.replaceAll('%', '%%').replaceAll('$', '$$$$');
   return /^[\w@+=:,./-]+$/.test(escaped) ? escaped : `"${escaped.replace(/(["\\])/g, '\\$1')}"`;
 }
 
