@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `corral` command: the built CLI (npm run build), or the TypeScript source through tsx in a checkout.
+// The `corral` command: the built CLI (out/, which the npm package ships), or in a checkout not yet
+// built, the TypeScript source through tsx. An installed package never needs TypeScript at run time.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -15,6 +16,12 @@ if (process.argv[2] === 'hook' && existsSync(hook)) {
   await import(built);
 } else {
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  if (!existsSync(tsx)) {
+    process.stderr.write(
+      `corral: ${built} is missing and tsx is not installed: run \`npm run build\` in ${root}, or reinstall corral\n`,
+    );
+    process.exit(1);
+  }
   const result = spawnSync(
     process.execPath,
     [tsx, join(root, 'main', 'cli', 'corral.ts'), ...process.argv.slice(2)],

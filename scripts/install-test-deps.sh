@@ -45,3 +45,4 @@ if ! node "$codex_dir/node_modules/@openai/codex/bin/codex.js" --version >/dev/n
   (cd "$codex_dir" && npm install --no-save --no-audit --no-fund --ignore-scripts --prefix . \
     @openai/codex@0.171.0 >/dev/null) || echo "codex: npm install failed; its e2e test will be skipped" >&2
 fi
+bash "$(dirname "$0")/install-test-node.sh" 22 26

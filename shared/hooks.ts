@@ -14,6 +14,11 @@ export interface HookAgentStatus {
   /** Event → the command Corral's hook runs there. */
   events: Record<string, string>;
   error?: string;
+  /**
+   * Set when an installed hook's command names a program or script that no longer exists (a moved
+   * checkout, an uninstalled Node): what is missing. `hooks install` rewrites the command.
+   */
+  missingCommand?: string;
   /** Corral has seen this agent run on this machine (now, or in its incident history). */
   seen: boolean;
 }

@@ -377,6 +377,8 @@ export interface Settings {
   agents: AgentSignatureConfig[];
   /** Where provenance may be read from. Absent means the defaults (everything on). */
   provenance?: { transcripts: boolean };
+  /** The desktop app's own updates (signed, packaged builds only). Absent means on. */
+  updates?: { enabled: boolean };
 }
 
 /** What happened to one process over time: one lane of a group's timeline. */

@@ -32,4 +32,5 @@ export const DEFAULT_SETTINGS: Settings = {
   notifications: { enabled: true, pausedUntil: null },
   agents: [],
   provenance: { transcripts: true },
+  updates: { enabled: true },
 };

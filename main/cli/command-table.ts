@@ -143,6 +143,19 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     help: {
+      name: 'service',
+      summary: '`corral watch` as your own background service (systemd user unit, macOS LaunchAgent).',
+      usage: 'corral service install|uninstall|status [--json]',
+      options: [['--json', 'print what was done, or the status, as JSON']],
+      notes: [
+        'install writes the unit or plist, enables it and starts it where a user manager runs; uninstall stops it and removes exactly that.',
+        'The app and the service share the data directory: one of them records incidents, the other reads them.',
+      ],
+    },
+    load: async () => (await import('./commands/service')).runService,
+  },
+  {
+    help: {
       name: 'hook',
       summary: "What Corral's agent hooks run: reads the agent's JSON payload on stdin; always exits 0.",
       usage: 'corral hook <agent> <event>',

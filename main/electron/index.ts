@@ -1,7 +1,9 @@
 // Wires the core to the desktop: tray, notifications, one window, IPC. Decisions live in the modules.
 import { app, dialog, powerMonitor } from 'electron';
 import type { Snapshot } from '../../shared/model';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { resolveDataDir } from '../core/storage/data-dir';
 import { startWorkerService } from '../core/worker/worker-service';
 import { disableAppNap } from './app-nap';
 import { cliArguments } from './cli-install';
@@ -16,6 +18,8 @@ import { mergePaths, readLoginShellPath } from './login-shell-path';
 import { hardenApp } from './security';
 import { firstSnapshot, isSmokeTest, smokeVerdict, snapshotSize } from './smoke-test';
 import { TrayController } from './tray-controller';
+import { startUpdates } from './updates/start-updates';
+import { trackingStops } from './updates/stop-tracker';
 
 /** App Nap off for the app's life (app-nap.ts); a failure costs accuracy, not the app. */
 function keepAwakeForPolls(): boolean {
@@ -77,12 +81,17 @@ async function start(): Promise<void> {
   if (missing.length > 0) throw new StartupError(describeNativeFailures(missing, process.arch));
 
   // The core runs in a worker thread: table scans never block this thread (tray, IPC, notifications).
-  const { service, stop, setSnapshotDetail, rebaseline } = await startWorkerService(
-    join(__dirname, 'service-worker.js'),
-    {
-      dataDir: app.getPath('userData'),
-    },
-  );
+  const worker = await startWorkerService(join(__dirname, 'service-worker.js'), {
+    // The CLI's data directory (CORRAL_DATA_DIR, else the platform's): the app and a `corral service`
+    // share one incident store, whose lock lets one of them write. Electron's userData differed on
+    // Linux (~/.config/Corral), which made both write.
+    dataDir: resolveDataDir(process.env, process.platform, homedir()),
+  });
+  const { stop, setSnapshotDetail, rebaseline } = worker;
+  // Every stop the app starts is counted: the updater never checks while one runs.
+  const stops = trackingStops(worker.service);
+  const service = stops.service;
+  const updates = startUpdates(stops.running, () => service.settings());
   const window = new MainWindow({
     preloadPath: paths.preload,
     rendererFile: paths.rendererFile,
@@ -137,6 +146,7 @@ async function start(): Promise<void> {
     if (stopped) return;
     event.preventDefault();
     stopped = true;
+    updates.stop();
     offSnapshot();
     offEvents();
     disposeIpc();

@@ -75,7 +75,10 @@ export async function runHooks(
             : s.state === 'absent'
               ? `no Corral hooks (${s.path})`
               : `${s.state === 'installed' ? 'installed' : 'partly installed'} in ${s.path}: ${Object.keys(s.events).join(', ')}`;
-        out(`${label}: ${what}`);
+        const broken = s.missingCommand
+          ? `; its command no longer exists (${s.missingCommand}): run \`corral hooks install\` to repair it`
+          : '';
+        out(`${label}: ${what}${broken}`);
       }
     }
     return statuses.some((s) => s.state === 'invalid') ? 1 : 0;

@@ -44,6 +44,8 @@ export async function runWatch(
     options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
     strict: true,
   });
+  // Listening before the service starts: a service manager's SIGTERM during start-up still stops it cleanly.
+  const signalled = untilSignalled();
   const running = startCliService('watch', settings, config);
   const recent: string[] = [];
   const stopEvents = running.service.onEvent((event) => {
@@ -71,7 +73,7 @@ export async function runWatch(
     });
   }
   const started = Date.now();
-  await untilSignalled();
+  await signalled;
   stopEvents();
   stopView();
   await running.stop();

@@ -138,6 +138,7 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       'teardown',
       'notifications',
       'provenance',
+      'updates',
       'policyMode',
       'policies',
     ],
@@ -257,6 +258,19 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     }
   }
 
+  const updates = { enabled: base.updates?.enabled ?? true };
+  if (input.updates !== undefined) {
+    if (!isObject(input.updates)) errors.push('updates: expected an object');
+    else {
+      unknownKeys(input.updates, ['enabled'], 'updates.', errors);
+      const { enabled } = input.updates;
+      if (enabled !== undefined) {
+        if (typeof enabled === 'boolean') updates.enabled = enabled;
+        else errors.push(`updates.enabled: expected true or false, got ${JSON.stringify(enabled)}`);
+      }
+    }
+  }
+
   let agents = base.agents;
   if (input.agents !== undefined) {
     if (!Array.isArray(input.agents)) errors.push('agents: expected a list of agent signatures');
@@ -278,6 +292,7 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       notifications,
       agents,
       provenance,
+      updates,
       policyMode,
       policies,
     },

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { installedCorralCommand } from './installed-command';
 import { shellQuote } from './shell-quote';
 
 /** Corral's own script at the end of a path: `corral`, `corral-hook`, with `.js`, `.mjs`, `.ts`… or none. */
@@ -7,7 +8,8 @@ export const CORRAL_SCRIPT = String.raw`corral(?:-hook)?(?:\.[cm]?[jt]s)?`;
 
 /**
  * The command line agents run for Corral's hooks: `CORRAL_HOOK_COMMAND` when set (e.g. `corral`),
- * else this very CLI by absolute paths (`<node> <…/out/main/corral.js>`, or `bin/corral.mjs` when
+ * else for an installed package the `corral` command that runs it (its absolute path on PATH, which
+ * outlives upgrades and Node version switches), else this very CLI by absolute paths (`<node> <…/out/main/corral.js>`, or `bin/corral.mjs` when
  * running from source), so the hook works without `corral` on the agent's PATH. A hook must start
  * fast, so the built JavaScript is preferred to the TypeScript source, and the built hook entry
  * (`out/main/corral-hook.js`) to the whole CLI.
@@ -20,6 +22,8 @@ export function hookCommandPrefix(
   const explicit = env.CORRAL_HOOK_COMMAND?.trim();
   if (explicit) return explicit;
   if (!script) throw new Error('cannot tell where the corral CLI is; set CORRAL_HOOK_COMMAND');
+  const installed = installedCorralCommand(script, env);
+  if (installed) return shellQuote(installed);
   let path = realpathSync(script);
   // The built CLI has the hook's own entry beside it, which loads no config and no native code.
   const hookEntry = join(dirname(path), 'corral-hook.js');

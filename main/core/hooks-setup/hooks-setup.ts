@@ -1,6 +1,7 @@
 import type { HookAgentStatus, HooksChangeView } from '../../../shared/hooks';
 import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
 import { hookCommand } from './hook-command';
+import { missingHookProgram } from './hook-program-check';
 import { readSettingsText, writeSettingsText } from './settings-file';
 import { installedEvents, mergeHooks, parseSettings, SettingsError, unmergeHooks } from './settings-merge';
 import { lineDiff } from './text-diff';
@@ -62,7 +63,16 @@ export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
     const { text } = readSettingsText(path);
     const found = installedEvents(parseSettings(text, spec, path), spec);
     const state = found.size === 0 ? 'absent' : found.size === spec.events.length ? 'installed' : 'partial';
-    return { agent, path, state, events: Object.fromEntries(found) };
+    const missingCommand = [...found.values()]
+      .map((command) => missingHookProgram(command, place.env))
+      .find((m) => m !== null);
+    return {
+      agent,
+      path,
+      state,
+      events: Object.fromEntries(found),
+      ...(missingCommand ? { missingCommand } : {}),
+    };
   } catch (err) {
     return { agent, path, state: 'invalid', events: {}, error: (err as Error).message };
   }

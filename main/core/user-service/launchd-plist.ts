@@ -1,0 +1,64 @@
+import { posix } from 'node:path';
+import type { ServiceSpec } from './systemd-unit';
+
+export const LAUNCHD_LABEL = 'dev.corral.watch';
+/** Marks a plist `corral service install` wrote: uninstall removes only such a file. */
+export const PLIST_WRITTEN_BY =
+  '<!-- Written by `corral service install`; `corral service uninstall` removes it. -->';
+
+export function launchAgentPath(home: string): string {
+  return posix.join(home, 'Library', 'LaunchAgents', `${LAUNCHD_LABEL}.plist`);
+}
+
+/** Where launchd writes the service's output; launchd creates the file, install does not. */
+export function launchAgentLogPath(home: string): string {
+  return posix.join(home, 'Library', 'Logs', 'corral-watch.log');
+}
+
+function xml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/**
+ * The `corral watch` LaunchAgent (launchd.plist(5)): started at login (RunAtLoad), started again
+ * when it exits with a failure (KeepAlive SuccessfulExit false), in the background (ProcessType).
+ */
+export function launchAgentPlist(spec: ServiceSpec, home: string): string {
+  const args = [...spec.argv, 'watch', '--json'].map((a) => `      <string>${xml(a)}</string>`);
+  const env: Array<[string, string]> = [['PATH', spec.path]];
+  if (spec.dataDir) env.push(['CORRAL_DATA_DIR', spec.dataDir]);
+  const log = xml(launchAgentLogPath(home));
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
+    PLIST_WRITTEN_BY,
+    '<plist version="1.0">',
+    '  <dict>',
+    '    <key>Label</key>',
+    `    <string>${LAUNCHD_LABEL}</string>`,
+    '    <key>ProgramArguments</key>',
+    '    <array>',
+    ...args,
+    '    </array>',
+    '    <key>EnvironmentVariables</key>',
+    '    <dict>',
+    ...env.flatMap(([k, v]) => [`      <key>${k}</key>`, `      <string>${xml(v)}</string>`]),
+    '    </dict>',
+    '    <key>RunAtLoad</key>',
+    '    <true/>',
+    '    <key>KeepAlive</key>',
+    '    <dict>',
+    '      <key>SuccessfulExit</key>',
+    '      <false/>',
+    '    </dict>',
+    '    <key>ProcessType</key>',
+    '    <string>Background</string>',
+    '    <key>StandardOutPath</key>',
+    `    <string>${log}</string>`,
+    '    <key>StandardErrorPath</key>',
+    `    <string>${log}</string>`,
+    '  </dict>',
+    '</plist>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { missingHookProgram } from '../hooks-setup/hook-program-check';
+import { LAUNCHD_LABEL, PLIST_WRITTEN_BY, launchAgentPath, launchAgentPlist } from './launchd-plist';
+import { SYSTEMD_UNIT, WRITTEN_BY, systemdUnitText, systemdUserDir, type ServiceSpec } from './systemd-unit';
+
+/** Runs a service manager's command; returns its exit status and output (null status: not installed). */
+export type ManagerRun = (cmd: string, args: string[]) => { status: number | null; output: string };
+
+export const runManager: ManagerRun = (cmd, args) => {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 30_000 });
+  return { status: r.error ? null : r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() };
+};
+
+export interface ServicePlace {
+  platform: NodeJS.Platform;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  /** The user id for launchd's gui/<uid> domain. */
+  uid: number;
+  run: ManagerRun;
+}
+
+export interface ServiceReport {
+  kind: 'systemd' | 'launchd';
+  /** The unit or plist file. */
+  path: string;
+  installed: boolean;
+  /** Enabled to start with the session (systemd), or loaded (launchd). */
+  enabled: boolean;
+  /** Running now, as the service manager says; null when no manager could be asked. */
+  running: boolean | null;
+  /** The command the service runs, from the file. */
+  command: string | null;
+  /** Set when that command no longer exists: `service install` rewrites it. */
+  missingCommand?: string;
+  /** What was done, or what to do (one line each). */
+  notes: string[];
+}
+
+function kindOf(platform: NodeJS.Platform): 'systemd' | 'launchd' {
+  if (platform === 'linux') return 'systemd';
+  if (platform === 'darwin') return 'launchd';
+  throw new Error(`corral service supports Linux (systemd) and macOS (launchd), not ${platform}`);
+}
+
+function fileOf(place: ServicePlace): string {
+  return kindOf(place.platform) === 'systemd'
+    ? join(systemdUserDir(place.env, place.home), SYSTEMD_UNIT)
+    : launchAgentPath(place.home);
+}
+
+function marker(place: ServicePlace): string {
+  return kindOf(place.platform) === 'systemd' ? WRITTEN_BY : PLIST_WRITTEN_BY;
+}
+
+/** systemctl --user for the user's manager: null when there is none to talk to (no session bus). */
+function systemctl(place: ServicePlace, ...args: string[]): { status: number | null; output: string } {
+  return place.run('systemctl', ['--user', ...args]);
+}
+
+function userManagerRuns(place: ServicePlace): boolean {
+  return systemctl(place, 'show-environment').status === 0;
+}
+
+function commandOf(text: string, kind: 'systemd' | 'launchd'): string | null {
+  if (kind === 'systemd') return /^ExecStart=(.*)$/m.exec(text)?.[1] ?? null;
+  const args = /<key>ProgramArguments<\/key>\s*<array>([\s\S]*?)<\/array>/.exec(text)?.[1];
+  if (!args) return null;
+  return [...args.matchAll(/<string>([^<]*)<\/string>/g)]
+    .map((m) => m[1]!.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'))
+    .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`))
+    .join(' ');
+}
+
+export function userServiceStatus(place: ServicePlace): ServiceReport {
+  const kind = kindOf(place.platform);
+  const path = fileOf(place);
+  const notes: string[] = [];
+  if (!existsSync(path)) {
+    return { kind, path, installed: false, enabled: false, running: null, command: null, notes };
+  }
+  const text = readFileSync(path, 'utf8');
+  const command = commandOf(text, kind);
+  // systemd's ExecStart uses double quotes; the check reads both quotings the same way.
+  const missing = command ? missingHookProgram(command.replace(/ watch --json$/, ''), { PATH: '' }) : null;
+  let enabled = false;
+  let running: boolean | null = null;
+  if (kind === 'systemd') {
+    enabled = existsSync(join(dirname(path), 'default.target.wants', SYSTEMD_UNIT));
+    if (userManagerRuns(place)) running = systemctl(place, 'is-active', SYSTEMD_UNIT).status === 0;
+    else notes.push('no systemd user manager is running in this session: cannot tell whether it runs');
+  } else {
+    const printed = place.run('launchctl', ['print', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
+    enabled = printed.status === 0;
+    running = printed.status === 0 ? /^\s*state = running$/m.test(printed.output) : false;
+  }
+  if (!text.includes(marker(place))) {
+    notes.push(`${path} was not written by corral service install`);
+  }
+  return {
+    kind,
+    path,
+    installed: true,
+    enabled,
+    running,
+    command,
+    ...(missing ? { missingCommand: missing } : {}),
+    notes,
+  };
+}
+
+/** Writes the unit or plist (replacing one install wrote before), enables it, and starts it where it can. */
+export function installUserService(place: ServicePlace, spec: ServiceSpec): ServiceReport {
+  const kind = kindOf(place.platform);
+  const path = fileOf(place);
+  const notes: string[] = [];
+  if (existsSync(path) && !readFileSync(path, 'utf8').includes(marker(place))) {
+    throw new Error(`${path} was not written by corral service install; it was left untouched`);
+  }
+  const text = kind === 'systemd' ? systemdUnitText(spec) : launchAgentPlist(spec, place.home);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text, { mode: 0o644 });
+  notes.push(`wrote ${path}`);
+  if (kind === 'systemd') {
+    // Enabling is a symlink in default.target.wants, which systemctl makes without a running manager.
+    const enable = systemctl(place, '--no-reload', 'enable', SYSTEMD_UNIT);
+    if (enable.status === null)
+      notes.push('systemctl is not installed: the unit was written but not enabled');
+    else if (enable.status !== 0) notes.push(`systemctl --user enable failed: ${enable.output}`);
+    else notes.push(`enabled ${SYSTEMD_UNIT} (it starts with your session)`);
+    if (userManagerRuns(place)) {
+      systemctl(place, 'daemon-reload');
+      const start = systemctl(place, 'restart', SYSTEMD_UNIT);
+      notes.push(
+        start.status === 0 ? `started ${SYSTEMD_UNIT}` : `systemctl --user restart failed: ${start.output}`,
+      );
+    } else {
+      notes.push(
+        `no systemd user manager is running in this session: it starts at your next login, or now with \`systemctl --user start ${SYSTEMD_UNIT}\``,
+      );
+    }
+  } else {
+    // A plist loaded before is booted out first, so the new one is what runs.
+    place.run('launchctl', ['bootout', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
+    const boot = place.run('launchctl', ['bootstrap', `gui/${place.uid}`, path]);
+    notes.push(boot.status === 0 ? `loaded ${LAUNCHD_LABEL}` : `launchctl bootstrap failed: ${boot.output}`);
+  }
+  return { ...userServiceStatus(place), notes };
+}
+
+/** Removes the directory when empty (install's own mkdir -p), never when something else is in it. */
+function removeIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // Gone already, or not ours to remove.
+  }
+}
+
+/** Stops and removes exactly what install wrote: the file, the enable link, and directories left empty. */
+export function uninstallUserService(place: ServicePlace): ServiceReport {
+  const kind = kindOf(place.platform);
+  const path = fileOf(place);
+  const notes: string[] = [];
+  if (!existsSync(path)) {
+    return { ...userServiceStatus(place), notes: [`${path} is not there; nothing to remove`] };
+  }
+  if (!readFileSync(path, 'utf8').includes(marker(place))) {
+    throw new Error(`${path} was not written by corral service install; it was left untouched`);
+  }
+  if (kind === 'systemd') {
+    if (userManagerRuns(place)) systemctl(place, 'stop', SYSTEMD_UNIT);
+    systemctl(place, '--no-reload', 'disable', SYSTEMD_UNIT);
+    rmSync(join(dirname(path), 'default.target.wants', SYSTEMD_UNIT), { force: true });
+    rmSync(path);
+    if (userManagerRuns(place)) systemctl(place, 'daemon-reload');
+    const user = dirname(path);
+    removeIfEmpty(join(user, 'default.target.wants'));
+    removeIfEmpty(user);
+    removeIfEmpty(dirname(user));
+  } else {
+    place.run('launchctl', ['bootout', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
+    rmSync(path);
+  }
+  notes.push(`removed ${path}`);
+  return { ...userServiceStatus(place), notes };
+}

@@ -1,0 +1,124 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What `npm pack` needs to build the package: sources, build config, the installed toolchain (linked). */
+const PACKED_FROM = [
+  'package.json',
+  'package-lock.json',
+  'README.md',
+  '.npmrc',
+  'bin',
+  'main',
+  'shared',
+  'preload',
+  'renderer',
+  'electron.vite.config.ts',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.node.json',
+  'tsconfig.web.json',
+];
+
+/** The machine's PATH without the checkout's directories (npx puts node_modules/.bin on it). */
+export function machinePath(): string {
+  return (process.env.PATH ?? '/usr/bin:/bin')
+    .split(delimiter)
+    .filter((d) => d && !d.startsWith(REPO))
+    .join(delimiter);
+}
+
+/** The environment for the machine's npm: no npm_config_* from the npx that started vitest. */
+function npmEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = { PATH: machinePath(), HOME: home };
+  for (const k of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy']) {
+    if (process.env[k]) env[k] = process.env[k];
+  }
+  return env;
+}
+
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): string {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 240_000 });
+  if (r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
+  }
+  return r.stdout;
+}
+
+/**
+ * Packs the package from a copy of the sources (so `prepack` builds into the copy, never the
+ * checkout's out/) and returns the tarball's path. `--ignore-scripts=false`: the repository's .npmrc
+ * turns scripts off, and prepack is what builds.
+ */
+export function packFromCopy(work: string): string {
+  const copy = join(work, 'src');
+  mkdirSync(copy);
+  for (const entry of PACKED_FROM) cpSync(join(REPO, entry), join(copy, entry), { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
+  const dest = join(work, 'pack');
+  mkdirSync(dest);
+  run(
+    'npm',
+    ['pack', '--ignore-scripts=false', '--pack-destination', dest],
+    copy,
+    npmEnv(join(work, 'home')),
+  );
+  const tgz = readdirSync(dest).find((f) => f.endsWith('.tgz'));
+  if (!tgz) throw new Error(`npm pack wrote no tarball in ${dest}`);
+  return join(dest, tgz);
+}
+
+/** The machine's own npm settings (registry, CA, proxy) and cache, read outside the checkout. */
+function machineNpmConfig(work: string): string[] {
+  const env = npmEnv(homedir());
+  const get = (key: string): string => run('npm', ['config', 'get', key], work, env).trim();
+  return [
+    `--globalconfig=${get('globalconfig')}`,
+    `--userconfig=${get('userconfig')}`,
+    `--cache=${get('cache')}`,
+  ];
+}
+
+/**
+ * `npm install -g --prefix <work>/prefix <tarball>` with the machine's npm and registry, from a
+ * directory outside the checkout, with a temporary HOME: what a user's global install does (npm skips
+ * the dependencies' install scripts here). Returns the prefix.
+ */
+export function installGlobally(work: string, tarball: string): string {
+  const prefix = join(work, 'prefix');
+  const home = join(work, 'npm-home');
+  mkdirSync(home, { recursive: true });
+  run(
+    'npm',
+    ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', ...machineNpmConfig(work), tarball],
+    work,
+    npmEnv(home),
+  );
+  return prefix;
+}
+
+/** The Node binary scripts/install-test-node.sh installs for `major`, or null when it is not there. */
+export function cachedNode(major: number): string | null {
+  const os = process.platform === 'darwin' ? 'darwin' : 'linux';
+  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
+  const node = join(
+    cache,
+    'corral-test',
+    `node-${major}`,
+    'node_modules',
+    `node-${os}-${arch}`,
+    'bin',
+    'node',
+  );
+  return existsSync(node) ? node : null;
+}
+
+/** A PATH on which `node` is `nodeBinary` and `corral` is the installed one, and nothing of the checkout. */
+export function runtimePath(nodeBinary: string, prefix: string): string {
+  return [dirname(nodeBinary), join(prefix, 'bin'), '/usr/bin', '/bin'].join(delimiter);
+}
