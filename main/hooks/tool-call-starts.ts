@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isNotFound, isRefusal, readUntrustedFile } from '../core/sampling/untrusted-file';
 
 /**
  * When each tool call began, recorded by the before-tool hook and read by the after-tool hook.
@@ -60,15 +61,12 @@ export function recordToolCallStart(dataDir: string, key: ToolCallKey, start: To
 /** The recorded start, removed from the store; null when none was recorded. */
 export function takeToolCallStart(dataDir: string, key: ToolCallKey): ToolCallStart | null {
   const path = fileOf(dataDir, key);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  // A record is a few dozen bytes; anything else there (a FIFO, a link, a huge file) is no record of ours.
+  const file = readUntrustedFile(path, { maxBytes: 64 * 1024 });
+  if (isRefusal(file) && isNotFound(file)) return null;
   rmSync(path, { force: true });
-  const v = JSON.parse(text) as Partial<ToolCallStart>;
+  if (isRefusal(file)) return null;
+  const v = JSON.parse(file.bytes.toString('utf8')) as Partial<ToolCallStart>;
   if (typeof v.startKey !== 'number' || typeof v.at !== 'number') return null;
   return { startKey: v.startKey, pidCursor: typeof v.pidCursor === 'number' ? v.pidCursor : null, at: v.at };
 }

@@ -6,19 +6,7 @@ import { startCliService } from '../cli-service';
 import { formatDuration, printable } from '../terminal-text';
 import { renderGroups } from '../group-table';
 import { fitLine, paint, terminal, type Terminal } from '../terminal';
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignalled(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const done = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve(signal);
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
-}
+import { untilSignalled } from '../shutdown';
 
 export function describeEvent(e: MonitorEvent): string {
   const time = new Date(e.at).toISOString().slice(11, 19);
@@ -71,7 +59,7 @@ export async function runWatch(
     });
   }
   const started = Date.now();
-  await untilSignalled();
+  await untilSignalled('watch');
   stopEvents();
   stopView();
   await running.stop();

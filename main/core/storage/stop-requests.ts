@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
 
 export const STOP_REQUESTS_DIR = 'stop-requests';
 /** A request older than this is stale: its teardown has long finished. */
@@ -40,6 +41,9 @@ export function recordStopRequest(dataDir: string, request: Omit<StopRequest, 'b
   }
 }
 
+/** A request names one group's members: far below this. */
+const STOP_REQUEST_MAX_BYTES = 4 * 1024 * 1024;
+
 function readRequests(dataDir: string, now: number): StopRequest[] {
   const dir = join(dataDir, STOP_REQUESTS_DIR);
   let names: string[];
@@ -51,7 +55,9 @@ function readRequests(dataDir: string, now: number): StopRequest[] {
   const out: StopRequest[] = [];
   for (const name of names) {
     try {
-      const r = JSON.parse(readFileSync(join(dir, name), 'utf8')) as StopRequest;
+      const file = readUntrustedFile(join(dir, name), { maxBytes: STOP_REQUEST_MAX_BYTES });
+      if (isRefusal(file)) throw new Error(file.refused);
+      const r = JSON.parse(file.bytes.toString('utf8')) as StopRequest;
       if (typeof r.at !== 'number' || now - r.at > KEEP_MS) {
         rmSync(join(dir, name), { force: true });
         continue;
