@@ -12,14 +12,15 @@ export const SHUTDOWN_DEADLINE_MS = 5000;
 export function untilSignalled(command: string): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const first = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', first);
-      process.off('SIGTERM', first);
       const giveUp = (why: string): void => {
         process.stderr.write(`corral ${command}: ${why}; exiting without finishing the stop\n`);
         process.exit(1);
       };
+      // Added before `first` goes: a signal always has a listener (none would restore the default action).
       process.once('SIGINT', () => giveUp('a second signal came'));
       process.once('SIGTERM', () => giveUp('a second signal came'));
+      process.off('SIGINT', first);
+      process.off('SIGTERM', first);
       setTimeout(
         () => giveUp(`not stopped ${SHUTDOWN_DEADLINE_MS} ms after ${signal}`),
         SHUTDOWN_DEADLINE_MS,
