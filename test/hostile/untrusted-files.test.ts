@@ -3,6 +3,8 @@
 // where a real (fake) agent's leak points Corral, and `ps`, `watch` and `serve` still show the leak.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import {
+  chmodSync,
+  chownSync,
   closeSync,
   constants,
   mkdirSync,
@@ -21,6 +23,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GroupView, MonitorEvent, Snapshot } from '../../shared/model';
 import { SHUTDOWN_DEADLINE_MS } from '../../main/cli/shutdown';
+import { AS_NOBODY, noteSkippedAsNobody, nobodyCannotRunCheckout } from '../support/as-nobody';
 import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
@@ -161,8 +164,9 @@ interface Watch {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function startWatch(root: string): Watch {
-  const child = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {
+function startWatch(root: string, asUser: readonly string[] = []): Watch {
+  const [file, ...args] = [...asUser, process.execPath, BUILT_CLI, 'watch', '--json'];
+  const child = spawn(file!, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: corralEnv(root),
@@ -353,3 +357,53 @@ function exitOf(child: ChildProcess): { code: number | null; signal: NodeJS.Sign
     ? { code: child.exitCode, signal: child.signalCode }
     : undefined;
 }
+
+noteSkippedAsNobody('untrusted-files.test.ts');
+const NOBODY_UID = 65534;
+const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+const SOURCE_CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
+
+// EACCES needs a Corral that is not root (root passes every permission check): the agent and Corral run
+// as nobody, the agent's CLAUDE_CONFIG_DIR is root's and closed to others.
+describe.skipIf(nobodyCannotRunCheckout !== null)('a CLAUDE_CONFIG_DIR Corral may not enter (EACCES)', () => {
+  async function closedConfigAgent(): Promise<{ agent: FakeAgent; root: string }> {
+    const root = tempRoot();
+    chmodSync(root, 0o755);
+    const configDir = join(root, 'config');
+    mkdirSync(configDir, { mode: 0o700 });
+    const cwd = join(root, 'project');
+    mkdirSync(cwd);
+    chownSync(cwd, NOBODY_UID, NOBODY_UID);
+    corralEnv(root); // made now, then given to nobody
+    chownSync(join(root, 'corral-home'), NOBODY_UID, NOBODY_UID);
+    const agent = await FakeAgent.start({
+      markers: MARKERS,
+      env: { CLAUDE_CONFIG_DIR: configDir, HOME: cwd },
+      cwd,
+      asUser: AS_NOBODY,
+    });
+    return { agent, root };
+  }
+
+  it('ps --json still lists the leak, and exits 0', async () => {
+    const { agent, root } = await closedConfigAgent();
+    const pgid = await leak(agent);
+    const ps = await runCli(['ps', '--json'], {
+      env: corralEnv(root),
+      timeoutMs: 30_000,
+      command: [...AS_NOBODY, process.execPath, TSX, SOURCE_CLI],
+    });
+    expect(ps.stderr).not.toMatch(/at .*\.ts:\d+/);
+    expect(ps.code).toBe(0);
+    expect(leakIn((JSON.parse(ps.stdout) as { groups: GroupView[] }).groups, pgid)).toBeDefined();
+  });
+
+  it('watch --json still reports a later leak', async () => {
+    const { agent, root } = await closedConfigAgent();
+    const first = await leak(agent);
+    const watch = startWatch(root, AS_NOBODY);
+    await orphanedEvent(watch, first);
+    const later = await leak(agent);
+    await orphanedEvent(watch, later);
+  });
+});
