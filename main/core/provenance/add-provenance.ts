@@ -4,6 +4,7 @@ import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import type { NoteRefusal } from '../sampling/untrusted-file';
 import { readClaudeSessionFile } from './claude-session-files';
 import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
 import { locateCodexSession } from './codex-session-files';
@@ -17,7 +18,6 @@ import { ProblemNotes } from './problem-notes';
 import { ProjectRoots } from './project-root';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
 import { commandInsideEval } from './tool-call-command';
-import type { NoteRefusal } from '../sampling/untrusted-file';
 
 export interface ProvenanceOptions {
   /** Read Claude Code transcripts for tool calls' descriptions (setting `provenance.transcripts`). */
@@ -51,6 +51,17 @@ export const QUIET_PROCESS_REFRESH_MS = 60_000;
  */
 export const MONITOR_FILE_READ_BUDGET_MS = 1000;
 
+/** What one pass found for all its groups, before each group is decorated. */
+interface PassFacts {
+  byPid: ReadonlyMap<number, ProcessRecord>;
+  cwds: ReadonlyMap<number, string | null>;
+  ports: ReadonlyMap<number, ListeningPort[]>;
+  marks: ReadonlyMap<number, SessionMarks>;
+  links: ReadonlyMap<string, number>;
+  liveAgents: ReadonlySet<string>;
+  sessionOfAgent: ReadonlyMap<number, string>;
+}
+
 /** When a process's cwd or ports were read, and its run mark then (see ProcessSampler.runMark). */
 interface ReadAt {
   pid: number;
@@ -74,7 +85,7 @@ export class Provenance {
   private readonly mcpConfigs: McpConfigs;
   private readonly notes: ProblemNotes;
   private readonly noteFile: NoteRefusal;
-  /** When this pass's file reads must stop (performance.now()), see FILE_READ_BUDGET_MS. */
+  /** When this pass's file reads must stop (performance.now()), `readBudgetMs` after it began. */
   private readsUntil = Infinity;
   private readonly readBudgetMs: number;
 
@@ -171,19 +182,7 @@ export class Provenance {
     }
   }
 
-  private decorateGroup(
-    g: GroupView,
-    pass: {
-      byPid: ReadonlyMap<number, ProcessRecord>;
-      cwds: ReadonlyMap<number, string | null>;
-      ports: ReadonlyMap<number, ListeningPort[]>;
-      marks: ReadonlyMap<number, SessionMarks>;
-      links: ReadonlyMap<string, number>;
-      liveAgents: ReadonlySet<string>;
-      sessionOfAgent: ReadonlyMap<number, string>;
-    },
-    inputs: ProvenanceInputs,
-  ): void {
+  private decorateGroup(g: GroupView, pass: PassFacts, inputs: ProvenanceInputs): void {
     const { byPid, cwds, ports, marks, links, liveAgents, sessionOfAgent } = pass;
     const { attributions, matcher } = inputs;
     // Groups no agent owns get nothing read or guessed, only their ports when a port was asked for.

@@ -50,6 +50,7 @@ const CONFIG_MAX_BYTES = 16 * 1024 * 1024;
  * malformed files count as empty.
  */
 export class McpConfigs {
+  /** By `<owner uid>\0<path>`. */
   private readonly files = new Map<string, CachedFile>();
 
   constructor(
@@ -112,12 +113,13 @@ export class McpConfigs {
    */
   private read(path: string, owner: number | undefined, parse: (text: string) => unknown): unknown {
     const now = this.now();
-    const hit = this.files.get(path);
+    const key = `${owner ?? ''}\0${path}`; // read for another owner, it may be refused
+    const hit = this.files.get(key);
     if (hit && now - hit.checkedAt < this.recheckMs) return hit.parsed;
     const file = openUntrustedFile(path, { maxBytes: CONFIG_MAX_BYTES, owner, followSymlink: true });
     if (isRefusal(file)) {
       if (!isNotFound(file)) this.note?.(path, file);
-      this.remember(path, { checkedAt: now, mtimeMs: -1, size: -1, parsed: null });
+      this.remember(key, { checkedAt: now, mtimeMs: -1, size: -1, parsed: null });
       return null;
     }
     try {
@@ -133,15 +135,15 @@ export class McpConfigs {
         } catch {
           parsed = null;
         }
-      this.remember(path, { checkedAt: now, mtimeMs: file.mtimeMs, size: file.size, parsed });
+      this.remember(key, { checkedAt: now, mtimeMs: file.mtimeMs, size: file.size, parsed });
       return parsed;
     } finally {
       closeUntrusted(file);
     }
   }
 
-  private remember(path: string, file: CachedFile): void {
-    if (this.files.size > 256 && !this.files.has(path)) this.files.clear();
-    this.files.set(path, file);
+  private remember(key: string, file: CachedFile): void {
+    if (this.files.size > 256 && !this.files.has(key)) this.files.clear();
+    this.files.set(key, file);
   }
 }
