@@ -13,8 +13,12 @@ export class ProblemNotes {
   say(key: string, message: string): void {
     if (!this.report || this.said.has(key) || this.said.size > MAX_NOTES) return;
     this.said.add(key);
-    this.report(
-      this.said.size > MAX_NOTES ? 'further problems are not reported (see the ones above)' : message,
-    );
+    try {
+      this.report(
+        this.said.size > MAX_NOTES ? 'further problems are not reported (see the ones above)' : message,
+      );
+    } catch {
+      // A reporter that fails loses the note, never the pass that met the problem.
+    }
   }
 }
