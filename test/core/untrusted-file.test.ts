@@ -22,6 +22,7 @@ import {
   entryKind,
   isNotFound,
   isRefusal,
+  listUntrustedDir,
   openUntrustedFile,
   readRange,
   readUntrustedFile,
@@ -176,5 +177,18 @@ describe('entryKind', () => {
     expect(entryKind(join(dir, 'fifo'))).toBe('other');
     expect(entryKind(join(dir, 'loop', '.git'))).toEqual({ refused: 'ELOOP' });
     expect(entryKind(`/${'a/'.repeat(2100)}.git`)).toEqual({ refused: 'ENAMETOOLONG' });
+  });
+});
+
+describe('listUntrustedDir', () => {
+  it('lists up to its budget, refuses a folder past it, and says why it cannot list', () => {
+    for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, name), '');
+    expect((listUntrustedDir(dir, 3) as string[]).sort()).toEqual(['a', 'b', 'c']);
+    expect(listUntrustedDir(dir, 2)).toEqual({ refused: 'too-many-entries' });
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    symlinkSync('loop', join(dir, 'loop'));
+    expect(listUntrustedDir(join(dir, 'fifo'), 10)).toEqual({ refused: 'ENOTDIR' });
+    expect(listUntrustedDir(join(dir, 'loop'), 10)).toEqual({ refused: 'ELOOP' });
+    expect(listUntrustedDir(join(dir, 'absent'), 10)).toEqual({ refused: 'ENOENT' });
   });
 });

@@ -1,10 +1,10 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   closeUntrusted,
   entryKind,
   isNotFound,
   isRefusal,
+  listUntrustedDir,
   openUntrustedFile,
   readRange,
   type NoteRefusal,
@@ -57,13 +57,8 @@ export class ClaudeTranscripts {
       if (!found && isFile(join(projects, dir, file))) found = join(projects, dir, file);
     if (!found) {
       // The session may have started in another directory than the leftover's cwd.
-      let dirs: string[] = [];
-      try {
-        dirs = readdirSync(projects);
-      } catch {
-        dirs = [];
-      }
-      if (dirs.length <= MAX_PROJECT_DIRS)
+      const dirs = listUntrustedDir(projects, MAX_PROJECT_DIRS);
+      if (!isRefusal(dirs))
         for (const dir of dirs)
           if (!found && isFile(join(projects, dir, file))) found = join(projects, dir, file);
     }

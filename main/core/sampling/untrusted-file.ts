@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync } from 'node:fs';
 
 /**
  * The one way to read a file Corral did not write (an agent's session files, transcripts and MCP
@@ -131,6 +131,31 @@ export function entryKind(path: string): 'file' | 'directory' | 'other' | Refusa
     return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
   } catch (err) {
     return { refused: codeOf(err) };
+  }
+}
+
+/**
+ * The names in a directory, read no further than `maxEntries` (refused as 'too-many-entries' past it):
+ * a folder of millions of entries costs no more than the budget.
+ */
+export function listUntrustedDir(path: string, maxEntries: number): string[] | Refusal {
+  let dir;
+  try {
+    dir = opendirSync(path, { bufferSize: 256 });
+  } catch (err) {
+    return { refused: codeOf(err) };
+  }
+  const names: string[] = [];
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+      if (names.length === maxEntries) return { refused: 'too-many-entries' };
+      names.push(entry.name);
+    }
+    return names;
+  } catch (err) {
+    return { refused: codeOf(err) };
+  } finally {
+    dir.closeSync();
   }
 }
 
