@@ -106,7 +106,8 @@ describe('overview', () => {
     });
     renderWithCorral(<App />, api);
     await act(async () => {});
-    expect(screen.getByTestId('no-groups').textContent).toMatch(/Waiting for the first look/);
+    expect(screen.getByTestId('no-snapshot').textContent).toMatch(/Waiting for the first look/);
+    expect(screen.queryByTestId('no-groups')).toBeNull();
     expect(screen.queryByText(/All clear/)).toBeNull();
     act(() => api.push('snapshot', makeSnapshot(11, [orphaned])));
     expect(groupRows()).toEqual([orphaned.id]);

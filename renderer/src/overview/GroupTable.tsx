@@ -34,7 +34,7 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession 
   // No snapshot yet (or none could be fetched) is not knowing, never "all clear".
   if (!known)
     return (
-      <p className="empty" data-testid="no-groups">
+      <p className="empty" data-testid="no-snapshot">
         Waiting for the first look at the processes…
       </p>
     );
