@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isNotFound, isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
 
@@ -26,12 +26,15 @@ export function writeSettingsText(path: string, text: string, now = Date.now()):
   mkdirSync(dirname(path), { recursive: true });
   let backup: string | null = null;
   let mode: number | undefined;
-  try {
-    mode = statSync(path).mode & 0o7777;
+  // The backup is of what is there now, read as readSettingsText reads it: never a wait on a FIFO
+  // swapped in since.
+  const current = readUntrustedFile(path, { maxBytes: SETTINGS_MAX_BYTES, followSymlink: true });
+  if (!isRefusal(current)) {
+    mode = current.mode & 0o7777;
     backup = `${path}.corral-backup-${now}`;
-    copyFileSync(path, backup);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    writeFileSync(backup, current.bytes, { mode, flag: 'wx' });
+  } else if (current.refused !== 'ENOENT') {
+    throw Object.assign(new Error(`cannot read ${path} (${current.refused})`), { code: current.refused });
   }
   const tmp = `${path}.corral-tmp-${process.pid}`;
   writeFileSync(tmp, text, { mode: mode ?? 0o644 });
