@@ -60,6 +60,34 @@ describe('provenance that cannot be read', () => {
     ]);
   });
 
+  it('a pass past its file-reading budget leaves the rest for a later pass, and says so once', async () => {
+    const config = realpathSync(mkdtempSync(join(tmpdir(), 'corral-budget-config-')));
+    dirs.push(config);
+    const session = '1e2d3c4b-5a69-4788-9aab-bccddeeff001';
+    const agent = await FakeAgent.start({
+      markers: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session },
+      env: { CLAUDE_CONFIG_DIR: config },
+      sessionFile: true, // the agent's own session is only in its session file
+    });
+    const said: string[] = [];
+    const spent = new Provenance({ transcripts: true }, PROCESS_REFRESH_MS, Date.now, {
+      report: (m) => said.push(m),
+      readBudgetMs: 0,
+    });
+    for (let i = 0; i < 3; i++) {
+      const own = pass(spent, agent.pid).find((g) => g.pgid === agent.pid);
+      expect(own?.agent?.name).toBe('claude-code');
+      expect(own?.session).toBeNull();
+    }
+    expect(said).toEqual([
+      "reading agents' files took over 0 ms in one pass; the rest waits for a later pass",
+    ]);
+    const withBudget = new Provenance({ transcripts: true }, PROCESS_REFRESH_MS, Date.now, {
+      readBudgetMs: 60_000,
+    });
+    expect(pass(withBudget, agent.pid).find((g) => g.pgid === agent.pid)?.session?.id).toBe(session);
+  });
+
   it('a pass whose reading fails keeps every group, and says so once', async () => {
     const { agent } = await agentWithFifoSessionFile();
     const said: string[] = [];
