@@ -89,6 +89,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     matcher: () => matcher,
     settings: () => settings,
     dataDir,
+    report: (message) => options.onError?.('provenance', message),
   });
   const host = options.host ?? new HostInfoSource();
   let seq = 0;

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { isRefusal, readUntrustedFile } from '../core/sampling/untrusted-file';
 import { UsageError } from '../cli/usage-error';
 
 /** Short tokens can be guessed by anyone who can reach the port. */
@@ -18,13 +18,15 @@ function checked(token: string, from: string): string {
 
 /** A token file is a secret: a regular file, owned by whoever runs Corral, readable by nobody else. */
 function readTokenFile(path: string): string {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch (err) {
-    throw new UsageError(`--token-file ${path}: cannot read it (${(err as NodeJS.ErrnoException).code})`);
+  // Checked on the descriptor read, not the path (a file swapped after a check); a symlink to it is
+  // followed, as mounted secrets are links.
+  const stat = readUntrustedFile(path, { maxBytes: 64 * 1024, followSymlink: true });
+  if (isRefusal(stat)) {
+    if (stat.refused === 'not-a-regular-file')
+      throw new UsageError(`--token-file ${path}: not a regular file`);
+    if (stat.refused === 'too-large') throw new UsageError(`--token-file ${path}: too large for a token`);
+    throw new UsageError(`--token-file ${path}: cannot read it (${stat.refused})`);
   }
-  if (!stat.isFile()) throw new UsageError(`--token-file ${path}: not a regular file`);
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid)
     throw new UsageError(
@@ -35,7 +37,7 @@ function readTokenFile(path: string): string {
       `--token-file ${path}: readable or writable by group or others (mode ${(stat.mode & 0o777).toString(8)}); ` +
         `run chmod 600 ${path}`,
     );
-  return checked(readFileSync(path, 'utf8').replace(/\r?\n$/, ''), `--token-file ${path}`);
+  return checked(stat.bytes.toString('utf8').replace(/\r?\n$/, ''), `--token-file ${path}`);
 }
 
 /** The bearer token from `--token`, `--token-file` or $CORRAL_METRICS_TOKEN (in that order); null when none. */

@@ -99,6 +99,20 @@ describe('overview', () => {
     expect(screen.getByTestId('no-groups').textContent).toMatch(/No group matches/);
   });
 
+  it('never says all clear before it has a snapshot, as when fetching it failed', async () => {
+    const api = new FakeCorralApi({
+      'snapshot:get': () => Promise.reject(new Error('snapshot:get: ELOOP: too many symbolic links')),
+      'timeline:get': ({ groupId }) => makeTimeline(groupId, []),
+    });
+    renderWithCorral(<App />, api);
+    await act(async () => {});
+    expect(screen.getByTestId('no-snapshot').textContent).toMatch(/Waiting for the first look/);
+    expect(screen.queryByTestId('no-groups')).toBeNull();
+    expect(screen.queryByText(/All clear/)).toBeNull();
+    act(() => api.push('snapshot', makeSnapshot(11, [orphaned])));
+    expect(groupRows()).toEqual([orphaned.id]);
+  });
+
   it('updates live CPU from pushes and ignores an initial fetch that resolves late', async () => {
     const initial = deferred<Snapshot>();
     const api = apiWith(initial.promise);

@@ -54,6 +54,7 @@ export class FakeAgent {
     cwd,
     sessionFile = false,
     transcript = false,
+    asUser = [],
   }: {
     name?: string;
     /** A value "$PID" becomes the agent's own pid (Claude Code's CLAUDE_PID). */
@@ -64,9 +65,13 @@ export class FakeAgent {
     sessionFile?: boolean;
     /** Append each tool call to the session's transcript in Claude Code's record shape. */
     transcript?: boolean;
+    /** A command that execs the rest as another user (AS_NOBODY): the agent keeps its pid. */
+    asUser?: readonly string[];
   } = {}): Promise<FakeAgent> {
     const options = JSON.stringify({ sessionFile, transcript });
-    const child = spawn(process.execPath, [FIXTURE, name, JSON.stringify(markers), options], {
+    const argv = [process.execPath, FIXTURE, name, JSON.stringify(markers), options];
+    const [file, ...args] = [...asUser, ...argv];
+    const child = spawn(file!, args, {
       detached: true,
       argv0: name,
       stdio: ['pipe', 'pipe', 'pipe'],

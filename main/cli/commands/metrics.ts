@@ -5,6 +5,7 @@ import { exposeMetrics } from '../../metrics/expose-metrics';
 import { isLoopbackHost, startMetricsServer } from '../../metrics/metrics-server';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
+import { untilSignalled } from '../shutdown';
 import { UsageError } from '../usage-error';
 
 export const METRICS_USAGE = 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
@@ -60,11 +61,7 @@ export async function runMetrics(
     return 1;
   }
   out(`Corral metrics on ${server.url}${token === null ? '' : ' (bearer token required)'}`);
-  await new Promise<void>((done) => {
-    const stop = (): void => done();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilSignalled('metrics');
   await server.close();
   exposed.stop();
   await running.stop();

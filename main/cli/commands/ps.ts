@@ -33,6 +33,7 @@ export async function runPs(
   const snapshot = await takeOneShotSnapshot(settings, {
     portsOfAll: port !== null,
     endedSessions: endedSessionsOrNone(),
+    report: (message) => process.stderr.write(`corral ps: provenance: ${message}\n`),
   });
   // Who holds a port is asked of every process, not only agents'.
   let groups =

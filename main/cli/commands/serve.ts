@@ -8,6 +8,7 @@ import { startCliService } from '../cli-service';
 import { exposeMetrics } from '../../metrics/expose-metrics';
 import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';
+import { untilSignalled } from '../shutdown';
 import { UsageError } from '../usage-error';
 
 export const SERVE_USAGE = 'corral serve [--port N] [--metrics]';
@@ -67,11 +68,7 @@ export async function runServe(
   }
   out(`Corral is serving on ${server.url}`);
   if (exposed) out(`Prometheus metrics on ${new URL('/metrics', server.url).href}`);
-  await new Promise<void>((done) => {
-    const stop = (): void => done();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilSignalled('serve');
   await server.close();
   exposed?.stop();
   await running.stop();

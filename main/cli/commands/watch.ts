@@ -6,19 +6,7 @@ import { startCliService } from '../cli-service';
 import { formatDuration, printable } from '../terminal-text';
 import { renderGroups } from '../group-table';
 import { fitLine, paint, terminal, type Terminal } from '../terminal';
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignalled(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const done = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve(signal);
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
-}
+import { untilSignalled } from '../shutdown';
 
 export function describeEvent(e: MonitorEvent): string {
   const time = new Date(e.at).toISOString().slice(11, 19);
@@ -45,7 +33,7 @@ export async function runWatch(
     strict: true,
   });
   // Listening before the service starts: a service manager's SIGTERM during start-up still stops it cleanly.
-  const signalled = untilSignalled();
+  const signalled = untilSignalled('watch');
   const running = startCliService('watch', settings, config);
   const recent: string[] = [];
   const stopEvents = running.service.onEvent((event) => {

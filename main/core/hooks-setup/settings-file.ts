@@ -1,22 +1,20 @@
-import {
-  chmodSync,
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isNotFound, isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
 
-/** The file's text, or '' when it does not exist yet (any other read error is thrown). */
+/** Agents' settings files are a few kilobytes. */
+const SETTINGS_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The file's text, or '' when it does not exist yet. Anything else that is not a regular file of sane
+ * size (a FIFO, a device, a symlink loop) is an error thrown, never a wait.
+ */
 export function readSettingsText(path: string): { text: string; exists: boolean } {
-  try {
-    return { text: readFileSync(path, 'utf8'), exists: true };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', exists: false };
-    throw err;
-  }
+  const file = readUntrustedFile(path, { maxBytes: SETTINGS_MAX_BYTES, followSymlink: true });
+  if (!isRefusal(file)) return { text: file.bytes.toString('utf8'), exists: true };
+  if (file.refused === 'ENOENT') return { text: '', exists: false };
+  const why = isNotFound(file) ? 'a parent is not a directory' : file.refused;
+  throw Object.assign(new Error(`cannot read ${path} (${why})`), { code: file.refused });
 }
 
 /**
@@ -28,12 +26,15 @@ export function writeSettingsText(path: string, text: string, now = Date.now()):
   mkdirSync(dirname(path), { recursive: true });
   let backup: string | null = null;
   let mode: number | undefined;
-  try {
-    mode = statSync(path).mode & 0o7777;
+  // The backup is of what is there now, read as readSettingsText reads it: never a wait on a FIFO
+  // swapped in since.
+  const current = readUntrustedFile(path, { maxBytes: SETTINGS_MAX_BYTES, followSymlink: true });
+  if (!isRefusal(current)) {
+    mode = current.mode & 0o7777;
     backup = `${path}.corral-backup-${now}`;
-    copyFileSync(path, backup);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    writeFileSync(backup, current.bytes, { mode, flag: 'wx' });
+  } else if (current.refused !== 'ENOENT') {
+    throw Object.assign(new Error(`cannot read ${path} (${current.refused})`), { code: current.refused });
   }
   const tmp = `${path}.corral-tmp-${process.pid}`;
   writeFileSync(tmp, text, { mode: mode ?? 0o644 });

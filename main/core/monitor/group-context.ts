@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
-import { Provenance } from '../provenance/add-provenance';
+import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
 import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
 import {
   endedSessionsPath,
@@ -30,6 +30,8 @@ export interface GroupContextOptions {
   matcher: () => AgentMatcher;
   settings: () => Settings;
   dataDir: string;
+  /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
+  report?: (message: string) => void;
 }
 
 /**
@@ -45,7 +47,12 @@ export class GroupContext {
   private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
 
   constructor(private readonly options: GroupContextOptions) {
-    this.provenance = new Provenance({ transcripts: options.settings().provenance?.transcripts ?? true });
+    this.provenance = new Provenance(
+      { transcripts: options.settings().provenance?.transcripts ?? true },
+      undefined,
+      undefined,
+      { report: options.report, readBudgetMs: MONITOR_FILE_READ_BUDGET_MS },
+    );
   }
 
   /** Adds provenance and session-ended to views just built from the monitor. */

@@ -4,6 +4,7 @@ import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import type { NoteRefusal } from '../sampling/untrusted-file';
 import { readClaudeSessionFile } from './claude-session-files';
 import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
 import { locateCodexSession } from './codex-session-files';
@@ -13,6 +14,7 @@ import { matchConfiguredServer } from './match-mcp-server';
 import { McpConfigs } from './mcp-configs';
 import { classifyRole } from './mcp-server';
 import { OwnerHomes } from './owner-home';
+import { ProblemNotes } from './problem-notes';
 import { ProjectRoots } from './project-root';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
 import { commandInsideEval } from './tool-call-command';
@@ -40,6 +42,25 @@ export const PROCESS_REFRESH_MS = 10_000;
  * another process can change in it all the same (one that shares its descriptor table, CLONE_FILES).
  */
 export const QUIET_PROCESS_REFRESH_MS = 60_000;
+/**
+ * How long one of the monitor's passes may spend reading agents' files (session files, transcripts, MCP
+ * configurations, `.git` lookups): past it, the pass's remaining groups get what their environment says,
+ * and their files are read in a later pass. Every open is non-blocking and checked
+ * (sampling/untrusted-file.ts), so no single read waits on a FIFO or a device; this bounds many slow ones
+ * (a cold disk, a deep tree) so that they cannot hold the watch loop.
+ */
+export const MONITOR_FILE_READ_BUDGET_MS = 1000;
+
+/** What one pass found for all its groups, before each group is decorated. */
+interface PassFacts {
+  byPid: ReadonlyMap<number, ProcessRecord>;
+  cwds: ReadonlyMap<number, string | null>;
+  ports: ReadonlyMap<number, ListeningPort[]>;
+  marks: ReadonlyMap<number, SessionMarks>;
+  links: ReadonlyMap<string, number>;
+  liveAgents: ReadonlySet<string>;
+  sessionOfAgent: ReadonlyMap<number, string>;
+}
 
 /** When a process's cwd or ports were read, and its run mark then (see ProcessSampler.runMark). */
 interface ReadAt {
@@ -62,6 +83,11 @@ export class Provenance {
   private readonly transcripts = new ClaudeTranscripts();
   private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
   private readonly mcpConfigs: McpConfigs;
+  private readonly notes: ProblemNotes;
+  private readonly noteFile: NoteRefusal;
+  /** When this pass's file reads must stop (performance.now()), `readBudgetMs` after it began. */
+  private readsUntil = Infinity;
+  private readonly readBudgetMs: number;
 
   private readonly cwdCache = new Map<string, ReadAt & { value: string | null }>();
   private readonly portCache = new Map<string, ReadAt & { value: ListeningPort[] }>();
@@ -69,21 +95,49 @@ export class Provenance {
   /** Codex session files found, by `<CODEX_HOME>\0<thread id>`; a miss is looked for again next time. */
   private readonly codexSessionPaths = new Map<string, string>();
 
-  /** `refreshMs`: how long a process's cwd and ports are kept before they are read again. */
+  /**
+   * `refreshMs`: how long a process's cwd and ports are kept before they are read again. `report`: told
+   * once of each problem met (a file refused, a group left undecorated), never once per pass.
+   * `readBudgetMs`: how long one pass may read agents' files (MONITOR_FILE_READ_BUDGET_MS for the monitor;
+   * a one-shot command reads all it needs).
+   */
   constructor(
     private options: ProvenanceOptions,
     private readonly refreshMs = PROCESS_REFRESH_MS,
     private readonly now: () => number = Date.now,
+    { report, readBudgetMs = Infinity }: { report?: (message: string) => void; readBudgetMs?: number } = {},
   ) {
-    this.mcpConfigs = new McpConfigs(now);
+    this.readBudgetMs = readBudgetMs;
+    this.notes = new ProblemNotes(report);
+    this.noteFile = (path, refusal) =>
+      this.notes.say(
+        `${refusal.refused}\0${path}`,
+        `not reading ${path} (${refusal.refused}); what it would tell is shown as not known`,
+      );
+    this.mcpConfigs = new McpConfigs(now, undefined, this.noteFile);
   }
 
   setOptions(options: ProvenanceOptions): void {
     this.options = options;
   }
 
-  /** Mutates `groups` (the views just built from `inputs.records`) in place. */
+  /**
+   * Mutates `groups` (the views just built from `inputs.records`) in place. Provenance is decoration:
+   * what cannot be found or read is left not known (null), a group whose decoration fails keeps what it
+   * had, and nothing here throws, so no group, view or event is ever lost to it.
+   */
   addTo(groups: GroupView[], inputs: ProvenanceInputs): void {
+    this.readsUntil = performance.now() + this.readBudgetMs;
+    try {
+      this.decorate(groups, inputs);
+    } catch (err) {
+      this.notes.say(`pass\0${String(err)}`, `left not known this time (${String(err)})`);
+    } finally {
+      this.readsUntil = Infinity;
+    }
+  }
+
+  private decorate(groups: GroupView[], inputs: ProvenanceInputs): void {
     const { records, attributions, matcher, sampler } = inputs;
     const byPid = new Map<number, ProcessRecord>();
     for (const r of records) if (r.state !== 'Z') byPid.set(r.pid, r);
@@ -115,66 +169,81 @@ export class Provenance {
     for (const [session, pid] of links) if (!sessionOfAgent.has(pid)) sessionOfAgent.set(pid, session);
 
     for (const g of groups) {
-      // Groups no agent owns get nothing read or guessed, only their ports when a port was asked for.
-      if (!g.agent && !inputs.portsOfAll) {
-        g.session = null;
-        g.toolCall = null;
-        continue;
+      try {
+        this.decorateGroup(g, { byPid, cwds, ports, marks, links, liveAgents, sessionOfAgent }, inputs);
+      } catch (err) {
+        g.session ??= null;
+        g.toolCall ??= null;
+        this.notes.say(
+          `group\0${String(err)}`,
+          `a group's session and tool call are shown as not known (${String(err)})`,
+        );
       }
-      for (const p of g.processes) {
-        if (cwds.has(p.pid)) p.cwd = cwds.get(p.pid)!;
-        const held = ports.get(p.pid);
-        if (held) p.ports = held;
-        const r = byPid.get(p.pid);
-        if (r && g.agent) {
-          const { role, mcpServer } = this.roleOf(r, byPid, attributions, marks, matcher, cwds);
-          p.role = role;
-          if (mcpServer) p.mcpServer = mcpServer;
-        } else if (g.agent) p.role = null;
-      }
-      const union = new Map<string, ListeningPort>();
-      for (const p of g.processes) for (const port of p.ports ?? []) union.set(portKey(port), port);
-      if (g.processes.some((p) => p.ports !== undefined)) g.ports = [...union.values()];
-      if (!g.agent) {
-        g.session = null;
-        g.toolCall = null;
-        continue;
-      }
-      const live = g.processes.filter((p) => byPid.has(p.pid));
-      const leader = byPid.get(g.pgid);
-      const marked = [leader, ...live.map((p) => byPid.get(p.pid))].find((r) => r && marks.has(r.pid));
-      const envSession = marked ? marks.get(marked.pid)! : null;
-      let sessionId = envSession?.sessionId ?? null;
-      let source: SessionRef['source'] = 'env';
-      if (sessionId === null && g.agent.pid !== null && sessionOfAgent.has(g.agent.pid)) {
-        sessionId = sessionOfAgent.get(g.agent.pid)!;
-        source = 'lineage';
-      }
-      const linked = sessionId !== null ? links.get(sessionId) : undefined;
-      if (linked !== undefined && (g.agent.pid === null || !byPid.has(g.agent.pid))) g.agent.pid = linked;
-      const cwd = [leader?.pid, ...live.map((p) => p.pid)]
-        .map((pid) => (pid === undefined ? undefined : cwds.get(pid)))
-        .find((c) => typeof c === 'string');
-      g.session =
-        sessionId === null
-          ? null
-          : {
-              id: sessionId,
-              source,
-              project: cwd ? this.projects.projectOf(cwd) : null,
-              agentAlive: agentAliveOf(g.agent, attributions, byPid, liveAgents),
-            };
-      g.toolCall = g.containsAgent
-        ? null
-        : this.toolCallOf(
-            g,
-            leader,
-            envSession,
-            cwd ?? null,
-            marked ?? leader ?? byPid.get(live[0]?.pid ?? -1),
-            matcher,
-          );
     }
+  }
+
+  private decorateGroup(g: GroupView, pass: PassFacts, inputs: ProvenanceInputs): void {
+    const { byPid, cwds, ports, marks, links, liveAgents, sessionOfAgent } = pass;
+    const { attributions, matcher } = inputs;
+    // Groups no agent owns get nothing read or guessed, only their ports when a port was asked for.
+    if (!g.agent && !inputs.portsOfAll) {
+      g.session = null;
+      g.toolCall = null;
+      return;
+    }
+    for (const p of g.processes) {
+      if (cwds.has(p.pid)) p.cwd = cwds.get(p.pid)!;
+      const held = ports.get(p.pid);
+      if (held) p.ports = held;
+      const r = byPid.get(p.pid);
+      if (r && g.agent) {
+        const { role, mcpServer } = this.roleOf(r, byPid, attributions, marks, matcher, cwds);
+        p.role = role;
+        if (mcpServer) p.mcpServer = mcpServer;
+      } else if (g.agent) p.role = null;
+    }
+    const union = new Map<string, ListeningPort>();
+    for (const p of g.processes) for (const port of p.ports ?? []) union.set(portKey(port), port);
+    if (g.processes.some((p) => p.ports !== undefined)) g.ports = [...union.values()];
+    if (!g.agent) {
+      g.session = null;
+      g.toolCall = null;
+      return;
+    }
+    const live = g.processes.filter((p) => byPid.has(p.pid));
+    const leader = byPid.get(g.pgid);
+    const marked = [leader, ...live.map((p) => byPid.get(p.pid))].find((r) => r && marks.has(r.pid));
+    const envSession = marked ? marks.get(marked.pid)! : null;
+    let sessionId = envSession?.sessionId ?? null;
+    let source: SessionRef['source'] = 'env';
+    if (sessionId === null && g.agent.pid !== null && sessionOfAgent.has(g.agent.pid)) {
+      sessionId = sessionOfAgent.get(g.agent.pid)!;
+      source = 'lineage';
+    }
+    const linked = sessionId !== null ? links.get(sessionId) : undefined;
+    if (linked !== undefined && (g.agent.pid === null || !byPid.has(g.agent.pid))) g.agent.pid = linked;
+    const cwd = [leader?.pid, ...live.map((p) => p.pid)]
+      .map((pid) => (pid === undefined ? undefined : cwds.get(pid)))
+      .find((c) => typeof c === 'string');
+    g.session =
+      sessionId === null
+        ? null
+        : {
+            id: sessionId,
+            source,
+            project: cwd && this.mayRead() ? this.projects.projectOf(cwd) : null,
+            agentAlive: agentAliveOf(g.agent, attributions, byPid, liveAgents),
+          };
+    g.toolCall = g.containsAgent
+      ? null
+      : this.toolCallOf(
+          g,
+          leader,
+          envSession,
+          cwd ?? null,
+          marked ?? leader ?? byPid.get(live[0]?.pid ?? -1),
+          matcher,
+        );
   }
 
   /**
@@ -296,10 +365,14 @@ export class Provenance {
     matcher: AgentMatcher,
   ): ToolCallRef | null {
     const wrapperCommand = leader ? wrappedCommand(leader, matcher) : null;
-    if (this.options.transcripts && g.agent?.name === 'claude-code' && envSession && witness) {
+    const readTranscripts = this.options.transcripts && this.mayRead();
+    if (readTranscripts && g.agent?.name === 'claude-code' && envSession && witness) {
       const path = this.transcripts.locate(this.claudeConfigDir(witness), envSession.sessionId, cwd);
       if (path) {
-        const calls = this.transcripts.bashCalls(path, g.startedAt - START_SLACK_MS);
+        const calls = this.transcripts.bashCalls(path, g.startedAt - START_SLACK_MS, {
+          owner: witness.uid,
+          note: this.noteFile,
+        });
         const call = matchToolCall(calls.values(), {
           wrapperCommand,
           processCommands: g.processes.filter((p) => p.state !== 'Z').map((p) => p.command),
@@ -315,11 +388,13 @@ export class Provenance {
       }
     }
     const id = envSession?.toolCallId ?? null;
-    if (this.options.transcripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
+    if (readTranscripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
       // Codex hands the call's id to its descendants (CODEX_TOOL_CALL_ID): the call is found by id.
       const path = this.codexSessionPath(this.codexHome(witness), envSession.sessionId);
       const call = path
-        ? this.codexSessions.bashCalls(path, g.startedAt - START_SLACK_MS).get(id)
+        ? this.codexSessions
+            .bashCalls(path, g.startedAt - START_SLACK_MS, { owner: witness.uid, note: this.noteFile })
+            .get(id)
         : undefined;
       if (call) return { id, command: call.command, description: null, startedAt: call.issuedAt };
     }
@@ -337,11 +412,13 @@ export class Provenance {
     const key = identityKey(r.pid, r.startKey);
     const now = this.now();
     const hit = this.sessionFiles.get(key);
-    if (hit && now - hit.at < this.refreshMs) return hit.value;
+    if (hit && (now - hit.at < this.refreshMs || !this.mayRead())) return hit.value;
+    if (!this.mayRead()) return null;
     const value = readClaudeSessionFile(
       this.claudeConfigDir(r),
       r.pid,
       sampler.platform === 'linux' ? r.startKey : null,
+      { owner: r.uid, note: this.noteFile },
     );
     if (this.sessionFiles.size > 1024) this.sessionFiles.clear();
     this.sessionFiles.set(key, { at: now, value });
@@ -349,6 +426,7 @@ export class Provenance {
   }
 
   private mcpServersOf(agent: string, owner: ProcessRecord, cwd: string | null) {
+    if (!this.mayRead()) return [];
     const home = owner.markers.HOME?.startsWith('/') ? owner.markers.HOME : this.homes.homeOf(owner.uid);
     if (!home) return [];
     const own = (key: string) => (owner.markers[key]?.startsWith('/') ? owner.markers[key] : undefined);
@@ -358,7 +436,18 @@ export class Provenance {
       claudeConfigDir: own('CLAUDE_CONFIG_DIR'),
       codexHome: own('CODEX_HOME'),
       projectDir: cwd && cwd.startsWith('/') ? cwd : null,
+      owner: owner.uid,
     });
+  }
+
+  /** Whether this pass may still read agents' files (FILE_READ_BUDGET_MS); said once when it may not. */
+  private mayRead(): boolean {
+    if (performance.now() < this.readsUntil) return true;
+    this.notes.say(
+      'budget',
+      `reading agents' files took over ${this.readBudgetMs} ms in one pass; the rest waits for a later pass`,
+    );
+    return false;
   }
 
   private codexSessionPath(codexHome: string, threadId: string): string | null {

@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isNotFound, isRefusal, readUntrustedFile, type NoteRefusal } from '../sampling/untrusted-file';
+
+/** Claude Code's session files are a few hundred bytes. */
+const SESSION_FILE_MAX_BYTES = 64 * 1024;
 
 /**
  * The session a running Claude Code process works on, from `<config dir>/sessions/<pid>.json`, which
@@ -8,16 +11,24 @@ import { join } from 'node:path';
  * (field 22 of /proc/<pid>/stat). The file can lag behind `/clear` (a new session id in the same
  * process), so it only links a session to its agent when nothing better does. null when absent or not
  * of that shape, or when it belongs to another process (another pid, or another start time: a stale
- * file of a reused pid). `startTicks`: the process's start in ticks where the platform has them.
+ * file of a reused pid), or is not a regular file of the process's owner. `startTicks`: the process's
+ * start in ticks where the platform has them.
  */
 export function readClaudeSessionFile(
   configDir: string,
   pid: number,
   startTicks: number | null,
+  { owner, note }: { owner?: number; note?: NoteRefusal } = {},
 ): string | null {
+  const path = join(configDir, 'sessions', `${pid}.json`);
+  const file = readUntrustedFile(path, { maxBytes: SESSION_FILE_MAX_BYTES, owner });
+  if (isRefusal(file)) {
+    if (!isNotFound(file)) note?.(path, file);
+    return null;
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(join(configDir, 'sessions', `${pid}.json`), 'utf8'));
+    parsed = JSON.parse(file.bytes.toString('utf8'));
   } catch {
     return null;
   }

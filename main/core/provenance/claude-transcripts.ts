@@ -1,5 +1,15 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  closeUntrusted,
+  entryKind,
+  isNotFound,
+  isRefusal,
+  listUntrustedDir,
+  openUntrustedFile,
+  readRange,
+  type NoteRefusal,
+  type OpenedFile,
+} from '../sampling/untrusted-file';
 import { collectBashCalls, type TranscriptCall } from './claude-transcript-records';
 
 /** How much of one transcript's tail is read at most: the calls that matter are the recent ones. */
@@ -47,13 +57,8 @@ export class ClaudeTranscripts {
       if (!found && isFile(join(projects, dir, file))) found = join(projects, dir, file);
     if (!found) {
       // The session may have started in another directory than the leftover's cwd.
-      let dirs: string[] = [];
-      try {
-        dirs = readdirSync(projects);
-      } catch {
-        dirs = [];
-      }
-      if (dirs.length <= MAX_PROJECT_DIRS)
+      const dirs = listUntrustedDir(projects, MAX_PROJECT_DIRS);
+      if (!isRefusal(dirs))
         for (const dir of dirs)
           if (!found && isFile(join(projects, dir, file))) found = join(projects, dir, file);
     }
@@ -62,49 +67,60 @@ export class ClaudeTranscripts {
     return found;
   }
 
-  /** The Bash calls in the transcript's tail, covering at least back to `since` where the budget allows. */
-  bashCalls(path: string, since: number): Map<string, TranscriptCall> {
-    let size: number;
-    try {
-      size = statSync(path).size;
-    } catch {
+  /**
+   * The Bash calls in the transcript's tail, covering at least back to `since` where the budget allows.
+   * `owner`: the agent's uid, whose transcript it must be. A transcript that is no longer a regular file of
+   * its owner (swapped for a FIFO after it was found) gives no calls, and is looked for again next time.
+   */
+  bashCalls(
+    path: string,
+    since: number,
+    { owner, note }: { owner?: number; note?: NoteRefusal } = {},
+  ): Map<string, TranscriptCall> {
+    const file = openUntrustedFile(path, { maxBytes: Infinity, owner });
+    if (isRefusal(file)) {
+      if (!isNotFound(file)) note?.(path, file);
       this.cache.delete(path);
+      for (const [key, found] of this.located) if (found === path) this.located.delete(key);
       return new Map();
     }
+    try {
+      return this.readCalls(file, path, since);
+    } finally {
+      closeUntrusted(file);
+    }
+  }
+
+  private readCalls(file: OpenedFile, path: string, since: number): Map<string, TranscriptCall> {
+    const size = file.size;
     let entry = this.cache.get(path);
     if (entry && size < entry.end) entry = undefined; // rewritten or truncated: read again
     if (!entry || size - entry.end > this.tailBytes) {
       entry = { path, start: size, end: size, carry: Buffer.alloc(0), calls: new Map(), results: new Map() };
       this.cache.set(path, entry);
     }
-    const fd = openQuietly(path);
-    if (fd === null) return entry.calls;
-    try {
-      if (size > entry.end) this.readForward(fd, entry, size);
-      while (
-        entry.start > 0 &&
-        entry.end - entry.start < this.tailBytes &&
-        oldestIssued(entry.calls) > since
-      ) {
-        this.readBackward(fd, entry);
-      }
-    } finally {
-      closeSync(fd);
+    if (size > entry.end) this.readForward(file, entry, size);
+    while (entry.start > 0 && entry.end - entry.start < this.tailBytes && oldestIssued(entry.calls) > since) {
+      if (!this.readBackward(file, entry)) break;
     }
     return entry.calls;
   }
 
-  private readForward(fd: number, entry: CachedTranscript, size: number): void {
-    const bytes = readRange(fd, entry.end, size);
+  private readForward(file: OpenedFile, entry: CachedTranscript, size: number): void {
+    const bytes = readRange(file, entry.end, size);
+    if (isRefusal(bytes)) return;
     const lastNewline = bytes.lastIndexOf(0x0a);
     if (lastNewline < 0) return; // a record still being written
     this.collect(bytes.subarray(0, lastNewline).toString('utf8').split('\n'), entry.calls, entry.results);
     entry.end += lastNewline + 1;
   }
 
-  private readBackward(fd: number, entry: CachedTranscript): void {
+  /** False when the file could not be read (an I/O error): what was read stands. */
+  private readBackward(file: OpenedFile, entry: CachedTranscript): boolean {
     const from = Math.max(0, entry.start - CHUNK_BYTES);
-    const bytes = Buffer.concat([readRange(fd, from, entry.start), entry.carry]);
+    const range = readRange(file, from, entry.start);
+    if (isRefusal(range)) return false;
+    const bytes = Buffer.concat([range, entry.carry]);
     let firstLine = 0;
     if (from > 0) {
       const newline = bytes.indexOf(0x0a);
@@ -113,6 +129,7 @@ export class ClaudeTranscripts {
     entry.carry = Buffer.from(bytes.subarray(0, firstLine));
     entry.start = from;
     this.collect(bytes.subarray(firstLine).toString('utf8').split('\n'), entry.calls, entry.results);
+    return true;
   }
 }
 
@@ -122,25 +139,7 @@ function oldestIssued(calls: Map<string, TranscriptCall>): number {
   return oldest;
 }
 
-function readRange(fd: number, from: number, to: number): Buffer {
-  const buf = Buffer.allocUnsafe(Math.max(0, to - from));
-  let done = 0;
-  while (done < buf.length) {
-    const n = readSync(fd, buf, done, buf.length - done, from + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return buf.subarray(0, done);
-}
-
+/** Looked at, not opened or followed: the reading opens it again and checks what it opened. */
 function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
-}
-
-function openQuietly(path: string): number | null {
-  try {
-    return openSync(path, 'r');
-  } catch {
-    return null;
-  }
+  return entryKind(path) === 'file';
 }

@@ -1,8 +1,10 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRefusal, listUntrustedDir } from '../sampling/untrusted-file';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A day folder holding more session files than this is not searched. */
+const MAX_DAY_FILES = 20_000;
 
 /**
  * Where Codex keeps one thread's session file: `<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<local
@@ -24,12 +26,8 @@ export function locateCodexSession(codexHome: string, threadId: string): string 
       String(day.getMonth() + 1).padStart(2, '0'),
       String(day.getDate()).padStart(2, '0'),
     );
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
+    const names = listUntrustedDir(dir, MAX_DAY_FILES);
+    if (isRefusal(names)) continue;
     const name = names.find((n) => n.startsWith('rollout-') && n.endsWith(suffix));
     if (name) return join(dir, name);
   }

@@ -1,5 +1,12 @@
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  closeUntrusted,
+  isNotFound,
+  isRefusal,
+  openUntrustedFile,
+  readRange,
+  type NoteRefusal,
+} from '../sampling/untrusted-file';
 import { codexTomlServers } from './codex-toml-servers';
 import { claudeJsonServers, jsonMcpServers, type McpServerEntry } from './mcp-config-entries';
 
@@ -12,6 +19,8 @@ export interface McpConfigPlace {
   codexHome?: string;
   /** The agent's working directory: local-scope entries and project files are looked up for it. */
   projectDir: string | null;
+  /** The agent's uid: files in its home and config dirs must be its own (a project's may be anyone's). */
+  owner?: number;
 }
 
 interface CachedFile {
@@ -23,6 +32,8 @@ interface CachedFile {
 
 /** How long a configuration file is trusted before its mtime is looked at again. */
 export const CONFIG_RECHECK_MS = 10_000;
+/** A configuration larger than this is not read. */
+const CONFIG_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads agents' MCP configurations, each file parsed again only when its mtime or size changed, and its
@@ -39,19 +50,23 @@ export const CONFIG_RECHECK_MS = 10_000;
  * malformed files count as empty.
  */
 export class McpConfigs {
+  /** By `<owner uid>\0<path>`. */
   private readonly files = new Map<string, CachedFile>();
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly recheckMs = CONFIG_RECHECK_MS,
+    /** Told of a configuration that could not be read for another reason than its absence. */
+    private readonly note?: NoteRefusal,
   ) {}
 
   serversOf(place: McpConfigPlace): McpServerEntry[] {
     const cwd = place.projectDir;
+    const own = place.owner;
     switch (place.agent) {
       case 'claude-code': {
         const main = join(place.claudeConfigDir ?? place.home, '.claude.json');
-        const user = this.json(main);
+        const user = this.json(main, own);
         const local = cwd
           ? claudeJsonServers({ projects: (user as { projects?: unknown })?.projects }, cwd)
           : [];
@@ -67,16 +82,16 @@ export class McpConfigs {
         const home = place.codexHome ?? join(place.home, '.codex');
         return [
           ...(cwd ? this.toml(join(cwd, '.codex', 'config.toml')) : []),
-          ...this.toml(join(home, 'config.toml')),
+          ...this.toml(join(home, 'config.toml'), own),
         ];
       }
       case 'gemini-cli': {
         const folder = '.gemini';
-        const servers = (path: string) =>
-          jsonMcpServers((this.json(path) as { mcpServers?: unknown } | null)?.mcpServers);
+        const servers = (path: string, owner?: number) =>
+          jsonMcpServers((this.json(path, owner) as { mcpServers?: unknown } | null)?.mcpServers);
         return [
           ...(cwd ? servers(join(cwd, folder, 'settings.json')) : []),
-          ...servers(join(place.home, folder, 'settings.json')),
+          ...servers(join(place.home, folder, 'settings.json'), own),
         ];
       }
       default:
@@ -84,35 +99,51 @@ export class McpConfigs {
     }
   }
 
-  private json(path: string): unknown {
-    return this.read(path, (text) => JSON.parse(text) as unknown);
+  private json(path: string, owner?: number): unknown {
+    return this.read(path, owner, (text) => JSON.parse(text) as unknown);
   }
 
-  private toml(path: string): McpServerEntry[] {
-    return (this.read(path, codexTomlServers) as McpServerEntry[] | null) ?? [];
+  private toml(path: string, owner?: number): McpServerEntry[] {
+    return (this.read(path, owner, codexTomlServers) as McpServerEntry[] | null) ?? [];
   }
 
-  private read(path: string, parse: (text: string) => unknown): unknown {
+  /**
+   * Opened (never blocking, a user's symlink followed) and looked at through the descriptor: read and
+   * parsed again only when its mtime or size moved.
+   */
+  private read(path: string, owner: number | undefined, parse: (text: string) => unknown): unknown {
     const now = this.now();
-    const hit = this.files.get(path);
+    const key = `${owner ?? ''}\0${path}`; // read for another owner, it may be refused
+    const hit = this.files.get(key);
     if (hit && now - hit.checkedAt < this.recheckMs) return hit.parsed;
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat?.isFile() || stat.size > 16 * 1024 * 1024) {
-      this.files.set(path, { checkedAt: now, mtimeMs: -1, size: -1, parsed: null });
+    const file = openUntrustedFile(path, { maxBytes: CONFIG_MAX_BYTES, owner, followSymlink: true });
+    if (isRefusal(file)) {
+      if (!isNotFound(file)) this.note?.(path, file);
+      this.remember(key, { checkedAt: now, mtimeMs: -1, size: -1, parsed: null });
       return null;
     }
-    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) {
-      hit.checkedAt = now;
-      return hit.parsed;
-    }
-    let parsed: unknown = null;
     try {
-      parsed = parse(readFileSync(path, 'utf8'));
-    } catch {
-      parsed = null;
+      if (hit && hit.mtimeMs === file.mtimeMs && hit.size === file.size) {
+        hit.checkedAt = now;
+        return hit.parsed;
+      }
+      const bytes = readRange(file, 0, file.size);
+      let parsed: unknown = null;
+      if (!isRefusal(bytes))
+        try {
+          parsed = parse(bytes.toString('utf8'));
+        } catch {
+          parsed = null;
+        }
+      this.remember(key, { checkedAt: now, mtimeMs: file.mtimeMs, size: file.size, parsed });
+      return parsed;
+    } finally {
+      closeUntrusted(file);
     }
-    if (this.files.size > 256) this.files.clear();
-    this.files.set(path, { checkedAt: now, mtimeMs: stat.mtimeMs, size: stat.size, parsed });
-    return parsed;
+  }
+
+  private remember(key: string, file: CachedFile): void {
+    if (this.files.size > 256 && !this.files.has(key)) this.files.clear();
+    this.files.set(key, file);
   }
 }

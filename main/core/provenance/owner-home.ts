@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
 
 /** Home directories by uid from /etc/passwd, read once per instance. */
 export class OwnerHomes {
@@ -14,12 +14,9 @@ export class OwnerHomes {
 
 function readHomes(path: string): Map<number, string> {
   const homes = new Map<number, string>();
-  let text = '';
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return homes;
-  }
+  const file = readUntrustedFile(path, { maxBytes: 64 * 1024 * 1024, followSymlink: true });
+  if (isRefusal(file)) return homes;
+  const text = file.bytes.toString('utf8');
   for (const line of text.split('\n')) {
     const f = line.split(':');
     if (f.length < 7 || f[2] === '' || !f[5]!.startsWith('/')) continue;

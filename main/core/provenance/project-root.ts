@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isRefusal, entryKind } from '../sampling/untrusted-file';
 
 /**
  * The project a directory belongs to: the nearest enclosing git work tree (a directory holding a
@@ -29,7 +29,9 @@ function enclosingWorkTree(start: string): string | null {
   // The kernel marks a working directory removed since with " (deleted)": that tree no longer exists.
   if (!start.startsWith('/') || start.endsWith(' (deleted)')) return null;
   for (let dir = start; ; dir = dirname(dir)) {
-    if (statSync(`${dir === '/' ? '' : dir}/.git`, { throwIfNoEntry: false }) !== undefined) return dir;
+    // Only looked at, never opened. A `.git` that cannot be looked at (a path too long, a loop, no
+    // permission) is no work tree: the walk goes on up.
+    if (!isRefusal(entryKind(`${dir === '/' ? '' : dir}/.git`))) return dir;
     if (dir === '/') return null;
   }
 }

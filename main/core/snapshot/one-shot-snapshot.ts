@@ -35,12 +35,15 @@ export async function takeOneShotSnapshot(
     sampler,
     endedSessions,
     portsOfAll = false,
+    report,
   }: {
     intervalMs?: number;
     sampler?: ProcessSampler;
     endedSessions?: EndedSessions;
     /** Read the listening ports of every process, not only agents' (a port was asked for). */
     portsOfAll?: boolean;
+    /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
+    report?: (message: string) => void;
   } = {},
 ): Promise<OneShotSnapshot> {
   const matcher = matcherFor(settings);
@@ -66,7 +69,7 @@ export async function takeOneShotSnapshot(
     if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
   }
   const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
-  new Provenance(provenanceOptions(settings)).addTo(groups, {
+  new Provenance(provenanceOptions(settings), undefined, undefined, { report }).addTo(groups, {
     records,
     attributions,
     matcher,

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GroupView } from '../../../shared/model';
+import { isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
 import { appendOwnFile, ensureOwnDataDir } from './own-data-dir';
 
 /**
@@ -57,13 +57,13 @@ export function parseEndedSessions(text: string): Map<string, EndedSession> {
   return out;
 }
 
+/** A line is about 120 bytes: room for half a million ended sessions. */
+const ENDED_SESSIONS_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The ended sessions recorded; none when the file is absent or cannot be read (a flag is decoration). */
 export function loadEndedSessions(dataDir: string): Map<string, EndedSession> {
-  try {
-    return parseEndedSessions(readFileSync(endedSessionsPath(dataDir), 'utf8'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw err;
-  }
+  const file = readUntrustedFile(endedSessionsPath(dataDir), { maxBytes: ENDED_SESSIONS_MAX_BYTES });
+  return isRefusal(file) ? new Map() : parseEndedSessions(file.bytes.toString('utf8'));
 }
 
 /**

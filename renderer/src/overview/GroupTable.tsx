@@ -23,6 +23,7 @@ export function allClearMessage(groups: readonly GroupView[]): string {
 }
 
 export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession }: GroupTableProps) {
+  const known = useCorral((s) => s.snapshot !== null);
   const groups = useCorral((s) => s.snapshot?.groups ?? NO_GROUPS);
   const { filter, search } = useCorral(useShallow((s) => ({ filter: s.filter, search: s.search })));
   const selectedGroupId = useCorral((s) => s.selectedGroupId);
@@ -30,6 +31,13 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession 
   const tree = useMemo(() => groupTree(visibleGroups(groups, filter, search)), [groups, filter, search]);
   const columns = compact ? 3 : 7;
 
+  // No snapshot yet (or none could be fetched) is not knowing, never "all clear".
+  if (!known)
+    return (
+      <p className="empty" data-testid="no-snapshot">
+        Waiting for the first look at the processes…
+      </p>
+    );
   if (tree.length === 0) {
     const clear = search.trim() === '' && !groups.some((g) => g.flags.length > 0);
     return (
