@@ -20,5 +20,6 @@ export function startCliService(
   running.store.onProblemChange((problem) =>
     process.stderr.write(`corral ${command}: storage: ${problem ?? 'incidents are saved to disk again'}\n`),
   );
+  running.store.onTakeOver((notice) => process.stderr.write(`corral ${command}: storage: ${notice}\n`));
   return running;
 }

@@ -166,16 +166,36 @@ describe('resolving --port and --session to groups', () => {
   });
 
   it('--port: the holder; one no agent started only with --any-owner; none', () => {
-    expect(resolvePortTargets(groups, 3000, false)).toEqual({
+    expect(resolvePortTargets(groups, 3000, false, 1000)).toEqual({
       groupIds: [leftover.id],
       skipped: [],
       refused: null,
     });
-    expect(resolvePortTargets(groups, 8080, false).refused).toBe(
+    expect(resolvePortTargets(groups, 8080, false, 1000).refused).toBe(
       'port 8080 is held by pid 400 (nginx), which no agent started; pass --any-owner to stop it anyway',
     );
-    expect(resolvePortTargets(groups, 8080, true).groupIds).toEqual([plain.id]);
-    expect(resolvePortTargets(groups, 9999, true).refused).toContain('listening on port 9999');
+    expect(resolvePortTargets(groups, 8080, true, 1000).groupIds).toEqual([plain.id]);
+    expect(resolvePortTargets(groups, 9999, true, 1000).refused).toContain('listening on port 9999');
+  });
+
+  it("--port: another user's listener only with --any-owner, whatever agent it seems to be", () => {
+    const forged = makeGroup({
+      pgid: 500,
+      agent: { name: 'claude-code', pid: null },
+      processes: [
+        makeProcess({ pid: 500, uid: 65534, command: 'python3 -m http.server', ports: port(3000) }),
+      ],
+    });
+    const both = [...groups, forged];
+    expect(resolvePortTargets(both, 3000, false, 1000)).toEqual({
+      groupIds: [],
+      skipped: [],
+      refused:
+        'port 3000 is held by pid 500 (python3 -m http.server) of another user (uid 65534); pass --any-owner to stop it anyway',
+    });
+    expect(resolvePortTargets(both, 3000, true, 1000).groupIds).toEqual([leftover.id, forged.id]);
+    // Corral run as that user: its own listener.
+    expect(resolvePortTargets([forged], 3000, false, 65534).groupIds).toEqual([forged.id]);
   });
 
   it("--session: every group but the agent's own; prefixes only when they name one session", () => {

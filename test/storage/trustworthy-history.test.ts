@@ -146,7 +146,7 @@ describe('a database written before incidents had phases', () => {
 });
 
 describe('several Corral processes on one data directory', () => {
-  it('lets exactly one write; the others read and say so; a SIGKILLed writer frees the place', async () => {
+  it("lets exactly one write; the others read and say so; a reader takes a SIGKILLed writer's place", async () => {
     const dir = dataDir();
     const first = startFixture(nodeWithTsx('hold-store.ts', dir, 'from-first'));
     const firstReport = JSON.parse(await waitFor('first store open', () => first.lines[0])) as {
@@ -169,12 +169,24 @@ describe('several Corral processes on one data directory', () => {
 
     process.kill(first.pid, 'SIGKILL');
     await first.exit;
+    // The kernel freed the dead writer's lock: the second takes its place, says so, and writes.
+    const takeover = JSON.parse(await waitFor('the second taking over', () => second.lines[1])) as {
+      takeover: string;
+      readOnly: string | null;
+      durable: boolean;
+    };
+    expect(takeover).toEqual({
+      takeover: `the Corral that recorded incidents in ${dir} (pid ${first.pid}) is gone; this one records them now`,
+      readOnly: null,
+      durable: true,
+    });
     const fourth = startFixture(nodeWithTsx('hold-store.ts', dir, 'from-fourth'));
     const fourthReport = JSON.parse(await waitFor('fourth store open', () => fourth.lines[0])) as {
       readOnly: string | null;
     };
-    // The second is still running and read-only for its whole life; the place it could not take was freed.
-    expect(fourthReport.readOnly).toBeNull();
+    expect(fourthReport.readOnly).toBe(
+      `another Corral (pid ${second.pid}) is recording incidents in ${dir}; this one only reads them`,
+    );
     process.kill(second.pid, 'SIGKILL');
     process.kill(fourth.pid, 'SIGKILL');
     await Promise.all([second.exit, fourth.exit]);
@@ -184,7 +196,7 @@ describe('several Corral processes on one data directory', () => {
         .list()
         .map((i) => i.id)
         .sort(),
-    ).toEqual(['from-first', 'from-fourth']);
+    ).toEqual(['from-first', 'from-second-after-takeover']);
     after.close();
   });
 });

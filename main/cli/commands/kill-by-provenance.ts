@@ -34,7 +34,7 @@ export async function runKillBy(
   });
   const resolved =
     'port' in o.by
-      ? resolvePortTargets(groups, o.by.port, o.anyOwner)
+      ? resolvePortTargets(groups, o.by.port, o.anyOwner, process.getuid?.() ?? null)
       : resolveSessionTargets(groups, o.by.session);
   const what = 'port' in o.by ? `port ${o.by.port}` : `session ${o.by.session}`;
   if (resolved.refused) {

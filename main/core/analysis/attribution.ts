@@ -72,14 +72,18 @@ export function attribute(
   for (const r of records) {
     const a = result.get(r.pid);
     if (!a || a.isAgent) continue;
+    // A member older than the process now holding its PGID was read before that number was reused (or
+    // joined late): it vouches for nobody there.
+    const leader = byPid.get(r.pgid);
+    if (leader && leader.startKey > r.startKey) continue;
     if (!groupAgents.has(r.pgid)) groupAgents.set(r.pgid, a);
     // A session counts only when its leader is the agent's (a tool call's), never the terminal's.
     if (r.pid === r.sid && !sessionAgents.has(r.sid)) sessionAgents.set(r.sid, a);
   }
   for (const r of records) {
     if (result.get(r.pid)) continue;
-    const viaGroup = groupAgents.get(r.pgid) ?? memory?.groups.get(r.pgid);
-    const viaSession = sessionAgents.get(r.sid) ?? memory?.sessions.get(r.sid);
+    const viaGroup = groupAgents.get(r.pgid) ?? memory?.groupAgent(r.pgid, byPid.get(r.pgid));
+    const viaSession = sessionAgents.get(r.sid) ?? memory?.sessionAgent(r.sid, byPid.get(r.sid));
     if (viaGroup)
       result.set(r.pid, {
         agent: viaGroup.agent,

@@ -13,14 +13,26 @@ export interface LinearPattern {
  * (backreferences, lookaround): those cannot be run in linear time.
  */
 export function compileLinear(source: string): LinearPattern {
-  let compiled: RE2JS;
-  try {
-    compiled = RE2JS.compile(source);
-  } catch (err) {
-    const why = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
+  const compiled = tryCompile(source);
+  if (typeof compiled === 'string')
     throw new Error(
-      `the pattern ${JSON.stringify(source)} cannot be run in linear time (${why}); Corral accepts RE2 syntax, without backreferences or lookaround`,
+      `the pattern ${JSON.stringify(source)} cannot be run in linear time (${compiled}); ${SYNTAX}`,
     );
-  }
   return { source, test: (input) => compiled.test(input) };
+}
+
+const SYNTAX = 'Corral accepts RE2 syntax, without backreferences or lookaround';
+
+/** Why RE2 cannot run `source` (a backreference, lookaround, a syntax error), or null when it can. */
+export function whyNotLinear(source: string): string | null {
+  const compiled = tryCompile(source);
+  return typeof compiled === 'string' ? `RE2 cannot run it (${compiled}); ${SYNTAX}` : null;
+}
+
+function tryCompile(source: string): RE2JS | string {
+  try {
+    return RE2JS.compile(source);
+  } catch (err) {
+    return err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
+  }
 }

@@ -1,18 +1,22 @@
 import type { GroupView, PolicyRule } from '../../../shared/model';
+import { compileLinear, type LinearPattern } from './linear-pattern';
 import { boundedText } from './regex-safety';
 
 /** A group view as a policy reads it: `session` and `ports` are absent where provenance is unknown. */
 export type PolicyGroup = GroupView;
 
-/** A rule with its command patterns compiled once (validation refused unsafe ones). */
+/**
+ * A rule with its command patterns compiled once, on RE2: a command line is any local process's to
+ * write, and no pattern may take more than linear time over it (validation refused what RE2 cannot run).
+ */
 export interface CompiledRule {
   rule: PolicyRule;
-  patterns: RegExp[];
+  patterns: LinearPattern[];
 }
 
 export const compileRule = (rule: PolicyRule): CompiledRule => ({
   rule,
-  patterns: (rule.match.commandPatterns ?? []).map((p) => new RegExp(p)),
+  patterns: (rule.match.commandPatterns ?? []).map(compileLinear),
 });
 
 const MB = 1024 * 1024;

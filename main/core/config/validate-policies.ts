@@ -1,6 +1,6 @@
 import type { PolicyMatch, PolicyMode, PolicyRule } from '../../../shared/model';
 import { NUMERIC_SETTINGS } from '../../../shared/settings-table';
-import { unsafeRegexReason } from '../analysis/regex-safety';
+import { whyNotLinear } from '../analysis/linear-pattern';
 
 /** Flags a rule may ask for: the group flags, and `session-ended` from session hooks. */
 export const POLICY_FLAGS = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog', 'session-ended'];
@@ -146,7 +146,7 @@ function validateMatch(raw: Record<string, unknown>, problems: string[]): Policy
   }
   const patterns = strings(raw.commandPatterns, 'commandPatterns', problems);
   if (patterns) {
-    const bad = patterns.map((p) => [p, unsafeRegexReason(p)] as const).find(([, why]) => why !== null);
+    const bad = patterns.map((p) => [p, whyNotLinear(p)] as const).find(([, why]) => why !== null);
     if (bad) problems.push(`match.commandPatterns: ${JSON.stringify(bad[0])} refused: ${bad[1]}`);
     else match.commandPatterns = patterns;
   }

@@ -27,7 +27,7 @@ export class GroupTracker {
     }
     for (const [pgid, members] of byPgid) {
       let group = state.liveGroupByPgid.get(pgid);
-      if (group && !members.some((m) => group!.live.has(m.identity))) {
+      if (group && !this.stillHolds(group, members)) {
         this.end(group, now);
         group = undefined;
       }
@@ -70,6 +70,18 @@ export class GroupTracker {
       }
     }
     this.retainEnded(now);
+  }
+
+  /**
+   * Whether these members are still the group first seen under their PGID: one of them was seen in it,
+   * and the process now holding the PGID was not born after the group started (a group's creator holds
+   * its number; one born later holds the number reused, by a new group, while an old member's exit was
+   * not yet seen).
+   */
+  private stillHolds(group: TrackedGroup, members: readonly TrackedProcess[]): boolean {
+    if (!members.some((m) => group.live.has(m.identity))) return false;
+    const holder = members.find((m) => m.record.pid === group.pgid);
+    return !holder || group.members.has(holder.identity) || holder.record.startedAt <= group.startedAt;
   }
 
   private start(pgid: number, members: TrackedProcess[], now: number): TrackedGroup {

@@ -46,7 +46,9 @@ export class MonitorState {
     now: number,
     detail?: Record<string, string | number | boolean | null>,
   ): void {
-    const group = this.liveGroupByPgid.get(p.record.pgid);
+    // The live group under this PGID only if the process was seen in it: a PGID alone may be reused.
+    const live = this.liveGroupByPgid.get(p.record.pgid);
+    const group = live?.members.has(p.identity) ? live : undefined;
     const event: MonitorEvent = {
       type,
       at: now,

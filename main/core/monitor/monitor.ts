@@ -448,7 +448,7 @@ export class Monitor {
       if (heldPipes) this.guard('held pipes', () => heldPipes.run(now));
       this.guard('memory', () => this.memory.run(now));
       this.guard('incidents', () => this.incidents.updateAll(now));
-      this.table.pruneMemory(alive);
+      this.table.forgetEnded();
     }
   }
 

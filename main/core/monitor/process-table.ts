@@ -6,7 +6,7 @@ import { commandOf } from '../analysis/grouping';
 import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
 import { isOrphan, type OrphanEvidence } from '../analysis/orphans';
 import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
-import { identityKey, type ProcessRecord } from '../sampling/process-record';
+import { identityKey, pidOfIdentity, type ProcessRecord } from '../sampling/process-record';
 import { CpuHistory } from './cpu-history';
 import type { MonitorState } from './monitor-state';
 import { valuesDiffer } from './record-values';
@@ -161,19 +161,16 @@ export class ProcessTable {
     return watched;
   }
 
-  /** After a full list: lineage is forgotten for identities, groups and sessions no longer alive. */
-  pruneMemory(alive: ReadonlySet<number> | null): void {
-    if (!alive) return;
-    const identities = new Set<string>();
-    const pgids = new Set<number>();
-    const sids = new Set<number>();
-    for (const p of this.state.procs.values()) {
-      if (p.exitedAt !== null) continue;
-      identities.add(p.identity);
-      pgids.add(p.record.pgid);
-      sids.add(p.record.sid);
-    }
-    this.memory.prune(identities, pgids, sids);
+  /**
+   * Lineage is forgotten for identities that ended, and for groups and sessions none of the identities
+   * seen in them is in any more: their numbers may be handed out again, to strangers.
+   */
+  forgetEnded(): void {
+    const procs = this.state.procs;
+    this.memory.forgetEnded((identity) => {
+      const p = procs.get(pidOfIdentity(identity));
+      return p && p.identity === identity && p.exitedAt === null ? p.record : null;
+    });
   }
 
   private updateKnown(p: TrackedProcess, r: ProcessRecord, now: number): void {
@@ -220,6 +217,7 @@ export class ProcessTable {
     // Context for attribution: the newcomers plus every live process we already attribute.
     const context: ProcessRecord[] = [...newcomers];
     for (const p of this.state.liveAgentProcs()) context.push(p.record);
+    this.forgetEnded();
     const attributions = attribute(context, this.context.matcher(), this.memory);
     for (const r of newcomers) {
       const identity = identityKey(r.pid, r.startKey);
@@ -288,6 +286,7 @@ export class ProcessTable {
   private reclassify(p: TrackedProcess, now: number): void {
     const context: ProcessRecord[] = [p.record];
     for (const q of this.state.liveAgentProcs()) context.push(q.record);
+    this.forgetEnded();
     const attribution = attribute(context, this.context.matcher(), this.memory).get(p.record.pid);
     if (attribution) this.adopt(p, attribution, now);
   }

@@ -41,15 +41,32 @@ const describe = (g: GroupView): string => {
 /**
  * The groups `corral kill --port` stops: every group listening on the port. A listener no agent owns
  * is refused unless `anyOwner`: Corral's business is agents' leftovers, and a port is easy to mistype.
+ * So is a listener of a user other than `selfUid` (Corral's own), whatever agent it seems to belong to:
+ * its environment is its owner's to write, agent markers included.
  */
 export function resolvePortTargets(
   groups: readonly GroupView[],
   port: number,
   anyOwner: boolean,
+  selfUid: number | null,
 ): ResolvedTargets {
   const holders = groupsOnPort(groups, port);
   if (holders.length === 0)
     return { groupIds: [], skipped: [], refused: `no process Corral can read is listening on port ${port}` };
+  const othersListener = (g: GroupView) =>
+    g.processes.find((p) => p.uid !== selfUid && p.ports?.some((l) => l.port === port));
+  const foreign = selfUid === null ? [] : holders.filter((g) => othersListener(g) !== undefined);
+  if (foreign.length > 0 && !anyOwner) {
+    const who = foreign.map((g) => {
+      const p = othersListener(g)!;
+      return `pid ${p.pid} (${p.command.slice(0, 80)}) of another user (uid ${p.uid})`;
+    });
+    return {
+      groupIds: [],
+      skipped: [],
+      refused: `port ${port} is held by ${who.join(', ')}; pass --any-owner to stop it anyway`,
+    };
+  }
   const unowned = holders.filter((g) => g.agent === null);
   if (unowned.length > 0 && !anyOwner) {
     return {

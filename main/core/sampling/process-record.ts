@@ -42,6 +42,16 @@ export function identityKey(pid: number, startKey: number): string {
   return `${pid}@${startKey}`;
 }
 
+/** The pid inside an identityKey. */
+export function pidOfIdentity(identity: string): number {
+  return Number(identity.slice(0, identity.indexOf('@')));
+}
+
+/** The start stamp inside an identityKey. */
+export function startKeyOfIdentity(identity: string): number {
+  return Number(identity.slice(identity.indexOf('@') + 1));
+}
+
 export interface SamplerOptions {
   /** Environment variable names worth extracting from each process (agent markers). */
   markerKeys: ReadonlySet<string>;

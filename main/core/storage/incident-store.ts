@@ -16,6 +16,7 @@ export type { IncidentQuery } from './incident-table';
 export const INCIDENTS_FILE = 'incidents.db';
 export const DEFAULT_MAX_INCIDENTS = 10_000;
 const DEFAULT_DISK_RETRY_MS = 30_000;
+const DEFAULT_TAKEOVER_RETRY_MS = 1_000;
 
 export interface IncidentStoreOptions {
   /** Keep at most this many incidents; the oldest closed ones are rotated out. Open ones are kept. */
@@ -28,6 +29,8 @@ export interface IncidentStoreOptions {
    * reader that says so. `reader` (a one-shot command): reads only, never takes the lock or migrates.
    */
   role?: 'auto' | 'reader';
+  /** While another Corral writes, how often to try to take its place (its lock is freed when it dies). */
+  takeoverRetryMs?: number;
 }
 
 /**
@@ -49,9 +52,13 @@ export class IncidentStore {
   private readonly diskRetryMs: number;
   private readonly now: () => number;
   /** Why this store only reads (another Corral writes); null for the writer. */
-  readonly readOnly: string | null = null;
+  private readOnlyWhy: string | null = null;
+  /** The writer this reader waits to succeed (its pid when known); null when it never will. */
+  private waitingOn: { holderPid: number | null } | null = null;
   private releaseLock: () => void = () => {};
   private retryTimer: NodeJS.Timeout | null = null;
+  private takeoverTimer: NodeJS.Timeout | null = null;
+  private readonly takeoverListeners = new Set<(notice: string) => void>();
   private readonly problemListeners = new Set<(problem: string | null) => void>();
   private reportedProblem: string | null = null;
 
@@ -72,27 +79,78 @@ export class IncidentStore {
     if (!reader && existsOrCreatable(dir)) {
       const lock = takeWriterLock(dir);
       if (lock.role === 'reader') {
-        this.readOnly = lock.why;
+        this.readOnlyWhy = lock.why;
+        this.waitingOn = { holderPid: lock.holderPid };
         reader = true;
-      } else {
-        const unwatch = watchStopRequests(dir);
-        this.releaseLock = () => {
-          unwatch();
-          lock.release();
-        };
-      }
+      } else this.holdLock(lock.release);
     }
-    const opening = openOnDisk(dir, this.file, this.lastDiskAttempt, { reader });
-    this.recovered = opening.table ? opening.recovered : null;
-    if (opening.table) {
-      this.table = opening.table;
-    } else {
-      this.unavailable = opening.problem;
-      this.table = IncidentTable.inMemory();
-      this.table.write(readableHistory(this.file), this.maxIncidents);
-      this.scheduleRetry();
-    }
+    this.table = this.openTable(reader);
     this.reportedProblem = this.problem;
+    if (this.waitingOn) {
+      this.takeoverTimer = setInterval(
+        () => this.tryTakeOver(),
+        options.takeoverRetryMs ?? DEFAULT_TAKEOVER_RETRY_MS,
+      );
+      this.takeoverTimer.unref();
+    }
+  }
+
+  /** Why this store only reads (another Corral writes); null for the writer. */
+  get readOnly(): string | null {
+    return this.readOnlyWhy;
+  }
+
+  /**
+   * Called once if this store, a reader because another Corral wrote, becomes the writer: the other one
+   * ended (however it ended, the kernel freed its lock), and from now on this one records incidents.
+   */
+  onTakeOver(listener: (notice: string) => void): () => void {
+    this.takeoverListeners.add(listener);
+    return () => this.takeoverListeners.delete(listener);
+  }
+
+  private holdLock(release: () => void): void {
+    const unwatch = watchStopRequests(this.dir);
+    this.releaseLock = () => {
+      unwatch();
+      release();
+    };
+  }
+
+  private openTable(reader: boolean): IncidentTable {
+    const opening = openOnDisk(this.dir, this.file, this.lastDiskAttempt, { reader });
+    if (opening.table) {
+      if (opening.recovered) this.recovered = opening.recovered;
+      return opening.table;
+    }
+    this.unavailable = opening.problem;
+    const table = IncidentTable.inMemory();
+    table.write(readableHistory(this.file), this.maxIncidents);
+    this.scheduleRetry();
+    return table;
+  }
+
+  /** A reader tries the writer's lock again; once it holds it, it reopens the file as the writer. */
+  private tryTakeOver(): void {
+    const waitingOn = this.waitingOn;
+    if (this.closed || !waitingOn) return;
+    const lock = takeWriterLock(this.dir);
+    if (lock.role === 'reader') return;
+    if (this.takeoverTimer) clearInterval(this.takeoverTimer);
+    this.takeoverTimer = null;
+    this.waitingOn = null;
+    this.holdLock(lock.release);
+    this.readOnlyWhy = null;
+    this.table.close();
+    this.lastDiskAttempt = this.now();
+    this.table = this.openTable(false);
+    const who = waitingOn.holderPid ? ` (pid ${waitingOn.holderPid})` : '';
+    const notice = `the Corral that recorded incidents in ${this.dir}${who} is gone; this one records them now`;
+    for (const listener of this.takeoverListeners) listener(notice);
+    // The read-only note gives way to this notice, not to a "saved again" change; a problem of the
+    // writer's own (a full disk) is still told.
+    if (this.problem === null) this.reportedProblem = null;
+    else this.reportIfChanged();
   }
 
   /** Called whenever `problem` changes (appears, changes, or clears), once per change. */
@@ -203,6 +261,7 @@ export class IncidentStore {
     if (this.closed) return;
     this.closed = true;
     if (this.retryTimer) clearInterval(this.retryTimer);
+    if (this.takeoverTimer) clearInterval(this.takeoverTimer);
     this.table.close();
     this.releaseLock();
   }
