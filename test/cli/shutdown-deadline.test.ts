@@ -49,7 +49,7 @@ describe('the shutdown deadline', () => {
     const wedged = startWedged();
     await waitFor('the fixture ready', wedged.said('ready'), { timeoutMs: 30_000 });
     process.kill(wedged.pid, 'SIGTERM');
-    await waitFor('the first SIGTERM taken', wedged.said('stopping'), { timeoutMs: 10_000 });
+    await waitFor('the first SIGTERM taken', wedged.said('stopping'), { timeoutMs: 30_000 });
     process.kill(wedged.pid, 'SIGINT');
     const exit = await waitFor('the process to exit on the second signal', wedged.exit, {
       timeoutMs: SHUTDOWN_DEADLINE_MS,
