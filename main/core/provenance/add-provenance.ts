@@ -173,6 +173,7 @@ export class Provenance {
             cwd ?? null,
             marked ?? leader ?? byPid.get(live[0]?.pid ?? -1),
             matcher,
+            byPid,
           );
     }
   }
@@ -294,8 +295,9 @@ export class Provenance {
     cwd: string | null,
     witness: ProcessRecord | undefined,
     matcher: AgentMatcher,
+    byPid: ReadonlyMap<number, ProcessRecord>,
   ): ToolCallRef | null {
-    const wrapperCommand = leader ? wrappedCommand(leader, matcher) : null;
+    const wrapperCommand = leader ? wrappedCommand(leader, matcher) : forkedWrapperCommand(g, byPid, matcher);
     if (this.options.transcripts && g.agent?.name === 'claude-code' && envSession && witness) {
       const path = this.transcripts.locate(this.claudeConfigDir(witness), envSession.sessionId, cwd);
       if (path) {
@@ -349,7 +351,7 @@ export class Provenance {
   }
 
   private mcpServersOf(agent: string, owner: ProcessRecord, cwd: string | null) {
-    const home = owner.markers.HOME?.startsWith('/') ? owner.markers.HOME : this.homes.homeOf(owner.uid);
+    const home = this.homeOf(owner);
     if (!home) return [];
     const own = (key: string) => (owner.markers[key]?.startsWith('/') ? owner.markers[key] : undefined);
     return this.mcpConfigs.serversOf({
@@ -376,14 +378,43 @@ export class Provenance {
   private codexHome(r: ProcessRecord): string {
     const own = r.markers.CODEX_HOME;
     if (own && own.startsWith('/')) return own;
-    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.codex');
+    return join(this.homeOf(r) ?? '/nonexistent', '.codex');
   }
 
   private claudeConfigDir(r: ProcessRecord): string {
     const own = r.markers.CLAUDE_CONFIG_DIR;
     if (own && own.startsWith('/')) return own;
-    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.claude');
+    return join(this.homeOf(r) ?? '/nonexistent', '.claude');
   }
+
+  /**
+   * The home the agent ran with: the process's own HOME (inherited from the agent, which may run with
+   * another than its owner's, as in a container or a CI job), else the owner's from passwd.
+   */
+  private homeOf(r: ProcessRecord): string | null {
+    const own = r.markers.HOME;
+    if (own && own.startsWith('/')) return own;
+    return this.homes.homeOf(r.uid);
+  }
+}
+
+/**
+ * With the tool-call shell gone, the command it ran as a leftover that is the shell's own fork still
+ * shows it (`until false; do :; done &` runs in a subshell with the wrapper's command line). Only an
+ * agent's recognised wrapper counts: any `bash -c …` in the group may be a command the call started.
+ */
+function forkedWrapperCommand(
+  g: GroupView,
+  byPid: ReadonlyMap<number, ProcessRecord>,
+  matcher: AgentMatcher,
+): string | null {
+  for (const p of g.processes) {
+    const r = byPid.get(p.pid);
+    if (!r || matcher.toolCallOf(r.argv) === null) continue;
+    const inside = commandInsideEval(r.argv.join(' '));
+    if (inside !== null) return inside;
+  }
+  return null;
 }
 
 /** The command a tool-call shell runs: Claude's `eval '…'`, else a shell's `-c` argument. */
