@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeCodeSkipReason, makeClaudeHome, runClaude, trackGroupsOfRun } from '../support/claude-code';
+import {
+  CLAUDE_CODE_VERSION,
+  claudeCodeSkipReason,
+  makeClaudeHome,
+  runClaude,
+  trackGroupsOfRun,
+} from '../support/claude-code';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { removeDir } from '../support/spawned-groups';
 
@@ -38,13 +44,14 @@ function tempDir(prefix: string): string {
 
 /**
  * One real `claude -p` turn against the fake API: the model asks for a Bash call that leaves
- * `sleep 600` running and prints its pid; returns that pid and what the model saw afterwards.
+ * `tail -f /dev/null` running and prints its pid; returns that pid and what the model saw afterwards.
  */
 async function oneTurn(
   withHooks: boolean,
 ): Promise<{ leftoverPid: number; nextRequest: string; data: string }> {
   api = await startFakeMessagesApi({
-    command: 'sleep 600 & echo "leftover pid $!"',
+    // Not `sleep 600 &`: Claude Code 2.1.332 refuses a Bash command that starts with a long sleep.
+    command: 'tail -f /dev/null & echo "leftover pid $!"',
     description: 'Start a background sleeper',
   });
   const { home } = makeClaudeHome();
@@ -78,7 +85,7 @@ async function oneTurn(
 }
 
 describe.skipIf(reason !== undefined)(
-  'Claude Code 2.1.197 with Corral hooks (real CLI, fake API)',
+  `Claude Code ${CLAUDE_CODE_VERSION} with Corral hooks (real CLI, fake API)`,
   { timeout: 180_000 },
   () => {
     it("with Corral's hooks installed, the model's next request names the leftover's pid and how to stop it", async () => {

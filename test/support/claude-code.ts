@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,4 +149,12 @@ export function trackGroupsOfRun(home: string): number[] {
   }
   for (const pgid of pgids) trackGroup(pgid);
   return [...pgids];
+}
+
+/** What the installed CLI says it is (`claude --version`), for the test output. */
+export function claudeCodeVersionLine(): string {
+  return execFileSync(claudeCodeBinary(), ['--version'], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin' },
+  }).trim();
 }
