@@ -94,6 +94,12 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
 
 /**
  * Variables read with the markers, not for attribution but for provenance: where the agent keeps its
- * transcripts and MCP configuration (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, and `HOME`).
+ * transcripts and MCP configuration (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, Qwen Code's
+ * `QWEN_CODE_PROJECT_DIR`, and `HOME`).
  */
-export const PROVENANCE_ENV: readonly string[] = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'HOME'];
+export const PROVENANCE_ENV: readonly string[] = [
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'QWEN_CODE_PROJECT_DIR',
+  'HOME',
+];

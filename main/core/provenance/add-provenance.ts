@@ -7,6 +7,7 @@ import { identityKey, type ProcessRecord, type ProcessSampler } from '../samplin
 import { readClaudeSessionFile } from './claude-session-files';
 import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
 import { locateCodexSession } from './codex-session-files';
+import type { TranscriptCall } from './claude-transcript-records';
 import { collectCodexCalls } from './codex-session-records';
 import { matchToolCall, START_SLACK_MS } from './match-tool-call';
 import { matchConfiguredServer } from './match-mcp-server';
@@ -14,6 +15,8 @@ import { McpConfigs } from './mcp-configs';
 import { classifyRole } from './mcp-server';
 import { OwnerHomes } from './owner-home';
 import { ProjectRoots } from './project-root';
+import { locateQwenChat } from './qwen-chat-files';
+import { collectQwenCalls } from './qwen-chat-records';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
 import { commandInsideEval } from './tool-call-command';
 
@@ -61,6 +64,7 @@ export class Provenance {
   private readonly homes = new OwnerHomes();
   private readonly transcripts = new ClaudeTranscripts();
   private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
+  private readonly qwenChats = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectQwenCalls);
   private readonly mcpConfigs: McpConfigs;
 
   private readonly cwdCache = new Map<string, ReadAt & { value: string | null }>();
@@ -298,23 +302,29 @@ export class Provenance {
     byPid: ReadonlyMap<number, ProcessRecord>,
   ): ToolCallRef | null {
     const wrapperCommand = leader ? wrappedCommand(leader, matcher) : forkedWrapperCommand(g, byPid, matcher);
-    if (this.options.transcripts && g.agent?.name === 'claude-code' && envSession && witness) {
-      const path = this.transcripts.locate(this.claudeConfigDir(witness), envSession.sessionId, cwd);
-      if (path) {
-        const calls = this.transcripts.bashCalls(path, g.startedAt - START_SLACK_MS);
-        const call = matchToolCall(calls.values(), {
-          wrapperCommand,
-          processCommands: g.processes.filter((p) => p.state !== 'Z').map((p) => p.command),
-          startedAt: g.startedAt,
-        });
-        if (call)
-          return {
-            id: call.id,
-            command: call.command,
-            description: call.description,
-            startedAt: call.issuedAt,
-          };
-      }
+    const transcript =
+      this.options.transcripts && envSession && witness
+        ? this.transcriptOf(g, envSession, cwd, witness)
+        : null;
+    if (transcript) {
+      const live = g.processes.filter((p) => p.state !== 'Z');
+      const call = matchToolCall(transcript.values(), {
+        wrapperCommand,
+        processCommands: live.map((p) => p.command),
+        shellCommands: live.flatMap((p) => {
+          const r = byPid.get(p.pid);
+          const inside = r ? wrappedCommand(r, matcher) : null;
+          return inside === null ? [] : [inside];
+        }),
+        startedAt: g.startedAt,
+      });
+      if (call)
+        return {
+          id: call.id,
+          command: call.command,
+          description: call.description,
+          startedAt: call.issuedAt,
+        };
     }
     const id = envSession?.toolCallId ?? null;
     if (this.options.transcripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
@@ -332,6 +342,30 @@ export class Provenance {
       description: null,
       startedAt: leader?.startedAt ?? g.startedAt,
     };
+  }
+
+  /**
+   * The calls of the session's transcript that a leftover started at `g.startedAt` could come from:
+   * Claude Code's transcript (under the tool call's CLAUDE_CONFIG_DIR or HOME), Qwen Code's chat
+   * records (its QWEN_CODE_PROJECT_DIR, or found under HOME). Null for other agents, or when not found.
+   */
+  private transcriptOf(
+    g: GroupView,
+    session: SessionMarks,
+    cwd: string | null,
+    witness: ProcessRecord,
+  ): Map<string, TranscriptCall> | null {
+    const since = g.startedAt - START_SLACK_MS;
+    if (g.agent?.name === 'claude-code') {
+      const path = this.transcripts.locate(this.claudeConfigDir(witness), session.sessionId, cwd);
+      return path ? this.transcripts.bashCalls(path, since) : null;
+    }
+    if (g.agent?.name === 'qwen-code') {
+      const own = witness.markers.QWEN_CODE_PROJECT_DIR;
+      const path = locateQwenChat(own?.startsWith('/') ? own : null, this.homeOf(witness), session.sessionId);
+      return path ? this.qwenChats.bashCalls(path, since) : null;
+    }
+    return null;
   }
 
   /** The session named by a Claude Code process's session file, re-read every `refreshMs`. */
