@@ -42,7 +42,13 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
     toolCallEnv: 'CODEX_TOOL_CALL_ID',
   },
   // Observed: Gemini CLI 0.61, `node …/gemini` relaunching itself.
-  { name: 'gemini-cli', comm: ['gemini'], envMarkers: ['GEMINI_CLI', 'GEMINI_CLI_NO_RELAUNCH'] },
+  // Its tool-call shell runs a script that records the call's background jobs (0.61, observed).
+  {
+    name: 'gemini-cli',
+    comm: ['gemini'],
+    envMarkers: ['GEMINI_CLI', 'GEMINI_CLI_NO_RELAUNCH'],
+    toolCallPatterns: ['_bgpids_file=\\S*/gemini-shell-'],
+  },
   // Not observed here (no package runs on this machine). From public reports: `cursor-agent`, which
   // can leave a `worker-server` behind.
   {

@@ -18,7 +18,7 @@ import { ProjectRoots } from './project-root';
 import { locateQwenChat } from './qwen-chat-files';
 import { collectQwenCalls } from './qwen-chat-records';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
-import { commandInsideEval } from './tool-call-command';
+import { commandInsideEval, commandInsideGeminiScript } from './tool-call-command';
 
 export interface ProvenanceOptions {
   /** Read Claude Code transcripts for tool calls' descriptions (setting `provenance.transcripts`). */
@@ -445,17 +445,18 @@ function forkedWrapperCommand(
   for (const p of g.processes) {
     const r = byPid.get(p.pid);
     if (!r || matcher.toolCallOf(r.argv) === null) continue;
-    const inside = commandInsideEval(r.argv.join(' '));
+    const inside = wrappedCommand(r, matcher);
     if (inside !== null) return inside;
   }
   return null;
 }
 
-/** The command a tool-call shell runs: Claude's `eval '…'`, else a shell's `-c` argument. */
+/** The command a tool-call shell runs: Claude's `eval '…'`, Gemini CLI's script, else a shell's `-c` argument. */
 function wrappedCommand(leader: ProcessRecord, matcher: AgentMatcher): string | null {
   const argv = leader.argv;
   if (matcher.toolCallOf(argv) !== null) {
-    const inside = commandInsideEval(argv.join(' '));
+    const inside =
+      commandInsideEval(argv.join(' ')) ?? commandInsideGeminiScript(argv[argv.length - 1] ?? '');
     if (inside !== null) return inside;
   }
   if (argv.length < 3 || !SHELLS.test(argv[0]!)) return null;
