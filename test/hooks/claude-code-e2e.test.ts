@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,12 @@ afterEach(async () => {
   api = undefined;
   for (const d of dirs.splice(0)) removeDir(d);
 });
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
 
 function tempDir(prefix: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
@@ -76,6 +82,13 @@ async function oneTurn(
   const result = api.toolResultText();
   const m = /leftover pid (\d+)/.exec(result ?? '');
   expect(m, `tool result: ${result}`).not.toBeNull();
+  // The messaging token the leftover inherited is a secret: nothing Corral wrote holds it.
+  const token = readFileSync(`/proc/${m![1]}/environ`, 'latin1')
+    .split('\0')
+    .find((e) => e.startsWith('CLAUDE_CODE_MESSAGING_TOKEN='))
+    ?.slice('CLAUDE_CODE_MESSAGING_TOKEN='.length);
+  expect(token?.length).toBeGreaterThan(8);
+  for (const file of filesUnder(data)) expect(readFileSync(file, 'latin1')).not.toContain(token);
   const conversation = api.conversationRequests();
   // The request after the tool call: the one that carries its tool_result.
   const next = conversation.find((r) => JSON.stringify(r.body).includes(api!.toolUseId + '"'));

@@ -50,6 +50,13 @@ describe.skipIf(skip !== undefined)(`provenance with the real Claude Code ${CLAU
       const [g] = await psGroups(['--port', String(port)]);
       expect(g).toBeDefined();
       expect(g!.agent?.name).toBe('claude-code');
+      // The messaging token the agent hands its tool calls is a secret: read never, so shown never.
+      const token = readFileSync(`/proc/${server.pid}/environ`, 'latin1')
+        .split('\0')
+        .find((e) => e.startsWith('CLAUDE_CODE_MESSAGING_TOKEN='))
+        ?.slice('CLAUDE_CODE_MESSAGING_TOKEN='.length);
+      expect(token?.length).toBeGreaterThan(8);
+      expect(JSON.stringify(g)).not.toContain(token);
       expect(g!.toolCall).toMatchObject({ id: api.toolUseId, command, description: 'Start the dev server' });
       expect(g!.session).toEqual({ id: sessionId, source: 'env', project: root, agentAlive: false });
       expect(g!.ports).toEqual([{ protocol: 'tcp', address: '127.0.0.1', port }]);

@@ -89,6 +89,8 @@ export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
     LANG: 'C.UTF-8',
     TERM: 'dumb',
     IS_SANDBOX: '1',
+    // Its per-session folders (tool-call output, CLAUDE_CODE_CHILD_NOTES_DIR) inside the run's HOME, not /tmp.
+    CLAUDE_CODE_TMPDIR: join(home, 'tmp'),
     ANTHROPIC_BASE_URL: options.baseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-tests',
     DISABLE_AUTOUPDATER: '1',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { HOOK_AGENT_NAMES, type HookAgentName } from '../../../shared/hooks';
+import { isSecretEnv } from '../analysis/secret-env';
 
 /**
  * The agents Corral can install hooks for, and where each one reads them.
@@ -120,5 +121,7 @@ export function isHookAgent(name: string): name is HookAgent {
 
 /** Every environment key a hook's scan needs from the sampler. */
 export const HOOK_MARKER_KEYS: ReadonlySet<string> = new Set(
-  Object.values(HOOK_AGENT_SPECS).flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers]),
+  Object.values(HOOK_AGENT_SPECS)
+    .flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers])
+    .filter((k) => !isSecretEnv(k)),
 );
