@@ -59,12 +59,14 @@ fi
 # (they run on the Node above) and no install script. Skipped (the tests then say why) when the
 # registry cannot be reached.
 install_node_cli() { # <cache dir name> <package@version> <bin name>
-  local dir="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/$1"
-  if ! "$agent_node" "$dir/node_modules/.bin/$3" --version >/dev/null 2>&1; then
+  local dir="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/$1" home
+  home="$(mktemp -d)" # the CLIs write their state folders even for --version
+  if ! HOME="$home" "$agent_node" "$dir/node_modules/.bin/$3" --version >/dev/null 2>&1; then
     mkdir -p "$dir"
     (cd "$dir" && npm install --no-save --no-audit --no-fund --ignore-scripts --prefix . "$2" >/dev/null 2>&1) ||
       echo "$2: npm install failed; its e2e tests will be skipped" >&2
   fi
+  rm -rf "$home"
 }
 install_node_cli qwen-code-0.24.4 @qwen-code/qwen-code@0.24.4 qwen
 install_node_cli gemini-cli-0.61.0 @google/gemini-cli@0.61.0 gemini

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackGroup } from './spawned-groups';
@@ -57,15 +57,19 @@ export function nodeCliSkipReason(cli: NodeAgentCli): string | undefined {
   if (process.platform !== 'linux') return `the ${cli.label} end-to-end tests run on Linux only`;
   const node = agentNode();
   if (!node) return `${cli.label} needs Node >= 22 and none is installed (run scripts/install-test-deps.sh)`;
+  // A throwaway HOME: the CLIs write their state folders even for --version.
+  const home = mkdtempSync(join(tmpdir(), 'corral-cli-version-'));
   try {
     const out = execFileSync(node, [cliEntry(cli), '--version'], {
       encoding: 'utf8',
-      env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
+      env: { PATH: '/usr/bin:/bin', HOME: home },
       timeout: 30_000,
     }).trim();
     if (out !== cli.version) return `${cliEntry(cli)} is ${out}, not ${cli.version}`;
   } catch (err) {
     return `${cli.label} ${cli.version} is not installed at ${cliEntry(cli)} (run scripts/install-test-deps.sh; it needs the npm registry): ${String(err).split('\n')[0]}`;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
   return undefined;
 }
