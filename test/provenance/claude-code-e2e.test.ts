@@ -50,6 +50,7 @@ describe.skipIf(skip !== undefined)(`provenance with the real Claude Code ${CLAU
       const [g] = await psGroups(['--port', String(port)]);
       expect(g).toBeDefined();
       expect(g!.agent?.name).toBe('claude-code');
+      expect(g!.flags).toContain('orphan');
       // The messaging token the agent hands its tool calls is a secret: read never, so shown never.
       const token = readFileSync(`/proc/${server.pid}/environ`, 'latin1')
         .split('\0')
