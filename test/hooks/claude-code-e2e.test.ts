@@ -1,10 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeCodeSkipReason, makeClaudeHome, runClaude, trackGroupsOfRun } from '../support/claude-code';
+import {
+  CLAUDE_CODE_VERSION,
+  claudeCodeSkipReason,
+  makeClaudeHome,
+  runClaude,
+  trackGroupsOfRun,
+} from '../support/claude-code';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { removeDir } from '../support/spawned-groups';
 
@@ -30,6 +36,12 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
 function tempDir(prefix: string): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(d);
@@ -38,13 +50,14 @@ function tempDir(prefix: string): string {
 
 /**
  * One real `claude -p` turn against the fake API: the model asks for a Bash call that leaves
- * `sleep 600` running and prints its pid; returns that pid and what the model saw afterwards.
+ * `tail -f /dev/null` running and prints its pid; returns that pid and what the model saw afterwards.
  */
 async function oneTurn(
   withHooks: boolean,
 ): Promise<{ leftoverPid: number; nextRequest: string; data: string }> {
   api = await startFakeMessagesApi({
-    command: 'sleep 600 & echo "leftover pid $!"',
+    // Not `sleep 600 &`: Claude Code 2.1.332 refuses a Bash command that starts with a long sleep.
+    command: 'tail -f /dev/null & echo "leftover pid $!"',
     description: 'Start a background sleeper',
   });
   const { home } = makeClaudeHome();
@@ -69,6 +82,13 @@ async function oneTurn(
   const result = api.toolResultText();
   const m = /leftover pid (\d+)/.exec(result ?? '');
   expect(m, `tool result: ${result}`).not.toBeNull();
+  // The messaging token the leftover inherited is a secret: nothing Corral wrote holds it.
+  const token = readFileSync(`/proc/${m![1]}/environ`, 'latin1')
+    .split('\0')
+    .find((e) => e.startsWith('CLAUDE_CODE_MESSAGING_TOKEN='))
+    ?.slice('CLAUDE_CODE_MESSAGING_TOKEN='.length);
+  expect(token?.length).toBeGreaterThan(8);
+  for (const file of filesUnder(data)) expect(readFileSync(file, 'latin1')).not.toContain(token);
   const conversation = api.conversationRequests();
   // The request after the tool call: the one that carries its tool_result.
   const next = conversation.find((r) => JSON.stringify(r.body).includes(api!.toolUseId + '"'));
@@ -78,7 +98,7 @@ async function oneTurn(
 }
 
 describe.skipIf(reason !== undefined)(
-  'Claude Code 2.1.197 with Corral hooks (real CLI, fake API)',
+  `Claude Code ${CLAUDE_CODE_VERSION} with Corral hooks (real CLI, fake API)`,
   { timeout: 180_000 },
   () => {
     it("with Corral's hooks installed, the model's next request names the leftover's pid and how to stop it", async () => {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ListeningPort } from '../../shared/model';
 import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
 import { attribute } from '../../main/core/analysis/attribution';
@@ -6,6 +9,7 @@ import { buildGroups } from '../../main/core/analysis/grouping';
 import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../../main/core/analysis/signatures';
 import { Provenance } from '../../main/core/provenance/add-provenance';
 import { rec } from '../core/record-fixture';
+import { removeDir } from '../support/spawned-groups';
 
 const matcher = new AgentMatcher(BUILTIN_SIGNATURES, PROVENANCE_ENV);
 const SESSION = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 's-1' };
@@ -115,5 +119,56 @@ describe('Provenance.addTo', () => {
     // Claude Code's CLAUDE_PID names the agent: gone, it exited, whatever else runs.
     const named = { ...leftover, markers: { ...SESSION, CLAUDE_PID: '999' } };
     expect(sessionOf([claude, named])).toBe(false);
+  });
+});
+
+describe('Provenance.addTo, tool calls from the transcript', () => {
+  const homes: string[] = [];
+  afterEach(() => homes.splice(0).forEach(removeDir));
+
+  /**
+   * A HOME no passwd entry names, holding one session's transcript: a call still running (a server in
+   * the foreground) and the loop's call, issued while it ran.
+   */
+  function homeWithTranscript(command: string, issuedAt: number): string {
+    const home = mkdtempSync(join(tmpdir(), 'corral-agent-home-'));
+    homes.push(home);
+    const dir = join(home, '.claude', 'projects', '-work-202');
+    mkdirSync(dir, { recursive: true });
+    const use = (id: string, at: number, input: { command: string; description: string }) =>
+      JSON.stringify({
+        type: 'assistant',
+        timestamp: new Date(at).toISOString(),
+        sessionId: 's-1',
+        message: { content: [{ type: 'tool_use', id, name: 'Bash', input }] },
+      });
+    const lines = [
+      use('toolu_0', issuedAt - 1000, { command: 'npm run dev', description: 'Serve' }),
+      use('toolu_1', issuedAt, { command, description: 'Spin' }),
+    ];
+    writeFileSync(join(dir, 's-1.jsonl'), lines.join('\n') + '\n');
+    return home;
+  }
+
+  it("finds it under the tool call's own HOME, and names it for a loop that is the call shell's own fork", () => {
+    const command = 'until false; do :; done &';
+    const loop = rec({ pid: 202, pgid: 200, sid: 200, ppid: 1, name: 'bash' });
+    const home = homeWithTranscript(command, loop.startedAt - 500);
+    // The tool-call shell (pid 200) is gone; its fork runs the loop with the shell's command line.
+    const forked = {
+      ...loop,
+      markers: { ...SESSION, HOME: home },
+      argv: [
+        '/bin/bash',
+        '-c',
+        `source ${home}/.claude/shell-snapshots/snapshot-bash-1-x.sh 2>/dev/null || true && eval '${command}' && pwd -P >| /tmp/claude-ab5d-cwd`,
+      ],
+    };
+    const table = [forked];
+    const attributions = attribute(table, matcher);
+    const built = buildGroups(table, attributions, () => ({ cpuPercent: null, flags: [] }));
+    const sampler = { ...countingSampler(), readCwd: () => new Map([[202, '/work/202']]) };
+    new Provenance({ transcripts: true }).addTo(built, { records: table, attributions, matcher, sampler });
+    expect(built[0]!.toolCall).toMatchObject({ id: 'toolu_1', command, description: 'Spin' });
   });
 });

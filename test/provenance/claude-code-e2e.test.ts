@@ -1,8 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TeardownResult } from '../../shared/model';
-import { claudeCodeSkipReason, makeClaudeHome, runClaude, trackGroupsOfRun } from '../support/claude-code';
+import {
+  CLAUDE_CODE_VERSION,
+  claudeCodeSkipReason,
+  claudeCodeVersionLine,
+  makeClaudeHome,
+  runClaude,
+  trackGroupsOfRun,
+} from '../support/claude-code';
 import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { groupMembers, readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
@@ -11,14 +18,18 @@ import { waitFor } from '../support/wait-for';
 import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from './live-support';
 
 const skip = claudeCodeSkipReason();
+if (skip) console.warn(`[skipped] Claude Code provenance end-to-end tests: ${skip}`);
+else console.info(`[agent] ${claudeCodeVersionLine()}`);
 
-describe.skipIf(skip !== undefined)('provenance with the real Claude Code CLI', () => {
+describe.skipIf(skip !== undefined)(`provenance with the real Claude Code ${CLAUDE_CODE_VERSION} CLI`, () => {
   it("a leftover of a real Bash call: its session, project, cwd, port and the agent's description", async () => {
     const { root, sub } = gitWorkTree();
     let home: string | null = null;
     try {
       const port = await freePort();
-      const command = `python3 -m http.server ${port} --bind 127.0.0.1 >/dev/null 2>&1 &`;
+      // Two leftovers of one call: the server, and a loop that is the tool-call shell's own fork (it keeps
+      // the wrapper's command line). The loop waits on a FIFO opened read-write, so it never spins.
+      const command = `python3 -m http.server ${port} --bind 127.0.0.1 >/dev/null 2>&1 & mkfifo .idle; until false; do read -t 1 <> .idle; done &`;
       const api = await startFakeMessagesApi({ command, description: 'Start the dev server' });
       const run = await runClaude({ prompt: 'Start the dev server', baseUrl: api.baseUrl, cwd: sub });
       await api.close();
@@ -26,7 +37,11 @@ describe.skipIf(skip !== undefined)('provenance with the real Claude Code CLI', 
       expect(run.code).toBe(0);
       const [pgid] = trackGroupsOfRun(run.home);
       await waitListening(port);
-      const server = groupMembers(pgid!)[0]!;
+      const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'latin1').trim();
+      // The tool-call shell is gone; its fork running the loop is left with the server.
+      const members = groupMembers(pgid!);
+      expect(members.map((p) => comm(p.pid)).sort()).toEqual(['bash', 'python3']);
+      const server = members.find((p) => comm(p.pid) === 'python3')!;
       const sessionId = readFileSync(`/proc/${server.pid}/environ`, 'latin1')
         .split('\0')
         .find((e) => e.startsWith('CLAUDE_CODE_SESSION_ID='))!
@@ -35,19 +50,31 @@ describe.skipIf(skip !== undefined)('provenance with the real Claude Code CLI', 
       const [g] = await psGroups(['--port', String(port)]);
       expect(g).toBeDefined();
       expect(g!.agent?.name).toBe('claude-code');
+      expect(g!.flags).toContain('orphan');
+      // The messaging token the agent hands its tool calls is a secret: read never, so shown never.
+      const token = readFileSync(`/proc/${server.pid}/environ`, 'latin1')
+        .split('\0')
+        .find((e) => e.startsWith('CLAUDE_CODE_MESSAGING_TOKEN='))
+        ?.slice('CLAUDE_CODE_MESSAGING_TOKEN='.length);
+      expect(token?.length).toBeGreaterThan(8);
+      expect(JSON.stringify(g)).not.toContain(token);
       expect(g!.toolCall).toMatchObject({ id: api.toolUseId, command, description: 'Start the dev server' });
       expect(g!.session).toEqual({ id: sessionId, source: 'env', project: root, agentAlive: false });
       expect(g!.ports).toEqual([{ protocol: 'tcp', address: '127.0.0.1', port }]);
-      expect(g!.processes.map((p) => [p.cwd, p.role])).toEqual([[sub, 'tool-call']]);
+      expect(g!.processes.map((p) => [p.cwd, p.role])).toEqual([
+        [sub, 'tool-call'],
+        [sub, 'tool-call'],
+      ]);
 
-      // With transcripts turned off, the tool call is not read (and the rest still is).
+      // With transcripts turned off, the transcript is not read (and the rest still is).
       const configPath = join(run.home, 'corral.json');
       writeFileSync(configPath, JSON.stringify({ provenance: { transcripts: false } }));
       const off = await runCli(['ps', '--json', '--port', String(port)], {
         env: { CORRAL_CONFIG: configPath },
       });
       const [quiet] = (JSON.parse(off.stdout) as { groups: (typeof g)[] }).groups;
-      expect(quiet!.toolCall).toBeNull();
+      // The loop's command line still shows the call's command; no id or description without the transcript.
+      expect(quiet!.toolCall).toMatchObject({ id: null, command, description: null });
       expect(quiet!.session?.id).toBe(sessionId);
 
       const kill = await runCli(['kill', '--session', sessionId, '--json', '--grace-ms', '2000'], {
@@ -64,7 +91,7 @@ describe.skipIf(skip !== undefined)('provenance with the real Claude Code CLI', 
     }
   });
 
-  it('names the live agent of a leftover whose tool-call shell is gone, through its session file', async () => {
+  it('names the live agent of a leftover whose tool-call shell is gone, through CLAUDE_PID or its session file', async () => {
     const { root, sub } = gitWorkTree();
     const { home, configDir } = makeClaudeHome();
     let claudePid: number | null = null;
@@ -103,6 +130,13 @@ describe.skipIf(skip !== undefined)('provenance with the real Claude Code CLI', 
       });
       // The call has no result yet: it was running when the server started.
       expect(g!.toolCall).toMatchObject({ id: api.toolUseId, command, description: 'Serve the site' });
+      // Since 2.1.3xx the leftover's own CLAUDE_PID names the agent: the session file is not needed.
+      const leftoverEnv = readFileSync(`/proc/${g!.processes[0]!.pid}/environ`, 'latin1');
+      expect(leftoverEnv.split('\0')).toContain(`CLAUDE_PID=${claudePid}`);
+      rmSync(join(configDir, 'sessions', `${claudePid}.json`));
+      const [again] = await psGroups(['--port', String(port)]);
+      expect(again!.agent).toEqual({ name: 'claude-code', pid: claudePid });
+      expect(again!.session?.agentAlive).toBe(true);
 
       process.kill(claudePid, 'SIGCONT');
       claudePid = null;

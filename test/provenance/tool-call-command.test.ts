@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { commandInsideEval, commandMentions } from '../../main/core/provenance/tool-call-command';
+import {
+  commandInsideEval,
+  commandInsideGeminiScript,
+  commandMentions,
+} from '../../main/core/provenance/tool-call-command';
 
 describe('commandInsideEval', () => {
   it.each([
@@ -26,5 +30,19 @@ describe('commandMentions', () => {
     ['x', 'x', false],
   ])('%s mentions %s: %s', (command, processCommand, expected) => {
     expect(commandMentions(command, processCommand)).toBe(expected);
+  });
+});
+
+describe('commandInsideGeminiScript', () => {
+  // As Gemini CLI 0.61 wrote it (test/agents/gemini-cli-e2e.test.ts saw it in /proc/<pid>/cmdline).
+  const script = (cmd: string) =>
+    `shopt -u promptvars nullglob extglob nocaseglob dotglob; _bgpids_file=/tmp/gemini-shell-e20bD0/bgpids.tmp\n(\n  trap 'jobs -p > "$_bgpids_file"' EXIT\n${cmd}\n)\n__code=$?\nexit $__code`;
+  it.each([
+    ['npm run dev &', 'npm run dev &'],
+    ['a\n)\n__code=$?\nb', 'a\n)\n__code=$?\nb'],
+  ])('%j', (cmd, inside) => expect(commandInsideGeminiScript(script(cmd))).toBe(inside));
+  it('is null for any other script', () => {
+    expect(commandInsideGeminiScript('npm run dev')).toBeNull();
+    expect(commandInsideGeminiScript(`trap 'jobs -p > "$_bgpids_file"' EXIT\nnpm run dev`)).toBeNull();
   });
 });

@@ -7,11 +7,11 @@ import { trackGroup } from './spawned-groups';
 
 /**
  * The real Claude Code CLI, installed by scripts/install-test-deps.sh outside the checkout:
- * `${XDG_CACHE_HOME:-~/.cache}/corral-test/claude-code-2.1.197`. 2.1.197 is the newest release that
- * runs on Node 20. Its bin/claude.exe is a stub until the package's postinstall links the native
+ * `${XDG_CACHE_HOME:-~/.cache}/corral-test/claude-code-<version>`, the current release (kept in step
+ * with the install script). Its bin/claude.exe is a stub until the package's postinstall links the native
  * binary over it, which the install script runs explicitly (the repo's .npmrc ignores scripts).
  */
-export const CLAUDE_CODE_VERSION = '2.1.197';
+export const CLAUDE_CODE_VERSION = '2.1.332';
 
 export function claudeCodeDir(): string {
   // The real cache: tests run with a temporary HOME and XDG_CACHE_HOME (test/support/temp-home.ts).
@@ -53,7 +53,7 @@ export interface ClaudeRun {
   stderr: string;
   /** The PGID of the `claude` process (its own session and group), removed by the test's cleanup. */
   pgid: number;
-  /** The isolated HOME of this run; CLAUDE_CONFIG_DIR is `<home>/.claude`. */
+  /** The isolated HOME of this run; its config dir is `<home>/.claude` (CLAUDE_CONFIG_DIR unset). */
   home: string;
   configDir: string;
 }
@@ -88,12 +88,14 @@ export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
   const configDir = join(home, '.claude');
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
+    // No CLAUDE_CONFIG_DIR: the CLI defaults to $HOME/.claude, and Corral must find it from HOME alone.
     HOME: home,
-    CLAUDE_CONFIG_DIR: configDir,
     SHELL: '/bin/bash',
     LANG: 'C.UTF-8',
     TERM: 'dumb',
     IS_SANDBOX: '1',
+    // Its per-session folders (tool-call output, CLAUDE_CODE_CHILD_NOTES_DIR) inside the run's HOME, not /tmp.
+    CLAUDE_CODE_TMPDIR: join(home, 'tmp'),
     ANTHROPIC_BASE_URL: options.baseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-fake-key-for-tests',
     DISABLE_AUTOUPDATER: '1',
@@ -165,4 +167,12 @@ export function trackGroupsOfRun(home: string): number[] {
   }
   for (const pgid of pgids) trackGroup(pgid);
   return [...pgids];
+}
+
+/** What the installed CLI says it is (`claude --version`), for the test output. */
+export function claudeCodeVersionLine(): string {
+  return execFileSync(claudeCodeBinary(), ['--version'], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin' },
+  }).trim();
 }

@@ -64,6 +64,12 @@ export function runCodex(options: {
   baseUrl: string;
   cwd: string;
   timeoutMs?: number;
+  /** Extra variables for the CLI's environment. */
+  env?: Record<string, string>;
+  /** Called with the run's environment before the CLI starts (e.g. to install hooks into its CODEX_HOME). */
+  beforeRun?: (env: Record<string, string>) => void;
+  /** More arguments for `codex exec`, before the prompt. */
+  args?: string[];
 }): Promise<CodexRun> {
   const home = mkdtempSync(join(tmpdir(), 'corral-codex-home-'));
   const codexHome = join(home, '.codex');
@@ -91,10 +97,20 @@ export function runCodex(options: {
     LANG: 'C.UTF-8',
     TZ: 'UTC',
     CORRAL_TEST_FIXTURE: '1',
+    ...options.env,
   };
+  options.beforeRun?.(env);
   const child = spawn(
     process.execPath,
-    [launcher(), 'exec', '--skip-git-repo-check', '-s', 'danger-full-access', options.prompt],
+    [
+      launcher(),
+      'exec',
+      '--skip-git-repo-check',
+      '-s',
+      'danger-full-access',
+      ...(options.args ?? []),
+      options.prompt,
+    ],
     { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   if (child.pid === undefined) throw new Error('could not spawn codex');

@@ -24,6 +24,8 @@ export interface FakeMessagesApiScript {
   description: string;
   /** The final answer after the tool result. */
   finalText?: string;
+  /** More of the Bash tool's input, e.g. `{run_in_background: true}`. */
+  extraInput?: Record<string, unknown>;
 }
 
 export interface RecordedRequest {
@@ -182,7 +184,7 @@ export async function startFakeMessagesApi(script: FakeMessagesApiScript): Promi
     if (!offersBash(messages)) {
       reply(res, messages, [{ type: 'text', text: 'ok' }], 'end_turn', messageId);
     } else if (findToolResult(messages, toolUseId) === undefined) {
-      const input = { command: script.command, description: script.description };
+      const input = { command: script.command, description: script.description, ...script.extraInput };
       reply(res, messages, [{ type: 'tool_use', id: toolUseId, name: 'Bash', input }], 'tool_use', messageId);
     } else {
       reply(res, messages, [{ type: 'text', text: script.finalText ?? 'Done.' }], 'end_turn', messageId);

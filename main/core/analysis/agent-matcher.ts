@@ -1,6 +1,7 @@
 import type { AgentSignatureConfig } from '../../../shared/model';
 import type { ProcessRecord } from '../sampling/process-record';
 import { compileLinear, type LinearPattern } from './linear-pattern';
+import { isSecretEnv } from './secret-env';
 
 /** Command lines are matched on their first and last 4 KB: a regex over 2 MB of hostile argv could stall. */
 const EDGE = 4096;
@@ -65,6 +66,7 @@ export class AgentMatcher {
       if (s.toolCallEnv) keys.add(s.toolCallEnv);
     }
     for (const k of extraEnv) keys.add(k);
+    for (const k of keys) if (isSecretEnv(k)) keys.delete(k);
     this.markerKeys = keys;
   }
 

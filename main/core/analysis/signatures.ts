@@ -42,7 +42,13 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
     toolCallEnv: 'CODEX_TOOL_CALL_ID',
   },
   // Observed: Gemini CLI 0.61, `node …/gemini` relaunching itself.
-  { name: 'gemini-cli', comm: ['gemini'], envMarkers: ['GEMINI_CLI', 'GEMINI_CLI_NO_RELAUNCH'] },
+  // Its tool-call shell runs a script that records the call's background jobs (0.61, observed).
+  {
+    name: 'gemini-cli',
+    comm: ['gemini'],
+    envMarkers: ['GEMINI_CLI', 'GEMINI_CLI_NO_RELAUNCH'],
+    toolCallPatterns: ['_bgpids_file=\\S*/gemini-shell-'],
+  },
   // Not observed here (no package runs on this machine). From public reports: `cursor-agent`, which
   // can leave a `worker-server` behind.
   {
@@ -94,6 +100,12 @@ export const BUILTIN_SIGNATURES: readonly AgentSignatureConfig[] = [
 
 /**
  * Variables read with the markers, not for attribution but for provenance: where the agent keeps its
- * transcripts and MCP configuration (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, and `HOME`).
+ * transcripts and MCP configuration (Claude Code's `CLAUDE_CONFIG_DIR`, Codex's `CODEX_HOME`, Qwen Code's
+ * `QWEN_CODE_PROJECT_DIR`, and `HOME`).
  */
-export const PROVENANCE_ENV: readonly string[] = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'HOME'];
+export const PROVENANCE_ENV: readonly string[] = [
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'QWEN_CODE_PROJECT_DIR',
+  'HOME',
+];

@@ -2,6 +2,7 @@ import { compileLinear } from '../analysis/linear-pattern';
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
 import { DEFAULT_SETTINGS, NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
 import { validatePolicies, validatePolicyMode } from './validate-policies';
+import { isSecretEnv } from '../analysis/secret-env';
 
 export interface ValidatedSettings {
   settings: Settings;
@@ -114,6 +115,14 @@ function validateAgent(value: Json, field: string, errors: string[]): AgentSigna
     if (typeof value.pidEnv === 'string' && ENV_NAME.test(value.pidEnv)) agent.pidEnv = value.pidEnv;
     else errors.push(`${field}.pidEnv: expected an environment variable name`);
   }
+  const secrets = [
+    ...(agent.envMarkers ?? []),
+    ...(agent.sessionEnv ?? []),
+    agent.toolCallEnv,
+    agent.pidEnv,
+  ].filter((k): k is string => k !== undefined && isSecretEnv(k));
+  if (secrets.length > 0)
+    errors.push(`${field}: ${secrets.join(', ')} look like secrets; Corral never reads them from a process`);
   if (errors.length > before) return null;
   if (!agent.comm && !agent.commandPatterns && !agent.envMarkers && !agent.toolCallPatterns) {
     errors.push(`${field}: needs at least one of comm, commandPatterns, envMarkers, toolCallPatterns`);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { HOOK_AGENT_NAMES, type HookAgentName } from '../../../shared/hooks';
+import { isSecretEnv } from '../analysis/secret-env';
 
 /**
  * The agents Corral can install hooks for, and where each one reads them.
@@ -12,7 +13,7 @@ import { HOOK_AGENT_NAMES, type HookAgentName } from '../../../shared/hooks';
  *   "additionalContext": "…"}}`. VERIFIED against the real CLI 2.1.197 here
  *   (test/hooks/claude-code-e2e.test.ts): the payload fields, the Bash matcher, and that
  *   additionalContext reaches the model's next request (as a `<system-reminder>` text block beside
- *   the tool_result). Observed payloads from 2.1.197: PreToolUse `{session_id, transcript_path, cwd,
+ *   the tool_result); again with 2.1.332 (payloads in test/fixtures/claude/2.1.332/). Observed payloads from 2.1.197: PreToolUse `{session_id, transcript_path, cwd,
  *   prompt_id, permission_mode, effort, hook_event_name, tool_name: "Bash", tool_input: {command,
  *   description}, tool_use_id}`; PostToolUse adds `tool_response` and `duration_ms`; SessionEnd has
  *   `reason`. `session_id` equals the `CLAUDE_CODE_SESSION_ID` the tool calls' processes carry, and
@@ -21,15 +22,19 @@ import { HOOK_AGENT_NAMES, type HookAgentName } from '../../../shared/hooks';
  *   layer (`~/.codex/hooks.json`, `CODEX_HOME` when set), same event → matcher group → handlers shape,
  *   `PreToolUse`/`PostToolUse` match `Bash`, `SessionEnd` for the main thread. Hooks are on by
  *   default since 0.124 (`[features] hooks`, alias `codex_hooks`); unmanaged hooks must be trusted
- *   once in `/hooks` before they run. Not run against a real Codex here (no package runs on this
- *   machine).
+ *   once in `/hooks` before they run. VERIFIED with the real Codex 0.171.0
+ *   (test/agents/codex-hooks-e2e.test.ts, `codex exec --dangerously-bypass-hook-trust`).
  * - Gemini CLI: geminicli.com/docs/hooks/reference: `settings.json` (`~/.gemini/settings.json`)
  *   `hooks.<Event>[] = {matcher, hooks: [{type: "command", command}]}`, events `BeforeTool`,
  *   `AfterTool` (matcher: a tool-name regex, the shell tool is `run_shell_command`), `SessionEnd`;
- *   stdout must be only the final JSON. Its settings files accept comments. Not run here.
+ *   stdout must be only the final JSON. Its settings files accept comments. VERIFIED with the real
+ *   Gemini CLI 0.61.0 (test/agents/gemini-cli-e2e.test.ts; payloads in test/fixtures/gemini/): the
+ *   payload has `session_id` but no `tool_use_id`, and the note reaches the model.
  * - Qwen Code: qwenlm.github.io/qwen-code-docs …/users/hooks: `settings.json` (`~/.qwen/`) with the
  *   same shape and Claude Code's event names; the shell tool is `run_shell_command` (a Gemini CLI
- *   fork). Its settings files accept comments. Not run here.
+ *   fork). Its settings files accept comments. VERIFIED with the real Qwen Code 0.24.4
+ *   (test/agents/qwen-code-e2e.test.ts; payloads in test/fixtures/qwen/): `session_id` equals
+ *   QWEN_CODE_SESSION_ID, `tool_use_id` pairs before and after, and the note reaches the model.
  */
 export const HOOK_AGENTS = HOOK_AGENT_NAMES;
 export type HookAgent = HookAgentName;
@@ -120,5 +125,7 @@ export function isHookAgent(name: string): name is HookAgent {
 
 /** Every environment key a hook's scan needs from the sampler. */
 export const HOOK_MARKER_KEYS: ReadonlySet<string> = new Set(
-  Object.values(HOOK_AGENT_SPECS).flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers]),
+  Object.values(HOOK_AGENT_SPECS)
+    .flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers])
+    .filter((k) => !isSecretEnv(k)),
 );

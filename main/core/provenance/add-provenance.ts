@@ -8,6 +8,7 @@ import type { NoteRefusal } from '../sampling/untrusted-file';
 import { readClaudeSessionFile } from './claude-session-files';
 import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
 import { locateCodexSession } from './codex-session-files';
+import type { TranscriptCall } from './claude-transcript-records';
 import { collectCodexCalls } from './codex-session-records';
 import { matchToolCall, START_SLACK_MS } from './match-tool-call';
 import { matchConfiguredServer } from './match-mcp-server';
@@ -16,8 +17,10 @@ import { classifyRole } from './mcp-server';
 import { OwnerHomes } from './owner-home';
 import { ProblemNotes } from './problem-notes';
 import { ProjectRoots } from './project-root';
+import { locateQwenChat } from './qwen-chat-files';
+import { collectQwenCalls } from './qwen-chat-records';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
-import { commandInsideEval } from './tool-call-command';
+import { commandInsideEval, commandInsideGeminiScript } from './tool-call-command';
 
 export interface ProvenanceOptions {
   /** Read Claude Code transcripts for tool calls' descriptions (setting `provenance.transcripts`). */
@@ -82,6 +85,7 @@ export class Provenance {
   private readonly homes = new OwnerHomes();
   private readonly transcripts = new ClaudeTranscripts();
   private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
+  private readonly qwenChats = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectQwenCalls);
   private readonly mcpConfigs: McpConfigs;
   private readonly notes: ProblemNotes;
   private readonly noteFile: NoteRefusal;
@@ -243,6 +247,7 @@ export class Provenance {
           cwd ?? null,
           marked ?? leader ?? byPid.get(live[0]?.pid ?? -1),
           matcher,
+          byPid,
         );
   }
 
@@ -363,29 +368,31 @@ export class Provenance {
     cwd: string | null,
     witness: ProcessRecord | undefined,
     matcher: AgentMatcher,
+    byPid: ReadonlyMap<number, ProcessRecord>,
   ): ToolCallRef | null {
-    const wrapperCommand = leader ? wrappedCommand(leader, matcher) : null;
+    const wrapperCommand = leader ? wrappedCommand(leader, matcher) : forkedWrapperCommand(g, byPid, matcher);
     const readTranscripts = this.options.transcripts && this.mayRead();
-    if (readTranscripts && g.agent?.name === 'claude-code' && envSession && witness) {
-      const path = this.transcripts.locate(this.claudeConfigDir(witness), envSession.sessionId, cwd);
-      if (path) {
-        const calls = this.transcripts.bashCalls(path, g.startedAt - START_SLACK_MS, {
-          owner: witness.uid,
-          note: this.noteFile,
-        });
-        const call = matchToolCall(calls.values(), {
-          wrapperCommand,
-          processCommands: g.processes.filter((p) => p.state !== 'Z').map((p) => p.command),
-          startedAt: g.startedAt,
-        });
-        if (call)
-          return {
-            id: call.id,
-            command: call.command,
-            description: call.description,
-            startedAt: call.issuedAt,
-          };
-      }
+    const transcript =
+      readTranscripts && envSession && witness ? this.transcriptOf(g, envSession, cwd, witness) : null;
+    if (transcript) {
+      const live = g.processes.filter((p) => p.state !== 'Z');
+      const call = matchToolCall(transcript.values(), {
+        wrapperCommand,
+        processCommands: live.map((p) => p.command),
+        shellCommands: live.flatMap((p) => {
+          const r = byPid.get(p.pid);
+          const inside = r ? wrappedCommand(r, matcher) : null;
+          return inside === null ? [] : [inside];
+        }),
+        startedAt: g.startedAt,
+      });
+      if (call)
+        return {
+          id: call.id,
+          command: call.command,
+          description: call.description,
+          startedAt: call.issuedAt,
+        };
     }
     const id = envSession?.toolCallId ?? null;
     if (readTranscripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
@@ -405,6 +412,32 @@ export class Provenance {
       description: null,
       startedAt: leader?.startedAt ?? g.startedAt,
     };
+  }
+
+  /**
+   * The calls of the session's transcript that a leftover started at `g.startedAt` could come from:
+   * Claude Code's transcript (under the tool call's CLAUDE_CONFIG_DIR or HOME), Qwen Code's chat
+   * records (its QWEN_CODE_PROJECT_DIR, or found under HOME). Null for other agents, or when not found.
+   */
+  private transcriptOf(
+    g: GroupView,
+    session: SessionMarks,
+    cwd: string | null,
+    witness: ProcessRecord,
+  ): Map<string, TranscriptCall> | null {
+    const since = g.startedAt - START_SLACK_MS;
+    if (g.agent?.name === 'claude-code') {
+      const path = this.transcripts.locate(this.claudeConfigDir(witness), session.sessionId, cwd);
+      return path
+        ? this.transcripts.bashCalls(path, since, { owner: witness.uid, note: this.noteFile })
+        : null;
+    }
+    if (g.agent?.name === 'qwen-code') {
+      const own = witness.markers.QWEN_CODE_PROJECT_DIR;
+      const path = locateQwenChat(own?.startsWith('/') ? own : null, this.homeOf(witness), session.sessionId);
+      return path ? this.qwenChats.bashCalls(path, since, { owner: witness.uid, note: this.noteFile }) : null;
+    }
+    return null;
   }
 
   /** The session named by a Claude Code process's session file, re-read every `refreshMs`. */
@@ -427,7 +460,7 @@ export class Provenance {
 
   private mcpServersOf(agent: string, owner: ProcessRecord, cwd: string | null) {
     if (!this.mayRead()) return [];
-    const home = owner.markers.HOME?.startsWith('/') ? owner.markers.HOME : this.homes.homeOf(owner.uid);
+    const home = this.homeOf(owner);
     if (!home) return [];
     const own = (key: string) => (owner.markers[key]?.startsWith('/') ? owner.markers[key] : undefined);
     return this.mcpConfigs.serversOf({
@@ -465,21 +498,51 @@ export class Provenance {
   private codexHome(r: ProcessRecord): string {
     const own = r.markers.CODEX_HOME;
     if (own && own.startsWith('/')) return own;
-    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.codex');
+    return join(this.homeOf(r) ?? '/nonexistent', '.codex');
   }
 
   private claudeConfigDir(r: ProcessRecord): string {
     const own = r.markers.CLAUDE_CONFIG_DIR;
     if (own && own.startsWith('/')) return own;
-    return join(this.homes.homeOf(r.uid) ?? '/nonexistent', '.claude');
+    return join(this.homeOf(r) ?? '/nonexistent', '.claude');
+  }
+
+  /**
+   * The home the agent ran with: the process's own HOME (inherited from the agent, which may run with
+   * another than its owner's, as in a container or a CI job), else the owner's from passwd.
+   */
+  private homeOf(r: ProcessRecord): string | null {
+    const own = r.markers.HOME;
+    if (own && own.startsWith('/')) return own;
+    return this.homes.homeOf(r.uid);
   }
 }
 
-/** The command a tool-call shell runs: Claude's `eval '…'`, else a shell's `-c` argument. */
+/**
+ * With the tool-call shell gone, the command it ran as a leftover that is the shell's own fork still
+ * shows it (`until false; do :; done &` runs in a subshell with the wrapper's command line). Only an
+ * agent's recognised wrapper counts: any `bash -c …` in the group may be a command the call started.
+ */
+function forkedWrapperCommand(
+  g: GroupView,
+  byPid: ReadonlyMap<number, ProcessRecord>,
+  matcher: AgentMatcher,
+): string | null {
+  for (const p of g.processes) {
+    const r = byPid.get(p.pid);
+    if (!r || matcher.toolCallOf(r.argv) === null) continue;
+    const inside = wrappedCommand(r, matcher);
+    if (inside !== null) return inside;
+  }
+  return null;
+}
+
+/** The command a tool-call shell runs: Claude's `eval '…'`, Gemini CLI's script, else a shell's `-c` argument. */
 function wrappedCommand(leader: ProcessRecord, matcher: AgentMatcher): string | null {
   const argv = leader.argv;
   if (matcher.toolCallOf(argv) !== null) {
-    const inside = commandInsideEval(argv.join(' '));
+    const inside =
+      commandInsideEval(argv.join(' ')) ?? commandInsideGeminiScript(argv[argv.length - 1] ?? '');
     if (inside !== null) return inside;
   }
   if (argv.length < 3 || !SHELLS.test(argv[0]!)) return null;

@@ -12,13 +12,18 @@ export interface LeftoverFacts {
   wrapperCommand: string | null;
   /** Command lines of the group's live processes. */
   processCommands: readonly string[];
+  /**
+   * The commands the group's live shells run (a `-c` argument, Claude's `eval '…'`): a leftover that is
+   * the tool-call shell's own fork (a backgrounded loop) still runs the call's command whole.
+   */
+  shellCommands?: readonly string[];
   /** When the group's earliest live process started, ms since epoch. */
   startedAt: number;
 }
 
 /**
- * The Bash call a leftover came from. The wrapper's own command decides when it is known; otherwise
- * a call counts when it was running when the leftover started (issued before, returned after); when
+ * The Bash call a leftover came from. The wrapper's own command decides when it is known, then a live
+ * shell running a call's command whole (the wrapper's fork); otherwise a call counts when it was running when the leftover started (issued before, returned after); when
  * several were, the one whose command names a leftover's command line. Never a guess: null when the
  * evidence does not single out one call.
  */
@@ -32,6 +37,8 @@ export function matchToolCall(
   if (leftover.wrapperCommand !== null) {
     return issuedBefore.find((c) => c.command === leftover.wrapperCommand) ?? null;
   }
+  const whole = issuedBefore.find((c) => leftover.shellCommands?.includes(c.command) ?? false);
+  if (whole) return whole;
   const mentions = (c: TranscriptCall): boolean =>
     leftover.processCommands.some((p) => commandMentions(c.command, p));
   const running = issuedBefore.filter(

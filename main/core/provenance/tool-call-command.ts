@@ -26,6 +26,21 @@ export function commandInsideEval(commandLine: string): string | null {
   return out;
 }
 
+const GEMINI_OPEN = `trap 'jobs -p > "$_bgpids_file"' EXIT\n`;
+const GEMINI_CLOSE = '\n)\n__code=$?';
+
+/**
+ * The command inside Gemini CLI's tool-call script (0.61, observed): `shopt -u …; _bgpids_file=<tmp>/bgpids.tmp`,
+ * then `(`, `  trap 'jobs -p > "$_bgpids_file"' EXIT`, the command, `)`, `__code=$?`, `exit $__code`,
+ * one per line. Null when the script is not of that shape.
+ */
+export function commandInsideGeminiScript(script: string): string | null {
+  const open = script.indexOf(GEMINI_OPEN);
+  const close = script.lastIndexOf(GEMINI_CLOSE);
+  if (open < 0 || close < open + GEMINI_OPEN.length) return null;
+  return script.slice(open + GEMINI_OPEN.length, close);
+}
+
 /**
  * Whether a leftover process could have come from `command`: its own command line appears in the
  * command the agent ran (`python3 -m http.server 8000 &` left `python3 -m http.server 8000`).

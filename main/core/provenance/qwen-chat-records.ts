@@ -1,0 +1,60 @@
+import type { TranscriptCall } from './claude-transcript-records';
+
+/** Qwen Code's shell tool (0.24): `run_shell_command`, with `command` and `description`. */
+const SHELL_TOOLS = new Set(['run_shell_command']);
+
+interface Part {
+  functionCall?: { id?: unknown; name?: unknown; args?: { command?: unknown; description?: unknown } };
+  functionResponse?: { id?: unknown };
+}
+
+/**
+ * Reads shell calls out of Qwen Code's chat records (`<QWEN_CODE_PROJECT_DIR>/chats/<session id>.jsonl`,
+ * as the real Qwen Code 0.24.4 writes them: test/fixtures/qwen): an `assistant` record whose
+ * `message.parts` hold `{functionCall: {id, name: "run_shell_command", args: {command, description}}}`,
+ * later a `tool_result` record whose parts hold `{functionResponse: {id}}`. Lines not of that shape
+ * are skipped: the file is another program's.
+ */
+export function collectQwenCalls(
+  lines: Iterable<string>,
+  into: Map<string, TranscriptCall>,
+  results: Map<string, number> = new Map(),
+): void {
+  for (const line of lines) {
+    if (!line.includes('"functionCall"') && !line.includes('"functionResponse"')) continue;
+    let record: { type?: unknown; timestamp?: unknown; message?: { parts?: unknown } };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    const at = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : NaN;
+    const parts = record.message?.parts;
+    if (!Number.isFinite(at) || !Array.isArray(parts)) continue;
+    for (const part of parts as Part[]) {
+      const call = part?.functionCall;
+      const response = part?.functionResponse;
+      if (
+        record.type === 'assistant' &&
+        call &&
+        typeof call.name === 'string' &&
+        SHELL_TOOLS.has(call.name)
+      ) {
+        const command = call.args?.command;
+        if (typeof call.id !== 'string' || typeof command !== 'string' || into.has(call.id)) continue;
+        const description = call.args?.description;
+        into.set(call.id, {
+          id: call.id,
+          command,
+          description: typeof description === 'string' && description !== '' ? description : null,
+          issuedAt: at,
+          returnedAt: null,
+        });
+      } else if (record.type === 'tool_result' && response && typeof response.id === 'string') {
+        if (!results.has(response.id)) results.set(response.id, at);
+      }
+    }
+  }
+  for (const call of into.values())
+    if (call.returnedAt === null) call.returnedAt = results.get(call.id) ?? null;
+}

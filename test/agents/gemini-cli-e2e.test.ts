@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TeardownResult } from '../../shared/model';
+import { startFakeGeminiApi, type FakeGeminiApi } from '../support/fake-gemini-api';
+import { GEMINI_CLI, makeAgentHome, nodeCliSkipReason, runNodeCli } from '../support/node-agent-clis';
+import { groupMembers } from '../support/proc';
+import { runCli } from '../support/run-cli';
+import { removeDir } from '../support/spawned-groups';
+import { trackGroupsOfRun } from '../support/claude-code';
+import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from '../provenance/live-support';
+
+// The hooks run this checkout's built CLI (npm run build; npm test builds first).
+const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+
+const skip = nodeCliSkipReason(GEMINI_CLI);
+if (skip) console.warn(`[skipped] Gemini CLI end-to-end tests: ${skip}`);
+else console.info(`[agent] Gemini CLI ${GEMINI_CLI.version} (${process.execPath} ${process.version})`);
+
+const dirs: string[] = [];
+let api: FakeGeminiApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+function tempDir(prefix: string): string {
+  const d = makeAgentHome(prefix);
+  dirs.push(d);
+  return d;
+}
+
+/**
+ * One headless Gemini CLI turn (`gemini --approval-mode yolo -p …`, as root, no sandbox) against the
+ * fake generateContent API (GOOGLE_GEMINI_BASE_URL), whose model asks for one `run_shell_command`. The
+ * API-key auth is chosen in settings.json (the base URL alone selects the gateway auth, which headless
+ * mode refuses), and the working directory is trusted (an untrusted folder turns yolo off).
+ */
+async function runGemini(options: {
+  command: string;
+  description: string;
+  cwd: string;
+  home: string;
+  env?: Record<string, string>;
+}) {
+  api = await startFakeGeminiApi({
+    toolName: 'run_shell_command',
+    args: { command: options.command, description: options.description },
+  });
+  const gemini = join(options.home, '.gemini');
+  mkdirSync(gemini, { recursive: true });
+  const settingsPath = join(gemini, 'settings.json');
+  const settings = existsSync(settingsPath)
+    ? (JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>)
+    : {};
+  writeFileSync(
+    settingsPath,
+    JSON.stringify({ ...settings, security: { auth: { selectedType: 'gemini-api-key' } } }),
+  );
+  writeFileSync(join(gemini, 'trustedFolders.json'), JSON.stringify({ [options.cwd]: 'TRUST_FOLDER' }));
+  const run = await runNodeCli(
+    GEMINI_CLI,
+    ['--approval-mode', 'yolo', '-m', 'gemini-2.5-flash', '-p', 'Do what is asked.'],
+    {
+      cwd: options.cwd,
+      env: {
+        HOME: options.home,
+        GEMINI_API_KEY: 'fake-key-for-tests',
+        GOOGLE_GEMINI_BASE_URL: api.baseUrl,
+        SHELL: '/bin/bash',
+        LANG: 'C.UTF-8',
+        TERM: 'dumb',
+        CORRAL_TEST_FIXTURE: '1',
+        ...options.env,
+      },
+    },
+  );
+  trackGroupsOfRun(options.home);
+  expect(run.code, run.stderr).toBe(0);
+  const after = api.afterCall();
+  expect(after, 'the call result reached the model').toBeDefined();
+  return { run, api, after: after! };
+}
+
+describe.skipIf(skip !== undefined)(
+  `Gemini CLI ${GEMINI_CLI.version} (real CLI, fake generateContent API)`,
+  { timeout: 180_000 },
+  () => {
+    it("a leftover server and the call shell's own loop: flagged, attributed, the call's command, stopped", async () => {
+      const { root, sub } = gitWorkTree();
+      dirs.push(root);
+      const home = tempDir('corral-gemini-home-');
+      const port = await freePort();
+      // Gemini CLI waits for the call's output to close: a background job must not hold it.
+      const command = `python3 -m http.server ${port} --bind 127.0.0.1 >/dev/null 2>&1 & mkfifo .idle; until false; do read -t 1 <> .idle; done >/dev/null 2>&1 &`;
+      await runGemini({ command, description: 'Start the dev server', cwd: sub, home });
+      await waitListening(port);
+      const [g] = await psGroups(['--port', String(port)]);
+      expect(g).toBeDefined();
+      expect(groupMembers(g!.pgid).length).toBe(2);
+      expect(g!.agent?.name).toBe('gemini-cli');
+      expect(g!.flags).toContain('orphan');
+      // Gemini CLI gives its tool calls no session id or call id: the command is read from the wrapper.
+      expect(g!.session).toBeNull();
+      expect(g!.toolCall).toMatchObject({ id: null, command, description: null });
+
+      const kill = await runCli(['kill', g!.id, '--json', '--grace-ms', '2000'], { env: CLI_ENV });
+      expect(kill.code, kill.stderr).toBe(0);
+      expect((JSON.parse(kill.stdout) as TeardownResult).pgid).toBe(g!.pgid);
+      expect(groupMembers(g!.pgid)).toEqual([]);
+      expect(await accepts(port)).toBe(false);
+    });
+
+    it.skipIf(!existsSync(BUILT_CLI))(
+      "with Corral's hooks installed, the model's next request names the leftover",
+      async () => {
+        const home = tempDir('corral-gemini-home-');
+        const data = tempDir('corral-gemini-data-');
+        const cwd = tempDir('corral-gemini-cwd-');
+        const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
+        execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'gemini-cli'], { env });
+        const { after } = await runGemini({
+          command: 'tail -f /dev/null >/dev/null 2>&1 & echo "leftover pid $!"',
+          description: 'Start a background reader',
+          cwd,
+          home,
+          env: { CORRAL_DATA_DIR: data },
+        });
+        const pid = /leftover pid (\d+)/.exec(after.result)?.[1];
+        expect(pid, after.result).toBeDefined();
+        const next = JSON.stringify(after.request);
+        expect(next).toContain('Corral: this command left 1 process running');
+        expect(next).toContain(`- pid ${pid} (process group `);
+        expect(next).toMatch(/corral kill \d+:\d+:\d+/);
+        expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
+      },
+    );
+  },
+);
