@@ -141,6 +141,20 @@ export interface GroupView {
   toolCall?: ToolCallRef | null;
   /** Union of the members' listening sockets. */
   ports?: ListeningPort[];
+  /**
+   * The user asked to keep this group running (`corral keep`, "Keep running"): its flags stay, but it
+   * raises no notification, matches no policy `stop` and is not counted as a leak. null when not kept.
+   */
+  kept?: KeptMark | null;
+}
+
+/** A keep in force on a group: until when, and the user's note. */
+export interface KeptMark {
+  /** When the keep expires, ms since epoch. */
+  until: number;
+  /** When the user kept the group, ms since epoch. */
+  since: number;
+  note: string | null;
 }
 
 export interface HostInfo {

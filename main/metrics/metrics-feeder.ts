@@ -87,7 +87,8 @@ export class MetricsFeeder {
     for (const group of source.agentGroups()) {
       const agent = agentLabel(group.agent?.name, known);
       if (group.agent) add(processes, { agent }, group.processes.length);
-      if (group.flags.length === 0) continue;
+      // A kept group (`corral keep`) is running on purpose: not a leak.
+      if (group.flags.length === 0 || group.kept) continue;
       add(memory, { agent }, group.rssBytes);
       for (const flag of group.flags) add(flagged, { agent, flag: flagLabel(flag) }, 1);
     }

@@ -5,6 +5,7 @@ import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions, type EndedSession } from '../../core/storage/ended-sessions';
+import { keepsOrNone } from './keep-list';
 import { UsageError } from '../usage-error';
 import { renderGroups } from '../group-table';
 import { terminal, type Terminal } from '../terminal';
@@ -33,6 +34,7 @@ export async function runPs(
   const snapshot = await takeOneShotSnapshot(settings, {
     portsOfAll: port !== null,
     endedSessions: endedSessionsOrNone(),
+    keeps: keepsOrNone(),
   });
   // Who holds a port is asked of every process, not only agents'.
   let groups =
