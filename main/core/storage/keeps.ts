@@ -10,10 +10,7 @@ import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-dat
  */
 export const KEEPS_FILE = 'keeps.json';
 
-/** How long a keep lasts when no duration is given: a working day. */
-export const DEFAULT_KEEP_MS = 8 * 3_600_000;
-/** The longest keep: a keep is a reprieve, not a permanent exception (that is what policies are for). */
-export const MAX_KEEP_MS = 30 * 24 * 3_600_000;
+export { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../../shared/keep-duration';
 
 export interface KeepRecord {
   /** The group id (`<pgid>:<anchorPid>:<anchorStartKey>`) when kept. */
