@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decideNotification, INITIAL_NOTIFICATION_STATE } from '../../main/electron/notification-policy';
 import { openIncidentCount } from '../../main/electron/flagged-groups';
 import { addKeep, loadKeeps } from '../../main/core/storage/keeps';
+import { createCorralMetrics } from '../../main/metrics/corral-metrics';
+import { MetricsFeeder } from '../../main/metrics/metrics-feeder';
+import { metricsSourceOf } from '../../main/metrics/metrics-source';
 import type { GroupView, PolicyRule } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { isAlive } from '../support/proc';
@@ -113,9 +116,20 @@ describe('a kept group in the running core', () => {
     await waitFor('the leftover in the service', () =>
       h.running.service.snapshot().groups.find((g) => g.id === group.id),
     );
+    // Counted as a leak in the metrics until it is kept.
+    const metrics = createCorralMetrics();
+    const feeder = new MetricsFeeder(metricsSourceOf(h.running), metrics);
+    const orphans = async (): Promise<number> => {
+      feeder.refresh();
+      const values = (await metrics.registry.getSingleMetric('corral_flagged_groups')!.get()).values;
+      return values.find((v) => v.labels.agent === 'claude-code' && v.labels.flag === 'orphan')?.value ?? 0;
+    };
+    await waitFor('the leftover counted as flagged', async () => (await orphans()) === 1);
     const result = await h.running.service.keepGroup({ groupId: group.id, forMs: 30 * 60_000 });
     expect(result.kept?.until).toBeGreaterThan(Date.now() + 29 * 60_000);
     expect(h.running.service.snapshot().groups.find((g) => g.id === group.id)?.kept).toEqual(result.kept);
+    expect(await orphans()).toBe(0);
+    feeder.stop();
     await expect(h.running.service.keepGroup({ groupId: '99999:99999:1' })).rejects.toThrow(/not running/);
     await h.stop();
 
