@@ -45,6 +45,13 @@ describe('corral keep', () => {
     expect(left).toBeGreaterThan(3 * 3_600_000 - 120_000);
     expect(left).toBeLessThanOrEqual(3 * 3_600_000);
 
+    const table = await runCli(['ps'], {
+      env: { CORRAL_DATA_DIR: dir, CORRAL_CONFIG: '/nonexistent', COLUMNS: '300', NO_COLOR: '1' },
+    });
+    const line = table.stdout.split('\n').find((l) => l.includes(before.id));
+    expect(line).toContain('(kept, 3 h left)');
+    expect(line).toContain('orphan');
+
     const list = await cli(dir, ['keep', '--list', '--json']);
     expect(list.code).toBe(0);
     const listed = (JSON.parse(list.stdout) as { keeps: Array<{ groupId: string; note: string }> }).keeps;
