@@ -135,6 +135,31 @@ describe('corral keep', () => {
     };
     expect(listed.keeps.map((k) => k.groupId)).toEqual([old.id]);
   });
+
+  it('corral policies reports no stop rule matching a kept group', async () => {
+    const dir = dataDir();
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ policies: [{ name: 'stop-orphans', match: { flags: ['orphan'] }, action: 'stop' }] }),
+    );
+    const agent = await FakeAgent.start();
+    const kept = await agent.toolCall('sleep 600 & echo started');
+    const other = await agent.toolCall('sleep 601 & echo started');
+    await kept.exited();
+    await other.exited();
+    const env = { CORRAL_DATA_DIR: dir, CORRAL_CONFIG: config };
+    const matched = async (): Promise<number[]> => {
+      const report = JSON.parse((await runCli(['policies', '--json'], { env })).stdout) as {
+        rules: Array<{ matches: Array<{ pgid: number }> }>;
+      };
+      return report.rules[0]!.matches.map((m) => m.pgid).sort((a, b) => a - b);
+    };
+    await waitFor('both leftovers matched', async () => (await matched()).length === 2);
+    const id = (await psGroups(dir)).groups.find((g) => g.pgid === kept.pid)!.id;
+    expect((await runCli(['keep', id], { env })).code).toBe(0);
+    expect(await matched()).toEqual([other.pid]);
+  });
 });
 
 /**
