@@ -6,6 +6,7 @@ import type {
   GroupView,
   HostInfo,
   Incident,
+  KeptMark,
   MonitorEvent,
   Settings,
   Snapshot,
@@ -50,6 +51,20 @@ export interface StopSessionResult {
   outcomes: SessionGroupOutcome[];
 }
 
+/** Keep a group running on purpose (`corral keep`): no notification, no policy stop, no leak count. */
+export interface KeepGroupRequest {
+  groupId: string;
+  /** How long, in ms (default 8 h, at most 30 days). */
+  forMs?: number;
+  note?: string;
+}
+
+/** The keep now in force on the group, or, for `group:unkeep`, null. */
+export interface KeepGroupResult {
+  groupId: string;
+  kept: KeptMark | null;
+}
+
 /** What was wrong with the config file when it was read; its bad values fell back to defaults. */
 export interface ConfigProblems {
   path: string;
@@ -68,6 +83,8 @@ export interface RequestContract {
   'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
   'group:stop': { request: StopGroupRequest; response: TeardownResult };
   'session:stop': { request: StopSessionRequest; response: StopSessionResult };
+  'group:keep': { request: KeepGroupRequest; response: KeepGroupResult };
+  'group:unkeep': { request: { groupId: string }; response: KeepGroupResult };
   'incidents:list': { request: { limit?: number }; response: Incident[] };
   'settings:get': { request: void; response: Settings };
   'config:problems': { request: void; response: ConfigProblems };
@@ -114,6 +131,8 @@ export const REQUEST_CHANNELS = [
   'timeline:get',
   'group:stop',
   'session:stop',
+  'group:keep',
+  'group:unkeep',
   'incidents:list',
   'settings:get',
   'settings:set',

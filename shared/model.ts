@@ -82,7 +82,11 @@ export interface ProcessView {
   mcpServer?: string;
 }
 
-export type ProcessRole = 'agent' | 'tool-call' | 'mcp-server' | null;
+/**
+ * `background-task`: part of a tool call the agent started in the background on purpose (Claude Code's
+ * `run_in_background: true`), while the agent's session lives; once it ends, `tool-call` again.
+ */
+export type ProcessRole = 'agent' | 'tool-call' | 'mcp-server' | 'background-task' | null;
 
 export interface ListeningPort {
   protocol: 'tcp' | 'tcp6' | 'udp' | 'udp6';
@@ -115,6 +119,8 @@ export interface ToolCallRef {
   description: string | null;
   /** When the agent issued the call, ms since epoch. */
   startedAt: number;
+  /** The agent asked for it to run in the background (Claude Code's `run_in_background: true`). */
+  background?: boolean;
 }
 
 export interface GroupView {
@@ -141,6 +147,20 @@ export interface GroupView {
   toolCall?: ToolCallRef | null;
   /** Union of the members' listening sockets. */
   ports?: ListeningPort[];
+  /**
+   * The user asked to keep this group running (`corral keep`, "Keep running"): its flags stay, but it
+   * raises no notification, matches no policy `stop` and is not counted as a leak. null when not kept.
+   */
+  kept?: KeptMark | null;
+}
+
+/** A keep in force on a group: until when, and the user's note. */
+export interface KeptMark {
+  /** When the keep expires, ms since epoch. */
+  until: number;
+  /** When the user kept the group, ms since epoch. */
+  since: number;
+  note: string | null;
 }
 
 export interface HostInfo {

@@ -81,6 +81,41 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     help: {
+      name: 'keep',
+      summary:
+        'Keep a group running on purpose: its flags stay, but no notification, policy stop or leak count.',
+      usage:
+        'corral keep <group-id> | --port N | --session ID [--for 8h] [--note TEXT] [--json] | --list [--json]',
+      options: [
+        ['<group-id>', 'the GROUP column of corral ps'],
+        ['--port N', 'keep the group listening on port N'],
+        ['--session ID', "keep every leftover group of an agent session (never the agent's own)"],
+        ['--for D', 'how long: 30m, 8h, 2d (default 8h, at most 30d); then it is a leftover again'],
+        ['--note TEXT', 'why (shown beside the keep)'],
+        ['--list', 'the keeps in force'],
+        ['--json', 'print as JSON'],
+      ],
+      notes: ['Exit 1: no such group is running now (nothing was kept).'],
+    },
+    load: async () => (await import('./commands/keep')).runKeep,
+  },
+  {
+    help: {
+      name: 'unkeep',
+      summary: 'End a keep: the group is flagged, notified and matched by policies again.',
+      usage: 'corral unkeep <group-id> | --port N | --session ID [--json]',
+      options: [
+        ['<group-id>', 'the group id it was kept under'],
+        ['--port N', 'the group listening on port N'],
+        ['--session ID', 'the leftover groups of an agent session'],
+        ['--json', 'print the ids unkept as JSON'],
+      ],
+      notes: ['Exit 1: nothing named was kept.'],
+    },
+    load: async () => (await import('./commands/keep')).runUnkeep,
+  },
+  {
+    help: {
       name: 'history',
       summary: 'Incidents Corral has recorded.',
       usage: 'corral history [--json] [--limit N]',

@@ -1,4 +1,5 @@
 import { commandThatMatters } from '../../shared/command-summary';
+import { keptLabel } from '../../shared/keep-duration';
 import type { GroupView, ProcessView } from '../../shared/model';
 import { sessionAgentWords, shortSessionId } from '../../shared/provenance-text';
 import { compareGroups, groupSeverity } from '../../shared/triage';
@@ -33,7 +34,8 @@ function groupCells(g: GroupView, now: number): string[] {
     formatBytes(g.rssBytes),
     formatDuration(now - g.startedAt),
     g.flags.join(',') || '-',
-    printable(provenanceText(g) || commandThatMatters(leader?.command ?? '')),
+    // A group kept on purpose (`corral keep`) says so first: its flags stay.
+    `${g.kept ? `(${keptLabel(g.kept.until, now)}) ` : ''}${printable(provenanceText(g) || commandThatMatters(leader?.command ?? ''))}`,
   ];
 }
 

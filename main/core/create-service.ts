@@ -8,6 +8,7 @@ import { validateSettings } from './config/validate-settings';
 import { stopGroup, type StopOutcome } from './actions/stop-group';
 import { stopSession } from './actions/stop-session';
 import { Monitor } from './monitor/monitor';
+import { keepRequests } from './keep-requests';
 import { GroupContext } from './monitor/group-context';
 import { GroupViewCache } from './monitor/group-view-cache';
 import { PolicyEngine } from './policies/policy-engine';
@@ -234,8 +235,20 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     return seen;
   };
 
+  const keeps = keepRequests({
+    dataDir,
+    groups: () => snapshotGroups(monitor, { all: true }),
+    changed: () => {
+      context.keepsChanged();
+      built = null;
+      if (offTick !== null) pushSnapshot();
+    },
+  });
+
   const service: CorralService = {
     snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
+    keepGroup: keeps.keepGroup,
+    unkeepGroup: keeps.unkeepGroup,
     timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
     stopGroup: stop,
     stopSession: stopSessionGroups,

@@ -19,6 +19,8 @@ export const SERVICE_REQUESTS: { readonly [C in RequestChannel]: Answer<C> } = {
   // The service resolves the id against what it reported; an unknown id is its error to raise.
   'group:stop': (service, p, onProgress) => service.stopGroup(p, onProgress),
   'session:stop': (service, p, onProgress) => service.stopSession(p, onProgress),
+  'group:keep': (service, p) => service.keepGroup(p),
+  'group:unkeep': (service, p) => service.unkeepGroup(p.groupId),
   'incidents:list': (service, p) => service.incidents(p?.limit),
   'settings:get': (service) => service.settings(),
   'settings:set': (service, p) => service.updateSettings(p),

@@ -1,6 +1,8 @@
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 import type {
   ConfigProblems,
+  KeepGroupRequest,
+  KeepGroupResult,
   PolicyJournalQuery,
   StopGroupRequest,
   StopSessionRequest,
@@ -39,6 +41,10 @@ export interface CorralService {
     request: StopSessionRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<StopSessionResult>;
+  /** Keeps a group the service reported running on purpose (stored beside the incidents, expires). */
+  keepGroup(request: KeepGroupRequest): Promise<KeepGroupResult>;
+  /** Ends the keeps of a group (by its id, live or gone). */
+  unkeepGroup(groupId: string): Promise<KeepGroupResult>;
   incidents(limit?: number): Promise<Incident[]>;
   settings(): Settings;
   /** The config file's problems as last read (empty once settings were saved over it). */

@@ -9,7 +9,9 @@ export function isFlagged(group: GroupView): boolean {
   return group.flags.length > 0;
 }
 
+/** A kept group (`corral keep`) is neither counted nor announced: the user wants it running. */
 export function incidentFlags(group: GroupView): IncidentFlag[] {
+  if (group.kept) return [];
   return INCIDENT_FLAGS.filter((f) => group.flags.includes(f));
 }
 

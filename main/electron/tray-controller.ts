@@ -99,6 +99,15 @@ export class TrayController {
         return this.window.show(action.groupId);
       case 'stop-group':
         return confirmAndStop(this.service, this.window, action);
+      case 'keep-group':
+      case 'unkeep-group': {
+        const asked =
+          action.kind === 'keep-group'
+            ? this.service.keepGroup({ groupId: action.groupId })
+            : this.service.unkeepGroup(action.groupId);
+        await asked.catch((err: unknown) => dialog.showErrorBox('Keep running', String(err)));
+        return;
+      }
       case 'pause-notifications':
       case 'resume-notifications': {
         const { enabled } = this.service.settings().notifications;

@@ -15,6 +15,9 @@ export type TrayAction =
   | { kind: 'open-window' }
   | { kind: 'open-group'; groupId: string }
   | { kind: 'stop-group'; groupId: string; orphansOnly: boolean; description: string }
+  /** Keep the group running (corral keep), for the default 8 h; or end its keep. */
+  | { kind: 'keep-group'; groupId: string }
+  | { kind: 'unkeep-group'; groupId: string }
   /** For `forMs` from when it is chosen (not drawn: a menu the same but for that is not drawn again). */
   | { kind: 'pause-notifications'; forMs: number }
   | { kind: 'resume-notifications' }
@@ -62,15 +65,25 @@ function groupItem(group: GroupView, now: number): TrayMenuItem {
         label: 'Stop group…',
         action: { kind: 'stop-group', groupId: group.id, orphansOnly: false, description },
       };
+  const kept = group.kept ? `, kept, ${formatDuration(group.kept.until - now)} left` : '';
   return {
     type: 'submenu',
-    label: `${command} — ${formatCpu(group.cpuPercent)}, ${formatDuration(now - group.startedAt)} [${group.flags.join(', ')}]`,
+    label: `${command} — ${formatCpu(group.cpuPercent)}, ${formatDuration(now - group.startedAt)} [${group.flags.join(', ')}${kept}]`,
     items: [
       { type: 'label', label: `${group.processes.length} process(es), group ${group.pgid}` },
       { type: 'action', label: 'Show in Corral', action: { kind: 'open-group', groupId: group.id } },
+      ...keepItems(group),
       stop,
     ],
   };
+}
+
+/** "Keep running" beside Stop (not for the agent's own group, which is never stopped whole). */
+function keepItems(group: GroupView): TrayMenuItem[] {
+  if (group.containsAgent) return [];
+  return group.kept
+    ? [{ type: 'action', label: 'Stop keeping it', action: { kind: 'unkeep-group', groupId: group.id } }]
+    : [{ type: 'action', label: 'Keep running', action: { kind: 'keep-group', groupId: group.id } }];
 }
 
 function agentSections(snapshot: Snapshot, now: number): TrayMenuItem[] {
@@ -155,6 +168,9 @@ export function msUntilMenuReadsOtherwise(snapshot: Snapshot, state: TrayState):
   const waits = snapshot.groups
     .filter(isFlagged)
     .map((g) => msUntilAgeReadsOtherwise(state.now - g.startedAt));
+  for (const g of snapshot.groups)
+    if (isFlagged(g) && g.kept && g.kept.until > state.now)
+      waits.push(msUntilCountdownReadsOtherwise(g.kept.until - state.now));
   const paused = state.notificationsPausedUntil;
   if (paused !== null && paused > state.now) waits.push(msUntilCountdownReadsOtherwise(paused - state.now));
   return waits.length > 0 ? Math.min(...waits) : null;

@@ -84,10 +84,13 @@ export class MetricsFeeder {
     const processes = new Map<string, { labels: Record<'agent', string>; value: number }>();
     const flagged = new Map<string, { labels: Record<'agent' | 'flag', string>; value: number }>();
     const memory = new Map<string, { labels: Record<'agent', string>; value: number }>();
+    const kept = new Set<string>();
     for (const group of source.agentGroups()) {
+      if (group.kept) kept.add(group.id);
       const agent = agentLabel(group.agent?.name, known);
       if (group.agent) add(processes, { agent }, group.processes.length);
-      if (group.flags.length === 0) continue;
+      // A kept group (`corral keep`) is running on purpose: not a leak.
+      if (group.flags.length === 0 || group.kept) continue;
       add(memory, { agent }, group.rssBytes);
       for (const flag of group.flags) add(flagged, { agent, flag: flagLabel(flag) }, 1);
     }
@@ -95,7 +98,8 @@ export class MetricsFeeder {
     setGauge(metrics.flaggedGroups, this.seenFlags, flagged);
     setGauge(metrics.leftoverMemoryBytes, this.seenMemory, memory);
 
-    for (const burn of this.leftover.collect(source.openIncidents()))
+    const leaks = source.openIncidents().filter((i) => !kept.has(i.groupId));
+    for (const burn of this.leftover.collect(leaks))
       metrics.leftoverCpuSeconds.inc({ agent: agentLabel(burn.agent, known) }, burn.seconds);
 
     const errors = source.errorCount();

@@ -1,6 +1,5 @@
 import type { GroupView, Incident, MonitorEvent } from '../../shared/model';
 import type { RunningService } from '../core/create-service';
-import { snapshotGroups } from '../core/monitor/monitor-views';
 import { timePolls } from './poll-timing';
 
 /** What the metrics read from the running core, in one place, so the feeder depends on nothing else. */
@@ -21,7 +20,8 @@ export interface MetricsSource {
 export function metricsSourceOf(running: RunningService): MetricsSource {
   const { monitor, service } = running;
   return {
-    agentGroups: () => snapshotGroups(monitor, { all: false }),
+    // With what the service adds without reading (a keep: a kept group is no leak).
+    agentGroups: () => running.agentsSnapshot().groups,
     processCount: () => {
       let n = 0;
       for (const p of monitor.trackedProcesses()) if (p.exitedAt === null) n++;

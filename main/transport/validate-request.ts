@@ -2,6 +2,7 @@
 // Everything that reaches the service has passed through here.
 import { HOOK_AGENT_NAMES } from '../../shared/hooks';
 import { NUMERIC_SETTINGS } from '../../shared/settings-table';
+import { MAX_KEEP_MS } from '../../shared/keep-duration';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
 import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES, MAX_SESSION_GROUPS, MAX_SESSION_ID_LENGTH } from './limits';
 import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
@@ -26,6 +27,11 @@ const sessionIdCheck: Check = (value, path) => {
   if (/[\u0000-\u001f\u007f]/.test(value)) return `${path} must not contain control characters`;
   return null;
 };
+
+const boundedNote: Check = (value, path) =>
+  typeof value === 'string' && value.length <= 200
+    ? null
+    : `${path} must be a string of at most 200 characters`;
 
 const noPayload: Check = (value, path) =>
   value === undefined || value === null ? null : `${path} must be empty for this channel`;
@@ -99,6 +105,11 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
     { sessionId: sessionIdCheck },
     { groupIds: arrayOf(groupId, MAX_SESSION_GROUPS), dryRun: bool },
   ),
+  'group:keep': object(
+    { groupId },
+    { forMs: finiteNumber({ min: 60_000, max: MAX_KEEP_MS, integer: true }), note: boundedNote },
+  ),
+  'group:unkeep': object({ groupId }),
   'incidents:list': object(
     {},
     {

@@ -108,6 +108,7 @@ describe('buildTrayMenuModel', () => {
     expect(first.items).toEqual([
       { type: 'label', label: '1 process(es), group 3' },
       { type: 'action', label: 'Show in Corral', action: { kind: 'open-group', groupId: '3:3:1' } },
+      { type: 'action', label: 'Keep running', action: { kind: 'keep-group', groupId: '3:3:1' } },
       {
         type: 'action',
         label: 'Stop group…',
@@ -119,6 +120,23 @@ describe('buildTrayMenuModel', () => {
         },
       },
     ]);
+  });
+
+  it('shows a kept group apart, offers to stop keeping it, and counts it in no incident', () => {
+    const until = state.now + 3 * 3_600_000;
+    const model = buildTrayMenuModel(
+      snap([group(5, { kept: { until, since: state.now, note: null } })]),
+      state,
+    );
+    expect(model.title).toBe('');
+    const sub = model.items[1] as Extract<TrayMenuItem, { type: 'submenu' }>;
+    expect(sub.label).toContain('[orphan, kept, 3h left]');
+    expect(sub.items).toContainEqual({
+      type: 'action',
+      label: 'Stop keeping it',
+      action: { kind: 'unkeep-group', groupId: '5:5:1' },
+    });
+    expect(sub.items.some((i) => i.type === 'action' && i.action.kind === 'keep-group')).toBe(false);
   });
 
   it('offers only the leftovers when the group holds the agent itself', () => {

@@ -96,10 +96,14 @@ export class FakeAgent {
 
   async toolCall(
     cmd: string,
-    { detached = true, description }: { detached?: boolean; description?: string } = {},
+    {
+      detached = true,
+      description,
+      background = false,
+    }: { detached?: boolean; description?: string; background?: boolean } = {},
   ): Promise<ToolCall> {
     const id = this.nextId++;
-    this.child.stdin.write(`${JSON.stringify({ id, cmd, detached, description })}\n`);
+    this.child.stdin.write(`${JSON.stringify({ id, cmd, detached, description, background })}\n`);
     const spawned = await waitFor(`tool call ${id} spawned`, () =>
       this.messages.find((m) => m.id === id && m.event === 'spawned'),
     );

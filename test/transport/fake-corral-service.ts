@@ -1,6 +1,8 @@
 // An in-memory CorralService for transport tests: records calls, emits pushes on demand.
 import type {
   ConfigProblems,
+  KeepGroupRequest,
+  KeepGroupResult,
   PolicyJournalQuery,
   StopGroupRequest,
   StopSessionRequest,
@@ -107,6 +109,17 @@ export class FakeCorralService implements CorralService {
       result.outcomes.push({ groupId: g.id, result: teardown, refused: null });
     }
     return result;
+  }
+
+  async keepGroup(request: KeepGroupRequest): Promise<KeepGroupResult> {
+    this.calls.push({ method: 'keepGroup', args: [request] });
+    const since = Date.now();
+    return { groupId: request.groupId, kept: { since, until: since + (request.forMs ?? 0), note: null } };
+  }
+
+  async unkeepGroup(groupId: string): Promise<KeepGroupResult> {
+    this.calls.push({ method: 'unkeepGroup', args: [groupId] });
+    return { groupId, kept: null };
   }
 
   async incidents(limit?: number): Promise<Incident[]> {

@@ -100,4 +100,26 @@ describe("the tray's feed", () => {
     expect(calm.groups.filter((g) => g.flags.length > 0)).toEqual([]);
     expect(group(calm, agent.pid)).toBeDefined();
   });
+
+  it('sends a keep, and its end, though the kept group itself did not change', async () => {
+    const feed = new TrayFeed(running);
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall(LEFTOVER);
+    await call.exited();
+    const flagged = await pollUntil(
+      'the leftover flagged',
+      feed,
+      (s) => group(s, call.pid)?.flags.includes('orphan') ?? false,
+    );
+    await waitFor('the feed settled', () => {
+      running.monitor.poll();
+      return feed.refresh() === null;
+    });
+    await running.service.keepGroup({ groupId: group(flagged, call.pid)!.id });
+    const kept = feed.refresh();
+    expect(group(kept, call.pid)?.kept).not.toBeNull();
+    expect(feed.refresh()).toBeNull();
+    await running.service.unkeepGroup(group(flagged, call.pid)!.id);
+    expect(group(feed.refresh(), call.pid)?.kept).toBeNull();
+  });
 });

@@ -3,6 +3,7 @@ import type { Settings } from '../../../shared/model';
 import { policyReport, type PolicyReport } from '../../core/policies/policy-report';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { formatTable, printable } from '../terminal-text';
+import { keepsOrNone } from './keep-list';
 
 export const POLICIES_USAGE = 'corral policies [--json]';
 
@@ -18,7 +19,7 @@ export async function runPolicies(
     strict: true,
     allowPositionals: false,
   });
-  const snapshot = await takeOneShotSnapshot(settings);
+  const snapshot = await takeOneShotSnapshot(settings, { keeps: keepsOrNone() });
   const report = policyReport(settings, snapshot.groups, snapshot.sampledAt);
   out(values.json ? JSON.stringify({ sampledAt: snapshot.sampledAt, ...report }) : renderPolicies(report));
   return 0;

@@ -5,6 +5,7 @@ import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions, type EndedSession } from '../../core/storage/ended-sessions';
+import { keepsOrNone } from './keep-list';
 import { UsageError } from '../usage-error';
 import { renderGroups } from '../group-table';
 import { terminal, type Terminal } from '../terminal';
@@ -34,6 +35,7 @@ export async function runPs(
     portsOfAll: port !== null,
     endedSessions: endedSessionsOrNone(),
     report: (message) => process.stderr.write(`corral ps: provenance: ${message}\n`),
+    keeps: keepsOrNone(),
   });
   // Who holds a port is asked of every process, not only agents'.
   let groups =

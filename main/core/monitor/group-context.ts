@@ -10,6 +10,7 @@ import {
   loadEndedSessions,
   type EndedSessions,
 } from '../storage/ended-sessions';
+import { keepsPath, loadKeeps, markKept, type KeepRecord } from '../storage/keeps';
 import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import { snapshotGroups } from './monitor-views';
@@ -43,6 +44,8 @@ export class GroupContext {
   private readonly provenance: Provenance;
   private ended: EndedSessions = new Map();
   private endedMtimeMs = -1;
+  private keeps: KeepRecord[] = [];
+  private keepsMtimeMs = -1;
   /** Session and tool call per group id, as last found, for the events of groups no view was built for. */
   private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
 
@@ -58,7 +61,7 @@ export class GroupContext {
   /** Adds provenance and session-ended to views just built from the monitor. */
   decorate(groups: GroupView[]): GroupView[] {
     this.addProvenance(groups);
-    return this.flagEnded(groups);
+    return this.markKept(this.flagEnded(groups));
   }
 
   /**
@@ -66,13 +69,45 @@ export class GroupContext {
    * only the ones built afresh are read for it (see GroupViewCache).
    */
   currentViews(cache: GroupViewCache): GroupView[] {
-    return this.flagEnded(
-      snapshotGroups(this.options.monitor, {
-        all: true,
-        cache,
-        decorate: (built) => this.addProvenance(built),
-      }),
+    return this.markKept(
+      this.flagEnded(
+        snapshotGroups(this.options.monitor, {
+          all: true,
+          cache,
+          decorate: (built) => this.addProvenance(built),
+        }),
+      ),
     );
+  }
+
+  /** `kept` on every group: the user's keeps in force (`corral keep`, "Keep running"). */
+  markKept(groups: GroupView[]): GroupView[] {
+    return markKept(groups, this.currentKeeps(), Date.now());
+  }
+
+  /** The keep list, read again only when the file changed (a `corral keep` while Corral runs). */
+  private currentKeeps(): KeepRecord[] {
+    let mtimeMs = -1;
+    try {
+      mtimeMs = statSync(keepsPath(this.options.dataDir)).mtimeMs;
+    } catch {
+      mtimeMs = -1;
+    }
+    if (mtimeMs !== this.keepsMtimeMs) {
+      this.keepsMtimeMs = mtimeMs;
+      try {
+        this.keeps = mtimeMs < 0 ? [] : loadKeeps(this.options.dataDir);
+      } catch {
+        // A keep list Corral refuses to read (a link, another's file) keeps nothing.
+        this.keeps = [];
+      }
+    }
+    return this.keeps;
+  }
+
+  /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */
+  keepsChanged(): void {
+    this.keepsMtimeMs = -2;
   }
 
   /** Provenance, in place, on views just built from the monitor. */
@@ -111,7 +146,7 @@ export class GroupContext {
       if (known.session && g.session == null) g.session = known.session;
       if (known.toolCall && g.toolCall == null) g.toolCall = known.toolCall;
     }
-    return groups;
+    return this.markKept(groups);
   }
 
   /** The event with its group's session and tool call, where known. */

@@ -50,6 +50,8 @@ export class PolicyEngine {
     for (const id of this.stopped) if (!live.has(id)) this.stopped.delete(id);
     for (const group of groups) {
       for (const { rule } of matchingRules(this.compiled, group, now)) {
+        // A group the user keeps never matches a stop; unrecorded, so it matches once the keep ends.
+        if (group.kept && rule.action === 'stop') continue;
         const key = `${group.id}\n${rule.name}`;
         if (this.seen.has(key)) continue;
         this.seen.add(key);

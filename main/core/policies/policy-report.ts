@@ -26,7 +26,8 @@ export function policyReport(settings: Settings, groups: readonly GroupView[], n
       return {
         ...rule,
         matches: groups
-          .filter((g) => ruleMatches(compiled, g, now))
+          // A kept group (`corral keep`) never matches a stop, as in the policy engine.
+          .filter((g) => !(g.kept && rule.action === 'stop') && ruleMatches(compiled, g, now))
           .map((g) => ({
             groupId: g.id,
             pgid: g.pgid,

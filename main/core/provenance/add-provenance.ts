@@ -249,6 +249,7 @@ export class Provenance {
           matcher,
           byPid,
         );
+    markBackgroundTask(g);
   }
 
   /**
@@ -392,6 +393,7 @@ export class Provenance {
           command: call.command,
           description: call.description,
           startedAt: call.issuedAt,
+          ...(call.background ? { background: true } : {}),
         };
     }
     const id = envSession?.toolCallId ?? null;
@@ -566,4 +568,13 @@ function agentAliveOf(
 ): boolean | null {
   if (agent.pid !== null) return attributions.get(agent.pid)?.isAgent === true && byPid.has(agent.pid);
   return liveAgents.has(agent.name) ? null : false;
+}
+
+/**
+ * A tool call the agent started in the background on purpose is its background task while the session's
+ * agent lives (known alive, not guessed); once the agent is gone its processes are tool calls again.
+ */
+function markBackgroundTask(g: GroupView): void {
+  if (!g.toolCall?.background || g.session?.agentAlive !== true) return;
+  for (const p of g.processes) if (p.role === 'tool-call') p.role = 'background-task';
 }

@@ -7,13 +7,15 @@ export interface TranscriptCall {
   issuedAt: number;
   /** The tool_result record's timestamp; null while the call has not returned. */
   returnedAt: number | null;
+  /** `run_in_background: true` in the call's input: the agent meant it to keep running. */
+  background?: boolean;
 }
 
 interface ContentItem {
   type?: unknown;
   id?: unknown;
   name?: unknown;
-  input?: { command?: unknown; description?: unknown };
+  input?: { command?: unknown; description?: unknown; run_in_background?: unknown };
   tool_use_id?: unknown;
 }
 
@@ -51,6 +53,7 @@ export function collectBashCalls(
           description: typeof description === 'string' && description !== '' ? description : null,
           issuedAt: at,
           returnedAt: null,
+          ...(item.input?.run_in_background === true ? { background: true } : {}),
         });
       } else if (
         record.type === 'user' &&

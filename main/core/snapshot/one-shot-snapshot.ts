@@ -9,6 +9,7 @@ import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
 import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 import { flagSessionEnded, type EndedSessions } from '../storage/ended-sessions';
+import { markKept, type KeepRecord } from '../storage/keeps';
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -34,9 +35,12 @@ export async function takeOneShotSnapshot(
     intervalMs = 300,
     sampler,
     endedSessions,
+    keeps = [],
     portsOfAll = false,
     report,
   }: {
+    /** The user's keeps (storage/keeps.ts): each group carries `kept`. */
+    keeps?: readonly KeepRecord[];
     intervalMs?: number;
     sampler?: ProcessSampler;
     endedSessions?: EndedSessions;
@@ -76,9 +80,11 @@ export async function takeOneShotSnapshot(
     sampler: source,
     portsOfAll,
   });
-  if (!endedSessions || endedSessions.size === 0) return { sampledAt, groups };
+  if (!endedSessions || endedSessions.size === 0)
+    return { sampledAt, groups: markKept(groups, keeps, sampledAt) };
   const markers = new Map(records.map((r) => [r.pid, r.markers]));
-  return { sampledAt, groups: flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions) };
+  const ended = flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions);
+  return { sampledAt, groups: markKept(ended, keeps, sampledAt) };
 }
 
 /**

@@ -31,7 +31,12 @@ export class TrayFeed {
   private take(): { snapshot: Snapshot; changed: boolean } {
     let built: readonly GroupView[] = [];
     const snapshot = this.running.agentsSnapshot({ cache: this.cache, built: (groups) => (built = groups) });
-    const flagged = new Set(snapshot.groups.filter((g) => g.flags.length > 0).map((g) => g.id));
+    // A keep (or its end) changes what the tray says of a group without the group being built again.
+    const flagged = new Set(
+      snapshot.groups
+        .filter((g) => g.flags.length > 0)
+        .map((g) => (g.kept ? `${g.id}@${g.kept.until}` : g.id)),
+    );
     const changed =
       built.some((g) => g.flags.length > 0) ||
       flagged.size !== this.shownFlagged.size ||

@@ -63,6 +63,8 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     installHooks: (request) => call('hooks:install', request),
     stopGroup: (request, onProgress) => call('group:stop', request, onProgress),
     stopSession: (request, onProgress) => call('session:stop', request, onProgress),
+    keepGroup: (request) => call('group:keep', request),
+    unkeepGroup: (groupId) => call('group:unkeep', { groupId }),
     updateSettings: (patch) => call('settings:set', patch),
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);

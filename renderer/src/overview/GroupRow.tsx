@@ -9,6 +9,7 @@ import { groupCommand, groupFullCommand } from '../store/selectors';
 import { useCorral } from '../store/store-context';
 import { groupSeverity } from './triage';
 import { LeftoverContext } from './LeftoverContext';
+import { KeepButton } from './KeepButton';
 import { StopButton } from './StopButton';
 
 interface GroupRowProps {
@@ -87,9 +88,10 @@ export const GroupRow = memo(function GroupRow({
   );
   return (
     <tr
-      className={`group-row severity-${severity}${selected ? ' selected' : ''}`}
+      className={`group-row severity-${severity}${selected ? ' selected' : ''}${group.kept ? ' kept' : ''}`}
       data-testid="group-row"
       data-group-id={group.id}
+      data-kept={group.kept ? 'true' : undefined}
       data-severity={severity}
       aria-selected={selected}
       onClick={() => onSelect(group.id)}
@@ -121,6 +123,7 @@ export const GroupRow = memo(function GroupRow({
             Make this a rule…
           </button>
         ) : null}
+        <KeepButton group={group} compact={compact} />
         <StopButton group={group} compact={compact} onStop={onStop} />
       </td>
     </tr>

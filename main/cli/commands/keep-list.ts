@@ -1,0 +1,17 @@
+import { homedir } from 'node:os';
+import { resolveDataDir } from '../../core/storage/data-dir';
+import { loadKeeps, type KeepRecord } from '../../core/storage/keeps';
+
+/** The data directory the CLI reads and writes (CORRAL_DATA_DIR, else the per-user one). */
+export function cliDataDir(): string {
+  return resolveDataDir(process.env, process.platform, homedir());
+}
+
+/** The user's keeps (`corral keep`); none when the list is missing or unreadable. */
+export function keepsOrNone(): KeepRecord[] {
+  try {
+    return loadKeeps(cliDataDir());
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,179 @@
+import { parseArgs } from 'node:util';
+import { commandThatMatters } from '../../../shared/command-summary';
+import { keptLabel, parseKeepDuration } from '../../../shared/keep-duration';
+import type { GroupView, Settings } from '../../../shared/model';
+import { parseGroupId } from '../../core/analysis/group-id';
+import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
+import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import {
+  addKeep,
+  DEFAULT_KEEP_MS,
+  loadKeeps,
+  MAX_KEEP_MS,
+  removeKeepById,
+  removeKeeps,
+  type KeepRecord,
+} from '../../core/storage/keeps';
+import { formatTable, printable } from '../terminal-text';
+import { UsageError } from '../usage-error';
+import { cliDataDir } from './keep-list';
+
+const NOTE_MAX = 200;
+
+type Target = { id: string } | { port: number } | { session: string };
+
+function targetOf(values: { port?: string; session?: string }, positionals: string[]): Target {
+  const given =
+    positionals.length + (values.port !== undefined ? 1 : 0) + (values.session !== undefined ? 1 : 0);
+  if (given !== 1) throw new UsageError('name the groups one way: a group id, --port or --session');
+  if (values.session !== undefined) {
+    if (!/^[\w.-]{1,128}$/.test(values.session))
+      throw new UsageError(`--session: '${values.session}' is not a session id`);
+    return { session: values.session };
+  }
+  if (values.port !== undefined) {
+    const port = parsePort(values.port);
+    if (port === null)
+      throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
+    return { port };
+  }
+  const id = positionals[0]!;
+  if (!parseGroupId(id))
+    throw new UsageError(
+      `'${id}' is not a group id: use the GROUP column of \`corral ps\` (<pgid>:<pid>:<start>)`,
+    );
+  return { id };
+}
+
+/** The live groups a target names: one by id, the listeners of a port, or a session's leftovers. */
+async function resolve(target: Target, settings: Settings): Promise<GroupView[]> {
+  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, portsOfAll: 'port' in target });
+  if ('id' in target) return groups.filter((g) => g.id === target.id);
+  if ('port' in target) return groupsOnPort(groups, target.port);
+  const matched = groupsOfSession(groups, target.session);
+  if (matched === null)
+    throw new UsageError(`--session: '${target.session}' is the start of more than one session id`);
+  // A session's leftovers: never the group holding the agent itself.
+  return matched.filter((g) => !g.containsAgent);
+}
+
+function describe(target: Target): string {
+  if ('id' in target) return `group ${target.id}`;
+  if ('port' in target) return `a group listening on port ${target.port}`;
+  return `a leftover group of session ${target.session}`;
+}
+
+function commandOf(g: GroupView): string {
+  const p = g.processes.find((q) => q.pid === g.leaderPid) ?? g.processes[0];
+  return p ? printable(commandThatMatters(p.command)).slice(0, 60) : `group ${g.pgid}`;
+}
+
+const recordJson = (k: KeepRecord, now: number) => ({
+  groupId: k.groupId,
+  pgid: k.pgid,
+  since: k.since,
+  until: k.until,
+  leftMs: Math.max(0, k.until - now),
+  note: k.note,
+});
+
+/** `corral keep <id|--port N|--session S> [--for 8h] [--note …]`, `corral keep --list`. Exit 1: nothing to keep. */
+export async function runKeep(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      session: { type: 'string' },
+      for: { type: 'string' },
+      note: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  const dataDir = cliDataDir();
+  if (values.list) {
+    if (positionals.length > 0 || values.port || values.session || values.for || values.note)
+      throw new UsageError('--list takes no group and no other option but --json');
+    return listKeeps(loadKeeps(dataDir), Date.now(), values.json, out);
+  }
+  const target = targetOf(values, positionals);
+  let forMs = DEFAULT_KEEP_MS;
+  if (values.for !== undefined) {
+    const parsed = parseKeepDuration(values.for);
+    if (parsed === null || parsed > MAX_KEEP_MS)
+      throw new UsageError(
+        `--for: expected a duration such as 30m, 8h or 2d (at most 30d), got '${values.for}'`,
+      );
+    forMs = parsed;
+  }
+  const note = values.note === undefined ? null : values.note.trim().slice(0, NOTE_MAX) || null;
+  const groups = await resolve(target, settings);
+  if (groups.length === 0) {
+    if (values.json)
+      out(JSON.stringify({ kept: [], refused: `no live ${describe(target).replace(/^a /, '')}` }));
+    else
+      out(`corral keep: there is no ${describe(target).replace(/^a /, '')} running now. Nothing was kept.`);
+    return 1;
+  }
+  const now = Date.now();
+  const records = groups.map((g) => addKeep(dataDir, g, { until: now + forMs, note, now }));
+  if (values.json) {
+    out(JSON.stringify({ kept: records.map((k) => recordJson(k, now)) }));
+    return 0;
+  }
+  for (const g of groups)
+    out(`Kept ${g.id} (${commandOf(g)}): ${keptLabel(now + forMs, now)}. \`corral unkeep ${g.id}\` ends it.`);
+  return 0;
+}
+
+function listKeeps(keeps: KeepRecord[], now: number, json: boolean, out: (text: string) => void): number {
+  const live = keeps.filter((k) => k.until > now).sort((a, b) => a.until - b.until);
+  if (json) {
+    out(JSON.stringify({ keeps: live.map((k) => recordJson(k, now)) }));
+    return 0;
+  }
+  if (live.length === 0) {
+    out('No group is kept. (`corral keep <group-id>` keeps one running without flags nagging.)');
+    return 0;
+  }
+  const rows = [['GROUP', 'KEPT', 'NOTE']];
+  for (const k of live) rows.push([k.groupId, keptLabel(k.until, now), printable(k.note ?? '')]);
+  out(formatTable(rows));
+  return 0;
+}
+
+/** `corral unkeep <id|--port N|--session S>`. Exit 1: nothing named was kept. */
+export async function runUnkeep(
+  args: string[],
+  settings: Settings,
+  out: (text: string) => void,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      session: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  const target = targetOf(values, positionals);
+  const dataDir = cliDataDir();
+  const now = Date.now();
+  const groups = await resolve(target, settings);
+  const ended: string[] = [];
+  for (const g of groups) if (removeKeeps(dataDir, g, now) > 0) ended.push(g.id);
+  // A group already gone (or known by a new anchor) can still be unkept by the id it was kept under.
+  if ('id' in target && ended.length === 0 && removeKeepById(dataDir, target.id) > 0) ended.push(target.id);
+  if (values.json) out(JSON.stringify({ unkept: ended }));
+  else if (ended.length === 0) out(`corral unkeep: ${describe(target)} is not kept. Nothing changed.`);
+  else for (const id of ended) out(`Unkept ${id}: it is flagged, notified and matched by policies again.`);
+  return ended.length > 0 ? 0 : 1;
+}
