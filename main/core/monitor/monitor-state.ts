@@ -28,6 +28,11 @@ export class MonitorState {
   /** Monotonic time (performance.now()) an agent's process was last born or exited. */
   lastActivityAt = -Infinity;
   polls = 0;
+  /**
+   * When the first poll looked (wall clock); null before it. A process that started after it was
+   * watched from its birth: what happened to it was seen within a poll, not merely noticed later.
+   */
+  watchingSince: number | null = null;
   pendingEvents: MonitorEvent[] = [];
   readonly pendingIncidentSaves = new Map<string, Incident>();
 

@@ -70,8 +70,11 @@ export function timelineSummary(timeline: GroupTimeline, now: number): string {
   parts.push(`CPU burned ${formatCpuSeconds(burned)}`);
   const signals = lanes.flatMap((l) => l.markers.filter((m) => m.kind === 'signal'));
   if (signals.length > 0) {
-    const firstSignal = signals.reduce((a, b) => (b.at < a.at ? b : a));
-    parts.push(`stopped (${firstSignal.label}) at ${formatClock(firstSignal.at)}`);
+    const inOrder = [...signals].sort((a, b) => a.at - b.at);
+    const first = inOrder[0]!;
+    // Each signal once, in the order sent: "SIGTERM → -57 (sent), SIGKILL → -57 (ESRCH)".
+    const sent = [...new Set(inOrder.map((m) => m.label))];
+    parts.push(`stopped by ${first.by ?? 'a user'} at ${formatClock(first.at)}: ${sent.join(', ')}`);
   } else if (lanes.every((l) => l.exitedAt !== null)) {
     parts.push(`all exited by ${formatClock(Math.max(...lanes.map((l) => l.exitedAt ?? now)))}`);
   }
