@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { commandThatMatters } from '../../../shared/command-summary';
-import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
+import type { GroupView, Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
-import { formatDuration, printable } from '../terminal-text';
+import { formatDuration } from '../terminal-text';
+import { describeEvent } from '../event-words';
 import { renderGroups } from '../group-table';
 import { fitLine, paint, terminal, type Terminal } from '../terminal';
 
@@ -18,19 +18,6 @@ function untilSignalled(): Promise<NodeJS.Signals> {
     process.on('SIGINT', done);
     process.on('SIGTERM', done);
   });
-}
-
-export function describeEvent(e: MonitorEvent): string {
-  const time = new Date(e.at).toISOString().slice(11, 19);
-  const agent = e.agent ? `${e.agent.name}${e.agent.pid ? `(${e.agent.pid})` : ''}` : '-';
-  const detail = e.detail
-    ? ` ${Object.entries(e.detail)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(' ')}`
-    : '';
-  return printable(
-    `${time} ${e.type.padEnd(16)} ${agent} pid ${e.pid} pgid ${e.pgid} ${commandThatMatters(e.command ?? '')}${detail}`,
-  );
 }
 
 export async function runWatch(
