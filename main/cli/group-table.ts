@@ -85,9 +85,12 @@ function headingKey(g: GroupView): string {
 }
 
 /** Groups under their headings; headings in the order of their most urgent group. */
-export function byHeading(groups: readonly GroupView[]): Array<{ heading: string; groups: GroupView[] }> {
+export function byHeading(
+  groups: readonly GroupView[],
+  compare: (a: GroupView, b: GroupView) => number = compareGroups,
+): Array<{ heading: string; groups: GroupView[] }> {
   const sections = new Map<string, { heading: string; groups: GroupView[] }>();
-  for (const g of [...groups].sort(compareGroups)) {
+  for (const g of [...groups].sort(compare)) {
     const key = headingKey(g);
     let section = sections.get(key);
     if (!section) sections.set(key, (section = { heading: headingText(g), groups: [] }));
@@ -120,13 +123,33 @@ function processCells(p: ProcessView, now: number): string[] {
   ];
 }
 
+/** One line of the table: the header, an agent session's heading, a group, or one of its processes. */
+export interface TableLine {
+  kind: 'header' | 'heading' | 'group' | 'process';
+  text: string;
+  /** The group a group or process line belongs to. */
+  groupId?: string;
+}
+
+export interface TableOptions {
+  /** Order of groups (and of headings, by their first group); triage order by default. */
+  compare?: (a: GroupView, b: GroupView) => number;
+  /** With each group's processes below it (ps, plain watch); without, one line per group. */
+  processes?: boolean;
+}
+
 /**
  * Groups in triage order under their agent session's heading, each with its processes aligned in
  * the same columns. Fits `term.width`: WHAT takes what is left and is cut with `…`; on a narrow
  * terminal FLAGS is cut before WHAT is.
  */
-export function renderGroups(groups: readonly GroupView[], now: number, term: Terminal): string[] {
-  const sections = byHeading(groups);
+export function groupTableLines(
+  groups: readonly GroupView[],
+  now: number,
+  term: Terminal,
+  { compare = compareGroups, processes = true }: TableOptions = {},
+): TableLine[] {
+  const sections = byHeading(groups, compare);
   type Row = { cells: string[]; flags: readonly string[]; group?: GroupView };
   const rows: Row[] = [];
   for (const s of sections)
@@ -137,7 +160,7 @@ export function renderGroups(groups: readonly GroupView[], now: number, term: Te
   const all = [HEADER, ...rows.map((r) => r.cells)];
   const widths = HEADER.map((_, i) => (i === WHAT ? 0 : Math.max(...all.map((r) => r[i]!.length))));
   const fixed = (): number => widths.slice(0, WHAT).reduce((sum, w) => sum + w + 2, 0);
-  // FLAGS gives way to WHAT down to its own header's width.
+  // FLAGS gives way to WHAT, down to a few words and `+N`.
   if (term.width - fixed() < MIN_WHAT)
     widths[FLAGS_COLUMN] = Math.max(
       Math.min(FLAGS_MIN, widths[FLAGS_COLUMN]!),
@@ -158,18 +181,25 @@ export function renderGroups(groups: readonly GroupView[], now: number, term: Te
       })
       .join('  ')
       .trimEnd();
-  const out = [paint(term, 'bold', line(HEADER, true))];
+  const fit = (l: string): string => fitLine(l, term.width);
+  const out: TableLine[] = [{ kind: 'header', text: fit(paint(term, 'bold', line(HEADER, true))) }];
   let index = 0;
   for (const s of sections) {
-    out.push(paint(term, 'bold', `▸ ${s.heading}`));
+    out.push({ kind: 'heading', text: fit(paint(term, 'bold', `▸ ${s.heading}`)) });
     for (const g of s.groups) {
       const row = rows[index++]!;
-      out.push(line(row.cells, false, row.flags, g));
+      out.push({ kind: 'group', text: fit(line(row.cells, false, row.flags, g)), groupId: g.id });
       for (let n = 0; n < g.processes.length; n++) {
         const prow = rows[index++]!;
-        out.push(line(prow.cells, false, prow.flags));
+        if (processes)
+          out.push({ kind: 'process', text: fit(line(prow.cells, false, prow.flags)), groupId: g.id });
       }
     }
   }
-  return out.map((l) => fitLine(l, term.width));
+  return out;
+}
+
+/** The table as text lines (ps, the plain watch screen). */
+export function renderGroups(groups: readonly GroupView[], now: number, term: Terminal): string[] {
+  return groupTableLines(groups, now, term).map((l) => l.text);
 }

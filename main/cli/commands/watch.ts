@@ -31,6 +31,9 @@ export async function runWatch(
     options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
     strict: true,
   });
+  // On a terminal (both ways), the interactive view; --json and piped output stay as they were.
+  if (!values.json && process.stdout.isTTY && process.stdin.isTTY)
+    return (await import('../watch-ui/run-interactive')).runInteractiveWatch(settings, values.all, config);
   const running = startCliService('watch', settings, config);
   const recent: string[] = [];
   const stopEvents = running.service.onEvent((event) => {
