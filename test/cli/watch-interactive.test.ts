@@ -66,6 +66,8 @@ class Tmux {
 }
 
 const selectedLine = (screen: string): string => screen.split('\n').find((l) => l.startsWith('›')) ?? '';
+/** The group id on the selected line (its AGE moves on, its id does not). */
+const selectedId = (screen: string): string => selectedLine(screen).split(/\s+/)[1] ?? '';
 
 describe('corral watch on a terminal', () => {
   it('selects with the arrows, searches by command and :port, stops with confirmation, sorts and quits', async () => {
@@ -101,13 +103,14 @@ describe('corral watch on a terminal', () => {
       );
       expect(screen).toContain('session sess-wat');
       expect(screen).toContain('↑↓ select');
-      const first = selectedLine(screen);
-      expect(first).toMatch(/sleep 600|http\.server/);
+      expect(selectedLine(screen)).toMatch(/sleep 600|http\.server/);
+      const first = selectedId(screen);
+      expect(first).toMatch(/^\d+:\d+:\d+$/);
 
       tmux.keys('Down');
-      screen = await tmux.waitScreen('the selection moved', (s) => selectedLine(s) !== first);
+      screen = await tmux.waitScreen('the selection moved', (s) => selectedId(s) !== first);
       tmux.keys('Up');
-      await tmux.waitScreen('the selection moved back', (s) => selectedLine(s) === first);
+      await tmux.waitScreen('the selection moved back', (s) => selectedId(s) === first);
 
       // `/` then `:port`: only the server.
       tmux.keys('/');
@@ -150,13 +153,12 @@ describe('corral watch on a terminal', () => {
       expect(groupMembers(sleeper.pid)).toEqual([]);
       expect(groupMembers(server.pid).length).toBe(1);
 
-      tmux.keys('Escape');
       tmux.keys('s');
       await tmux.waitScreen('the sort changed', (s) => s.includes('sort: CPU'));
 
       tmux.keys('q');
       // tmux (remain-on-exit) says how the pane's command ended.
-      screen = await tmux.waitScreen('watch exited', (s) => s.includes('Pane is dead'), 15_000);
+      screen = await tmux.waitScreen('watch exited', (s) => s.includes('Pane is dead'), 30_000);
       expect(screen).toContain('Pane is dead (status 0,');
       expect(tmux.paneDead().dead).toBe(true);
     } finally {

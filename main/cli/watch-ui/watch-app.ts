@@ -160,8 +160,13 @@ export function createWatchApp(ink: typeof InkModule) {
       }
     };
 
-    useInput((input, key) => {
+    const onKey = (input: string, key: InkModule.Key): void => {
       const mode = modeNow.current;
+      // Keys typed faster than a read arrive as one string ("sq"): each is a command of its own.
+      if (mode !== 'search' && input.length > 1 && !input.startsWith('/') && !key.ctrl && !key.meta) {
+        for (const c of input) onKey(c, { ...key, return: c === '\r' });
+        return;
+      }
       if (mode === 'search') {
         if (key.return) {
           setQuery(draftNow.current);
@@ -206,7 +211,8 @@ export function createWatchApp(ink: typeof InkModule) {
         setMode('search');
         typeInSearch(input.slice(1));
       } else if (input === 's') setSort((s) => (s + 1) % SORTS.length);
-    });
+    };
+    useInput(onKey);
 
     const flagged = groups.filter((g) => g.flags.length > 0).length;
     const header = [
