@@ -227,9 +227,9 @@ function FoldedLanes({
 }) {
   const { kept, folded } = useMemo(() => foldShortLived(lanes), [lanes]);
   const shown = expanded ? [...kept, ...folded] : kept;
+  // Above the lanes, where it is seen without scrolling past them.
   return (
     <>
-      <LaneList lanes={shown} {...plot} />
       {folded.length > 0 ? (
         <button type="button" className="link short-lived" data-testid="short-lived" onClick={onToggle}>
           {expanded
@@ -237,6 +237,7 @@ function FoldedLanes({
             : `${folded.length} short-lived process${folded.length === 1 ? '' : 'es'} (under 1 s each): show`}
         </button>
       ) : null}
+      <LaneList lanes={shown} {...plot} />
     </>
   );
 }
