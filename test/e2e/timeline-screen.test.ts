@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('the timeline screen', () => {
-  it('folds short-lived processes, keeps the leak first, and stops the group from the timeline', async () => {
+  it('folds short-lived processes, keeps the leak first, stops the group from the timeline; incidents as cards at 420', async () => {
     const serve = await startServe({ pollIntervalMs: 250, teardown: { graceMs: 1500 } });
     const agent = await FakeAgent.start({
       markers: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'sess-timeline-01', CLAUDE_PID: '$PID' },
@@ -95,6 +95,24 @@ describe('the timeline screen', () => {
         .poll(() => page.getByTestId('timeline-summary').textContent(), { timeout: 10_000 })
         .toMatch(/stopped by you, in Corral at .+: SIGTERM → -\d+ \(sent\)/);
       await page.screenshot({ path: `${ARTIFACTS}/timeline-stopped-420.png` });
+
+      // Incidents at 420: one card per incident, nothing off screen sideways; the table at 1280.
+      await page.getByRole('button', { name: 'Incidents' }).click();
+      const card = page.locator('.incident-table tbody tr').first();
+      await card.waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      for (const label of ['CPU', 'Duration', 'End']) {
+        const cell = (await card.locator(`td[data-label="${label}"]`).boundingBox())!;
+        expect(cell.x).toBeGreaterThanOrEqual(0);
+        expect(cell.x + cell.width).toBeLessThanOrEqual(POPOVER.width);
+      }
+      const opened = (await card.locator('td[data-label="Opened"]').boundingBox())!;
+      expect(opened.height).toBeLessThan(40);
+      expect(await page.locator('.incident-table thead').isVisible()).toBe(false);
+      await page.screenshot({ path: `${ARTIFACTS}/incidents-cards-420.png` });
+      await page.setViewportSize(WINDOW);
+      await expect.poll(() => page.locator('.incident-table thead').isVisible()).toBe(true);
+      await page.screenshot({ path: `${ARTIFACTS}/incidents-table-1280.png` });
       expect(errors).toEqual([]);
     } finally {
       await page.close();

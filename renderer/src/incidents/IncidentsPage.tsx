@@ -127,6 +127,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
         {incidents.map((incident) => (
           <tr key={incident.id} data-incident-id={incident.id}>
             <td
+              data-label="Opened"
               title={
                 incident.openedAtSource === 'noticed'
                   ? 'When Corral first noticed it: the leak began earlier'
@@ -136,7 +137,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
               {formatDateTime(incident.openedAt)}
               {incident.openedAtSource === 'noticed' ? ' (noticed)' : ''}
             </td>
-            <td>
+            <td data-label="Flags">
               {/* One incident per leaked group: every flag it had, the first one first. */}
               {incident.flags.map((flag) => (
                 <span key={flag} className={`badge badge-${flag}`}>
@@ -144,8 +145,8 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
                 </span>
               ))}
             </td>
-            <td>{incident.agent ?? '—'}</td>
-            <td className="num">
+            <td data-label="Agent">{incident.agent ?? '—'}</td>
+            <td data-label="PGID" className="num">
               <button
                 type="button"
                 className="link"
@@ -155,19 +156,27 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
                 {incident.pgid}
               </button>
             </td>
-            <td className="command" title={incident.processes.map((p) => `${p.pid} ${p.command}`).join('\n')}>
+            <td
+              data-label="Processes"
+              className="command"
+              title={incident.processes.map((p) => `${p.pid} ${p.command}`).join('\n')}
+            >
               <span className="command-text">
                 {incident.processes.length === 1
                   ? commandThatMatters(incident.processes[0]!.command)
                   : `${incident.processes.length} processes`}
               </span>
             </td>
-            <td className="num">
+            <td data-label="Duration" className="num">
               {incident.closedAt === null ? 'open' : formatDuration(incident.closedAt - incident.openedAt)}
             </td>
-            <td className="num">{formatCpuSeconds(incident.cpuSeconds)}</td>
-            <td className="num">{formatBytes(incident.peakRssBytes)}</td>
-            <td>{incident.end}</td>
+            <td data-label="CPU" className="num">
+              {formatCpuSeconds(incident.cpuSeconds)}
+            </td>
+            <td data-label="Peak memory" className="num">
+              {formatBytes(incident.peakRssBytes)}
+            </td>
+            <td data-label="End">{incident.end}</td>
           </tr>
         ))}
       </tbody>
