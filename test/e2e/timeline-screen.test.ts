@@ -113,6 +113,23 @@ describe('the timeline screen', () => {
       await page.setViewportSize(WINDOW);
       await expect.poll(() => page.locator('.incident-table thead').isVisible()).toBe(true);
       await page.screenshot({ path: `${ARTIFACTS}/incidents-table-1280.png` });
+
+      // Settings: the policy mode is a control of its own width; the raw JSON waits behind "Advanced".
+      for (const [name, size] of [
+        ['1280', WINDOW],
+        ['420', POPOVER],
+      ] as const) {
+        await page.setViewportSize(size);
+        await page.getByRole('button', { name: 'Settings' }).click();
+        const mode = page.locator('#policy-mode');
+        await mode.waitFor();
+        expect((await mode.boundingBox())!.width).toBeLessThan(400);
+        expect(await page.locator('#agents-json').isVisible()).toBe(false);
+        expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+        await page.screenshot({ path: `${ARTIFACTS}/settings-${name}.png`, fullPage: true });
+      }
+      await page.getByText('Advanced: extra agent signatures').click();
+      expect(await page.locator('#agents-json').isVisible()).toBe(true);
       expect(errors).toEqual([]);
     } finally {
       await page.close();

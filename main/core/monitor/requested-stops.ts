@@ -9,7 +9,7 @@ export const requesterWords = (via: string | undefined, pid: number): string =>
 /**
  * Brings onto a group's timeline the signals another command (`corral kill`) sent it, which it
  * recorded beside its stop request: each becomes a `signal` marker naming who sent it, on the members
- * alive when it was sent, and a `signal-sent` event. A signal is brought over once. Returns whether
+ * the request named, and a `signal-sent` event. A signal is brought over once. Returns whether
  * anything was added.
  */
 export function importRequestedStops(state: MonitorState, group: TrackedGroup, now: number): boolean {
@@ -25,9 +25,12 @@ export function importRequestedStops(state: MonitorState, group: TrackedGroup, n
       imported.add(key);
       added = true;
       group.stopRequestedAt ??= request.at;
+      // On the processes the request named (the group just before its first signal): no comparison
+      // of this monitor's poll times with the other command's clock.
       for (const p of group.members.values()) {
-        if (p.record.startedAt > s.at || (p.exitedAt !== null && p.exitedAt < s.at)) continue;
-        p.markers.push({ at: s.at, kind: 'signal', label: `${s.signal} → ${s.target} (${s.result})`, by });
+        const named = request.members.some((m) => m.pid === p.record.pid && m.startKey === p.record.startKey);
+        if (named)
+          p.markers.push({ at: s.at, kind: 'signal', label: `${s.signal} → ${s.target} (${s.result})`, by });
       }
       state.pendingEvents.push({
         type: 'signal-sent',
