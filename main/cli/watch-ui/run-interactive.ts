@@ -2,6 +2,7 @@ import type * as InkModule from 'ink';
 import type { Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
+import { watchFeed } from './watch-feed';
 
 /** `import()` as Node does it, out of reach of the CommonJS transforms of tsx and the bundler. */
 const importNative = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
@@ -28,10 +29,12 @@ export async function runInteractiveWatch(
   const WatchApp = createWatchApp(ink);
   const { render } = ink;
   const running = startCliService('watch', settings, config);
+  const feed = watchFeed(running.service);
   process.stdout.write(ENTER_ALTERNATE_SCREEN);
   const app = render(
     createElement(WatchApp, {
       service: running.service,
+      feed,
       graceMs: settings.teardown.graceMs,
       all,
       columns: envNumber(process.env.COLUMNS),
@@ -44,8 +47,13 @@ export async function runInteractiveWatch(
   try {
     await app.waitUntilExit();
   } finally {
+    feed.close();
     process.off('SIGTERM', onSignal);
     process.stdout.write(LEAVE_ALTERNATE_SCREEN);
+    // Ink read the keyboard from stdin: let go of it, or an open terminal keeps the process alive.
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    process.stdin.pause();
+    process.stdin.unref();
     await running.stop();
   }
   return 0;

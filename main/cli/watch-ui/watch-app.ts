@@ -1,22 +1,32 @@
 import type * as InkModule from 'ink';
-import { createElement as h, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createElement as h,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { FLAG_MEANING } from '../../../shared/flag-words';
-import type { GroupView, MonitorEvent, Snapshot } from '../../../shared/model';
+import type { GroupView } from '../../../shared/model';
 // The renderer's own wording: the same confirmation list and the same story as the UI.
 import { stopModes, stopTargets } from '../../../renderer/src/stop/stop-targets';
 import { targetsSentence } from '../../../renderer/src/stop/stop-wording';
 import { timelineSummary } from '../../../renderer/src/timeline/story';
 import type { CorralService } from '../../core/service';
-import { describeEvent } from '../event-words';
 import { groupTableLines, headingText } from '../group-table';
 import { renderTeardown } from '../commands/kill';
 import { printable } from '../terminal-text';
 import { truncate } from '../terminal';
+import type { WatchFeed } from './watch-feed';
 import { keepSelection, matchesSearch, scrollTop, SORTS } from './watch-model';
 
 export interface WatchAppProps {
-  service: Pick<CorralService, 'onSnapshot' | 'onEvent' | 'stopGroup' | 'timeline'>;
+  service: Pick<CorralService, 'stopGroup' | 'timeline'>;
+  /** Snapshots and events (watch-feed.ts). */
+  feed: WatchFeed;
   graceMs: number;
   all: boolean;
   /** $COLUMNS / $LINES when set: they win over the terminal's size, as for ps. */
@@ -54,11 +64,10 @@ function useSizeWith(
  */
 export function createWatchApp(ink: typeof InkModule) {
   const { Box, Text, useApp, useInput, useStdout } = ink;
-  return function WatchApp({ service, graceMs, all, columns, rows }: WatchAppProps) {
+  return function WatchApp({ service, feed, graceMs, all, columns, rows }: WatchAppProps) {
     const { exit } = useApp();
     const { width, height } = useSizeWith(useStdout, columns, rows);
-    const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
-    const [events, setEvents] = useState<string[]>([]);
+    const { snapshot, events } = useSyncExternalStore(feed.subscribe, feed.get);
     const [mode, setModeState] = useState<Mode>('list');
     // Keys typed faster than a render (a paste, tmux send-keys) must see the mode the last key set.
     const modeNow = useRef<Mode>('list');
@@ -82,17 +91,6 @@ export function createWatchApp(ink: typeof InkModule) {
     /** The group as it was when `k` was pressed: the list confirmed is the list shown. */
     const [confirming, setConfirming] = useState<GroupView | null>(null);
     const [stopping, setStopping] = useState(false);
-
-    useEffect(() => {
-      const offSnapshot = service.onSnapshot(setSnapshot);
-      const offEvents = service.onEvent((e: MonitorEvent) =>
-        setEvents((list) => [...list.slice(-(EVENT_LINES * 4)), describeEvent(e)]),
-      );
-      return () => {
-        offSnapshot();
-        offEvents();
-      };
-    }, [service]);
 
     const term = { colour: false, width: width - 2, height };
     const groups = useMemo(
