@@ -70,8 +70,10 @@ function phaseStart(
   now: number,
   watchingSince: number | null,
 ): PhaseStart {
-  const watchedFromBirth = (startedAt: number): boolean =>
-    watchingSince !== null && startedAt >= watchingSince;
+  // Born after the first look (which sweeps the whole table): first seen later than it, on the
+  // monitor's own clock (a kernel start time is only as exact as btime's whole seconds).
+  const watchedFromBirth = (p: TrackedProcess): boolean =>
+    watchingSince !== null && p.firstSeenAt > watchingSince;
   if (kind === 'orphan') {
     let best: PhaseStart | null = null;
     for (const p of members) {
@@ -79,7 +81,7 @@ function phaseStart(
       const reparent = p.markers.find((m) => m.kind === 'reparented');
       const start: PhaseStart = reparent
         ? { kind, at: reparent.at, source: 'observed' }
-        : { kind, at: p.orphanedAt, source: watchedFromBirth(p.record.startedAt) ? 'observed' : 'noticed' };
+        : { kind, at: p.orphanedAt, source: watchedFromBirth(p) ? 'observed' : 'noticed' };
       if (!best || start.at < best.at) best = start;
     }
     return best ?? { kind, at: now, source: 'noticed' };
@@ -87,7 +89,8 @@ function phaseStart(
   if (kind === 'leaderless') {
     let leaderSeen = false;
     for (const p of group.members.values()) if (p.record.pid === group.pgid) leaderSeen = true;
-    return group.leaderExitedAt !== null && (leaderSeen || watchedFromBirth(group.startedAt))
+    return group.leaderExitedAt !== null &&
+      (leaderSeen || [...group.members.values()].every(watchedFromBirth))
       ? { kind, at: group.leaderExitedAt, source: 'observed' }
       : { kind, at: group.leaderExitedAt ?? now, source: 'noticed' };
   }
@@ -97,7 +100,7 @@ function phaseStart(
       if (!p.runaway.active || p.runaway.hotSince === null) continue;
       const at = p.runaway.hotSince;
       const hotAtFirstLook = at - p.firstSeenAt <= HOT_AT_FIRST_LOOK_MS;
-      const source = hotAtFirstLook && !watchedFromBirth(p.record.startedAt) ? 'noticed' : 'observed';
+      const source = hotAtFirstLook && !watchedFromBirth(p) ? 'noticed' : 'observed';
       if (!best || at < best.at) best = { kind, at, source };
     }
     return best ?? { kind, at: now, source: 'noticed' };

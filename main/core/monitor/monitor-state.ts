@@ -29,8 +29,8 @@ export class MonitorState {
   lastActivityAt = -Infinity;
   polls = 0;
   /**
-   * When the first poll looked (wall clock); null before it. A process that started after it was
-   * watched from its birth: what happened to it was seen within a poll, not merely noticed later.
+   * When the first poll looked (it sweeps the whole table); null before it. A process first seen after
+   * it was born while Corral watched: what happened to it was seen within a poll, not merely noticed.
    */
   watchingSince: number | null = null;
   pendingEvents: MonitorEvent[] = [];
