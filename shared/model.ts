@@ -413,6 +413,8 @@ export interface LaneMarker {
   at: number;
   kind: 'started' | 'exited' | 'reparented' | 'leader-exited' | 'signal' | 'left-group';
   label: string;
+  /** For a signal: who sent it ("you, in Corral", "corral kill (pid 4242)", "policy night-watch"). */
+  by?: string;
 }
 
 export interface TimelineLane {

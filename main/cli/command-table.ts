@@ -41,6 +41,9 @@ export const COMMANDS: CommandEntry[] = [
         ['--session ID', 'only the groups of one agent session (a unique prefix of 8+ characters will do)'],
         ['--json', 'print the snapshot as JSON'],
       ],
+      notes: [
+        'Exit 3: --port or --session matched no group (the same words and code as corral kill with them).',
+      ],
     },
     load: async () => (await import('./commands/ps')).runPs,
   },

@@ -1,9 +1,10 @@
 // What the terminal can show: colour (a TTY, unless NO_COLOR or --no-color; FORCE_COLOR forces it)
-// and width (the TTY's columns, else $COLUMNS, else unlimited so pipes get whole lines).
+// and width ($COLUMNS when set, as `COLUMNS=100 corral ps` asks, else the TTY's columns, else
+// unlimited so pipes get whole lines).
 
 export interface Terminal {
   colour: boolean;
-  /** Columns to fit in; Infinity when output is not a terminal and COLUMNS is unset. */
+  /** Columns to fit in: $COLUMNS, else the terminal's; Infinity for a pipe without COLUMNS. */
   width: number;
   /** Rows, for full-screen views; Infinity when unknown. */
   height: number;
@@ -25,8 +26,14 @@ export function detectTerminal(
   if ((env.NO_COLOR !== undefined && env.NO_COLOR !== '') || noColorFlag) colour = false;
   const envColumns = Number(env.COLUMNS);
   const envRows = Number(env.LINES);
-  const width = stream.isTTY && stream.columns ? stream.columns : envColumns > 0 ? envColumns : Infinity;
-  const height = stream.isTTY && stream.rows ? stream.rows : envRows > 0 ? envRows : Infinity;
+  const width =
+    Number.isInteger(envColumns) && envColumns > 0
+      ? envColumns
+      : stream.isTTY && stream.columns
+        ? stream.columns
+        : Infinity;
+  const height =
+    Number.isInteger(envRows) && envRows > 0 ? envRows : stream.isTTY && stream.rows ? stream.rows : Infinity;
   return { colour, width, height };
 }
 

@@ -209,7 +209,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
         return { refused: outcome.refused.message, clean: false };
       }
       const { result } = outcome;
-      for (const s of result.signals) monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at);
+      for (const s of result.signals)
+        monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at, `policy ${rule.name}`);
       const sent = result.signals.some((s) => s.result === 'sent');
       if (!sent) monitor.policies.noteStop(group.id, null, at);
       return { refused: sent ? null : (result.refused ?? 'nothing was signalled'), clean: result.clean };
@@ -249,7 +250,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
     keepGroup: keeps.keepGroup,
     unkeepGroup: keeps.unkeepGroup,
-    timeline: async (groupId, sinceMs) => groupTimeline(monitor, groupId, sinceMs),
+    timeline: async (groupId, sinceMs) => {
+      // A `corral kill` in another process recorded the signals it sent: they belong on this timeline.
+      monitor.importRequestedStops(groupId);
+      return groupTimeline(monitor, groupId, sinceMs);
+    },
     stopGroup: stop,
     stopSession: stopSessionGroups,
     incidents: async (limit) => store.list({ limit: limit ?? 200 }),

@@ -5,11 +5,11 @@ import { makeGroup } from '../transport/fake-corral-service';
 
 const plain = { colour: false, width: Infinity, height: Infinity };
 
-describe("a group's session on its ps line", () => {
+describe("a group's session on its own heading line above it", () => {
   it.each([
-    [true, '[session 3f0e5a52 /home/me/shop]'],
-    [false, '[session 3f0e5a52 /home/me/shop, agent exited]'],
-    [null, '[session 3f0e5a52 /home/me/shop, agent not known]'],
+    [true, '▸ claude-code · shop · session 3f0e5a52 · agent alive'],
+    [false, '▸ claude-code · shop · session 3f0e5a52 · agent exited'],
+    [null, '▸ claude-code · shop · session 3f0e5a52 · agent not known'],
   ])('agentAlive %s reads %s', (agentAlive, words) => {
     const session: SessionRef = {
       id: '3f0e5a52-7a53-4c55',
@@ -18,7 +18,8 @@ describe("a group's session on its ps line", () => {
       agentAlive,
     };
     const group = makeGroup({ agent: { name: 'claude-code', pid: null }, session });
-    const [, line] = renderGroups([group], group.startedAt, plain);
-    expect(line).toContain(words);
+    const [, heading, row] = renderGroups([group], group.startedAt, plain);
+    expect(heading).toBe(words);
+    expect(row).not.toContain('session');
   });
 });

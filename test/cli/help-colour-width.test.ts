@@ -101,8 +101,7 @@ describe('colour and width', () => {
     const r = await runCli(['ps', '--all'], { env: { ...ENV, COLUMNS: '70' } });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    // COMMAND is left out of the header when other groups' columns leave it no room on 70 columns.
-    expect(lines[0]).toMatch(/^AGENT\s+GROUP\s+PROCS\s+CPU%\s+MEM\s+AGE\s+FLAGS/);
+    expect(lines[0]).toMatch(/^GROUP\s+PROCS\s+CPU%\s+MEM\s+AGE\s+FLAGS\s+WHAT/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(70);
   });
 
@@ -132,8 +131,9 @@ describe('colour and width', () => {
       });
       expect(screen.length).toBeLessThanOrEqual(29);
       expect(visible(screen[0]!)).toMatch(/^corral watch — 41 groups, 1 flagged/);
-      expect(visible(screen[3]!)).toMatch(/^claude-code\(42\)\s+9000:9000:123456789 /);
-      expect(visible(screen[4]!)).toMatch(/^ +└ pid 9000 .*orphan +node build\.js --watch/);
+      expect(visible(screen[3]!)).toMatch(/^▸ claude-code \(pid 42\)$/);
+      expect(visible(screen[4]!)).toMatch(/^9000:9000:123456789 /);
+      expect(visible(screen[5]!)).toMatch(/^ +└ 9000 .*orphaned +node build\.js --watch/);
       expect(screen.some((l) => /more lines \(flagged groups are listed first\)/.test(visible(l)))).toBe(
         true,
       );

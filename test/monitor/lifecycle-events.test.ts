@@ -59,7 +59,12 @@ describe('runaway-cleared, signal-sent, and an incident ended by the user (real 
     expect(groupMembers(call.pid)).toEqual([]);
     const sent = harness.events.filter((e) => e.type === 'signal-sent' && e.groupId === group.id);
     expect(sent.map((e) => e.detail)).toEqual(
-      result.signals.map((s) => ({ signal: s.signal, target: s.target, result: s.result })),
+      result.signals.map((s) => ({
+        signal: s.signal,
+        target: s.target,
+        result: s.result,
+        by: 'you, in Corral',
+      })),
     );
     expect(sent.map((e) => e.detail?.signal)).toEqual(['SIGTERM', 'SIGCONT']);
 

@@ -3,8 +3,22 @@ import { parseArgs } from 'node:util';
 import type { Settings } from '../../../shared/model';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { IncidentStore } from '../../core/storage/incident-store';
+import { commandThatMatters } from '../../../shared/command-summary';
+import { formatCpuSeconds } from '../../../shared/cpu-time';
+import { flagsInWords } from '../../../shared/flag-words';
+import type { IncidentEnd } from '../../../shared/model';
 import { formatDuration, formatTable, printable } from '../terminal-text';
+import { terminal, truncate } from '../terminal';
 import { UsageError } from '../usage-error';
+
+const END_WORDS: Record<IncidentEnd, string> = {
+  open: 'still open',
+  exited: 'exited',
+  'stopped-by-user': 'stopped by you',
+  'stopped-by-policy': 'stopped by a policy',
+  cleared: 'cleared',
+  unknown: 'not known',
+};
 
 export async function runHistory(
   args: string[],
@@ -35,20 +49,27 @@ export async function runHistory(
       return 0;
     }
     const now = Date.now();
-    const rows = [['AGENT', 'WHAT', 'FIRST SEEN', 'DURATION', 'CPU-S', 'ENDED', 'GROUP', 'COMMAND']];
+    const rows = [['AGENT', 'WHAT', 'FIRST SEEN', 'DURATION', 'CPU', 'ENDED', 'GROUP', 'COMMAND']];
     for (const i of incidents) {
       rows.push([
         i.agent ?? '-',
-        i.kind,
+        // Every flag the leak had (a loop is orphaned, then runaway), in words; the terms are in --json.
+        flagsInWords(i.flags.length > 0 ? i.flags : [i.kind]).join(', '),
         new Date(i.openedAt).toISOString().replace('T', ' ').slice(0, 19),
         formatDuration((i.closedAt ?? now) - i.openedAt),
-        i.cpuSeconds.toFixed(1),
-        i.end,
+        formatCpuSeconds(i.cpuSeconds),
+        END_WORDS[i.end],
         i.groupId,
-        printable(i.processes[0]?.command ?? '').slice(0, 120),
+        printable(commandThatMatters(i.processes[0]?.command ?? '')),
       ]);
     }
-    out(formatTable(rows));
+    const width = terminal().width;
+    out(
+      formatTable(rows)
+        .split('\n')
+        .map((line) => truncate(line, width))
+        .join('\n'),
+    );
     return 0;
   } finally {
     store.close();

@@ -3,6 +3,7 @@ import { stopGroup } from '../../core/actions/stop-group';
 import { resolvePortTargets, resolveSessionTargets } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { announcedStop } from '../announced-stop';
 
 export interface KillByOptions {
   by: { port: number } | { session: string };
@@ -47,13 +48,16 @@ export async function runKillBy(
   }
   const results: TeardownResult[] = [];
   for (const groupId of resolved.groupIds) {
+    // A stop the user asked for by port or session is theirs, as one asked by group id is.
+    const announced = announcedStop();
     const outcome = await stopGroup(
       { groupId, orphansOnly: o.orphansOnly, withEscaped: o.withEscaped, dryRun: o.dryRun },
       groups,
-      { graceMs: o.graceMs, sampler },
+      { graceMs: o.graceMs, sampler, beforeSignal: announced.beforeSignal, onProgress: announced.onProgress },
     );
     // Resolved from this very snapshot, so the group is there; a refusal would be a bug, not a skip.
     if (outcome.refused !== null) throw new Error(`group ${groupId} vanished from its own snapshot`);
+    announced.finish(outcome.result);
     results.push(outcome.result);
   }
   if (o.json) out(JSON.stringify({ target: what, refused: null, skipped: resolved.skipped, results }));

@@ -8,7 +8,8 @@ import { parsePort } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
-import { alreadyGone, announceStop } from '../../core/actions/resolve-group-id';
+import { alreadyGone } from '../../core/actions/resolve-group-id';
+import { announcedStop } from '../announced-stop';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../usage-error';
 import { runKillBy } from './kill-by-provenance';
@@ -67,6 +68,7 @@ export async function runKill(
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
+  const announced = announcedStop();
   const outcome = await stopGroup(
     {
       groupId,
@@ -79,7 +81,8 @@ export async function runKill(
       graceMs,
       sampler,
       remembered: rememberedMembers(groupId),
-      beforeSignal: (group) => announceStop(group),
+      beforeSignal: announced.beforeSignal,
+      onProgress: announced.onProgress,
     },
   );
   if (outcome.refused !== null) {
@@ -87,6 +90,7 @@ export async function runKill(
     return kind === 'already-gone' ? alreadyGone(groupId, message, values.json, out) : refuse(message);
   }
   const { result } = outcome;
+  announced.finish(result);
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;

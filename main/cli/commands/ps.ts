@@ -1,12 +1,19 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { GroupView, Settings } from '../../../shared/model';
-import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
+import {
+  groupsOfSession,
+  groupsOnPort,
+  nothingInSession,
+  nothingOnPort,
+  parsePort,
+} from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions, type EndedSession } from '../../core/storage/ended-sessions';
 import { keepsOrNone } from './keep-list';
 import { UsageError } from '../usage-error';
+import { recentIncidents, withRecordedIds } from '../recorded-group-ids';
 import { renderGroups } from '../group-table';
 import { terminal, type Terminal } from '../terminal';
 
@@ -47,18 +54,36 @@ export async function runPs(
       throw new UsageError(`--session: '${values.session}' is the start of more than one session id`);
     groups = matched;
   }
+  if (groups.length > 0) groups = withRecordedIds(groups, recentIncidents(dataDirOf()));
+  // The same words and exit code as `corral kill` with the same --port or --session.
+  const nothing =
+    groups.length > 0
+      ? null
+      : port !== null
+        ? nothingOnPort(port)
+        : values.session !== undefined
+          ? nothingInSession(values.session)
+          : null;
   if (values.json) {
     out(JSON.stringify({ sampledAt: snapshot.sampledAt, groups }));
-    return 0;
+    return nothing === null ? 0 : 3;
+  }
+  if (nothing !== null) {
+    out(`${nothing[0]!.toUpperCase()}${nothing.slice(1)}.`);
+    return 3;
   }
   out(renderPsTable(groups, snapshot.sampledAt, values.all));
   return 0;
 }
 
+function dataDirOf(): string {
+  return resolveDataDir(process.env, process.platform, homedir());
+}
+
 /** Sessions the agents' SessionEnd hooks reported (corral hooks install); none when unreadable. */
 function endedSessionsOrNone(): Map<string, EndedSession> {
   try {
-    return loadEndedSessions(resolveDataDir(process.env, process.platform, homedir()));
+    return loadEndedSessions(dataDirOf());
   } catch {
     return new Map();
   }

@@ -1,25 +1,12 @@
 import { parseArgs } from 'node:util';
-import { commandThatMatters } from '../../../shared/command-summary';
-import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
+import type { GroupView, Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
-import { formatDuration, printable } from '../terminal-text';
+import { formatDuration } from '../terminal-text';
+import { describeEvent } from '../event-words';
 import { renderGroups } from '../group-table';
 import { fitLine, paint, terminal, type Terminal } from '../terminal';
 import { untilSignalled } from '../shutdown';
-
-export function describeEvent(e: MonitorEvent): string {
-  const time = new Date(e.at).toISOString().slice(11, 19);
-  const agent = e.agent ? `${e.agent.name}${e.agent.pid ? `(${e.agent.pid})` : ''}` : '-';
-  const detail = e.detail
-    ? ` ${Object.entries(e.detail)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(' ')}`
-    : '';
-  return printable(
-    `${time} ${e.type.padEnd(16)} ${agent} pid ${e.pid} pgid ${e.pgid} ${commandThatMatters(e.command ?? '')}${detail}`,
-  );
-}
 
 export async function runWatch(
   args: string[],
@@ -32,6 +19,9 @@ export async function runWatch(
     options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
     strict: true,
   });
+  // On a terminal (both ways), the interactive view; --json and piped output stay as they were.
+  if (!values.json && process.stdout.isTTY && process.stdin.isTTY)
+    return (await import('../watch-ui/run-interactive')).runInteractiveWatch(settings, values.all, config);
   // Listening before the service starts: a service manager's SIGTERM during start-up still stops it cleanly.
   const signalled = untilSignalled('watch');
   const running = startCliService('watch', settings, config);

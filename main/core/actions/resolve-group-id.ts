@@ -1,4 +1,4 @@
-import type { GroupView } from '../../../shared/model';
+import type { GroupView, SignalRecord } from '../../../shared/model';
 import { homedir } from 'node:os';
 import { parseGroupId } from '../analysis/group-id';
 import { resolveDataDir } from '../storage/data-dir';
@@ -102,15 +102,17 @@ export function alreadyGone(
 /**
  * Tells whichever Corral records incidents that this group is being stopped on the user's request,
  * before the first signal, so its incident closes as `stopped-by-user` wherever the stop was asked.
+ * The writer it returns adds the signals sent, which that Corral shows on the group's timeline.
  */
 export function announceStop(
   group: GroupView,
   dataDir = resolveDataDir(process.env, process.platform, homedir()),
-): void {
-  recordStopRequest(dataDir, {
+): (signals: readonly SignalRecord[]) => void {
+  return recordStopRequest(dataDir, {
     groupId: group.id,
     pgid: group.pgid,
     members: group.processes.map((p) => ({ pid: p.pid, startKey: p.startKey })),
     at: Date.now(),
+    via: 'corral kill',
   });
 }

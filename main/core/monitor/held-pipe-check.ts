@@ -14,9 +14,11 @@ export class HeldPipeCheck {
     private readonly find: FindHeldPipes,
   ) {}
 
-  run(now: number): void {
+  /** Returns whether a process's held pipe came or went (a view shows it). */
+  run(now: number): boolean {
     const groups = this.candidates(now);
-    if (groups.length === 0) return;
+    if (groups.length === 0) return false;
+    let changed = false;
     // Readers: the agent that started the tool call, or, when only its markers tell us which agent
     // it was, every live process of that agent (the pipe itself proves which one reads it).
     const agentsByName = new Map<string, number[]>();
@@ -29,9 +31,12 @@ export class HeldPipeCheck {
     // Holders: agents' descendants in tool-call groups whose wrapper (the leader) has exited.
     const queries = new Map<string, { readers: number[]; holders: TrackedProcess[] }>();
     for (const group of groups) {
-      const readers =
-        group.agent!.pid !== null ? [group.agent!.pid] : (agentsByName.get(group.agent!.name) ?? []);
-      if (readers.length === 0) continue;
+      const readers = this.liveReaders(group, agentsByName);
+      if (readers.length === 0) {
+        // The reader is gone: nobody waits on the pipe any more, whatever still holds it open.
+        for (const id of group.live) changed = this.apply(group.members.get(id), undefined, now) || changed;
+        continue;
+      }
       const key = readers.join(',');
       const query = queries.get(key) ?? { readers, holders: [] };
       for (const id of group.live) {
@@ -45,14 +50,24 @@ export class HeldPipeCheck {
       const held = new Map<number, HeldPipe>();
       for (const pipe of this.find({ readerPids: readers, holderPids: holders.map((h) => h.record.pid) }))
         if (!held.has(pipe.holderPid)) held.set(pipe.holderPid, pipe);
-      for (const p of holders) this.apply(p, held.get(p.record.pid), now);
+      for (const p of holders) changed = this.apply(p, held.get(p.record.pid), now) || changed;
     }
+    return changed;
+  }
+
+  /** The agent processes that may read the group's pipe and still live. */
+  private liveReaders(group: TrackedGroup, agentsByName: Map<string, number[]>): number[] {
+    const pid = group.agent!.pid;
+    if (pid === null) return agentsByName.get(group.agent!.name) ?? [];
+    const agent = this.state.procs.get(pid);
+    return agent && agent.exitedAt === null ? [pid] : [];
   }
 
   /**
    * Which tool-call groups to look at. Reading descriptors costs far more than a stat, and a pipe is
    * left held when the wrapper exits: so a group is looked at on every poll for 10 s after its leader
-   * exited, and a group already holding one every 30th poll, to see it let go.
+   * exited, and a group already holding one every 30th poll, to see it let go, or at once when its
+   * reader (the agent) has exited.
    */
   private candidates(now: number): TrackedGroup[] {
     const recheck = this.state.polls % 30 === 0;
@@ -60,18 +75,26 @@ export class HeldPipeCheck {
     for (const group of this.state.liveGroupByPgid.values()) {
       if (group.leaderExitedAt === null || !group.agent) continue;
       const recent = now - group.leaderExitedAt <= 10_000;
-      const holding = recheck && [...group.live].some((id) => group.members.get(id)?.heldPipe);
-      if (recent || holding) out.push(group);
+      const holding = [...group.live].some((id) => group.members.get(id)?.heldPipe);
+      if (recent || (holding && (recheck || !this.readerAlive(group)))) out.push(group);
     }
     return out;
   }
 
-  private apply(p: TrackedProcess, pipe: HeldPipe | undefined, now: number): void {
+  private readerAlive(group: TrackedGroup): boolean {
+    const pid = group.agent!.pid;
+    if (pid !== null) return this.state.procs.get(pid)?.exitedAt === null;
+    return this.state.liveAgentProcs().some((p) => p.attribution?.agent === group.agent!.name);
+  }
+
+  private apply(p: TrackedProcess | undefined, pipe: HeldPipe | undefined, now: number): boolean {
+    if (!p) return false;
     if (!pipe) {
+      const had = p.heldPipe !== null;
       p.heldPipe = null;
-      return;
+      return had;
     }
-    if (p.heldPipe !== null) return;
+    if (p.heldPipe !== null) return false;
     p.heldPipe = describeHeldPipe(pipe, (pid) => {
       const q = this.state.procs.get(pid);
       return q ? commandOf(q.record) : null;
@@ -84,5 +107,6 @@ export class HeldPipeCheck {
       readerFd: pipe.readerFd,
       kind: pipe.kind,
     });
+    return true;
   }
 }

@@ -12,7 +12,7 @@ export class IncidentGlue {
     private readonly state: MonitorState,
     restored: readonly Incident[],
   ) {
-    this.tracker = new IncidentTracker(restored);
+    this.tracker = new IncidentTracker(restored, () => state.watchingSince);
   }
 
   openIncidents(): Incident[] {

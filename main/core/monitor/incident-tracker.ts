@@ -57,13 +57,23 @@ function liveMembers(group: TrackedGroup): TrackedProcess[] {
   return out;
 }
 
-/** When the group's `kind` began, from what Corral saw of its processes; `now` when only noticed. */
+/**
+ * When the group's `kind` began, from what Corral saw of its processes; `now` when only noticed. A
+ * time is `noticed` only when Corral cannot vouch for it: the process was already running when Corral
+ * began watching. One born while Corral watched was looked at every poll, so even what Corral found
+ * already done (a process found adopted, hot from its first reading) happened within a poll of then.
+ */
 function phaseStart(
   kind: IncidentKind,
   group: TrackedGroup,
   members: TrackedProcess[],
   now: number,
+  watchingSince: number | null,
 ): PhaseStart {
+  // Born after the first look (which sweeps the whole table): first seen later than it, on the
+  // monitor's own clock (a kernel start time is only as exact as btime's whole seconds).
+  const watchedFromBirth = (p: TrackedProcess): boolean =>
+    watchingSince !== null && p.firstSeenAt > watchingSince;
   if (kind === 'orphan') {
     let best: PhaseStart | null = null;
     for (const p of members) {
@@ -71,7 +81,7 @@ function phaseStart(
       const reparent = p.markers.find((m) => m.kind === 'reparented');
       const start: PhaseStart = reparent
         ? { kind, at: reparent.at, source: 'observed' }
-        : { kind, at: p.orphanedAt, source: 'noticed' };
+        : { kind, at: p.orphanedAt, source: watchedFromBirth(p) ? 'observed' : 'noticed' };
       if (!best || start.at < best.at) best = start;
     }
     return best ?? { kind, at: now, source: 'noticed' };
@@ -79,7 +89,8 @@ function phaseStart(
   if (kind === 'leaderless') {
     let leaderSeen = false;
     for (const p of group.members.values()) if (p.record.pid === group.pgid) leaderSeen = true;
-    return group.leaderExitedAt !== null && leaderSeen
+    return group.leaderExitedAt !== null &&
+      (leaderSeen || [...group.members.values()].every(watchedFromBirth))
       ? { kind, at: group.leaderExitedAt, source: 'observed' }
       : { kind, at: group.leaderExitedAt ?? now, source: 'noticed' };
   }
@@ -88,7 +99,8 @@ function phaseStart(
     for (const p of members) {
       if (!p.runaway.active || p.runaway.hotSince === null) continue;
       const at = p.runaway.hotSince;
-      const source = at - p.firstSeenAt <= HOT_AT_FIRST_LOOK_MS ? 'noticed' : 'observed';
+      const hotAtFirstLook = at - p.firstSeenAt <= HOT_AT_FIRST_LOOK_MS;
+      const source = hotAtFirstLook && !watchedFromBirth(p) ? 'noticed' : 'observed';
       if (!best || at < best.at) best = { kind, at, source };
     }
     return best ?? { kind, at: now, source: 'noticed' };
@@ -143,7 +155,11 @@ export class IncidentTracker {
   private readonly seen = new Map<string, Set<IncidentKind>>();
   private counter = 0;
 
-  constructor(restored: readonly Incident[] = []) {
+  constructor(
+    restored: readonly Incident[] = [],
+    /** When the monitor's first poll looked (monitor-state.ts); null for none yet. */
+    private readonly watchingSince: () => number | null = () => null,
+  ) {
     for (const incident of restored) {
       if (!this.open.has(incident.groupId)) this.open.set(incident.groupId, incident);
     }
@@ -244,7 +260,7 @@ export class IncidentTracker {
   ): Incident {
     let first: PhaseStart | null = null;
     for (const flag of flags) {
-      const start = phaseStart(KIND_OF_FLAG[flag], group, members, now);
+      const start = phaseStart(KIND_OF_FLAG[flag], group, members, now, this.watchingSince());
       if (!first || start.at < first.at) first = start;
     }
     const earliest = members.length > 0 ? Math.min(...members.map((p) => p.record.startedAt)) : null;
@@ -281,16 +297,16 @@ export class IncidentTracker {
   ): void {
     const { phases } = incident;
     if (kind === 'orphan') {
-      phases.orphanedAt ??= phaseStart(kind, group, members, now).at;
+      phases.orphanedAt ??= phaseStart(kind, group, members, now, this.watchingSince()).at;
     } else if (kind === 'leaderless') {
-      phases.leaderlessAt ??= phaseStart(kind, group, members, now).at;
+      phases.leaderlessAt ??= phaseStart(kind, group, members, now, this.watchingSince()).at;
     } else if (kind === 'memory-hog') {
       // Kept as a flag and in the peak memory; its time span is not recorded as a phase.
       return;
     } else {
       const spans = spansOf(incident, kind)!;
       if (openSpan(spans)) return;
-      const from = phaseStart(kind, group, members, now).at;
+      const from = phaseStart(kind, group, members, now, this.watchingSince()).at;
       const last = spans[spans.length - 1];
       spans.push({ from: last?.until != null ? Math.max(from, last.until) : from, until: null });
     }

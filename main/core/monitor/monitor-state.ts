@@ -28,6 +28,11 @@ export class MonitorState {
   /** Monotonic time (performance.now()) an agent's process was last born or exited. */
   lastActivityAt = -Infinity;
   polls = 0;
+  /**
+   * When the first poll looked (it sweeps the whole table); null before it. A process first seen after
+   * it was born while Corral watched: what happened to it was seen within a poll, not merely noticed.
+   */
+  watchingSince: number | null = null;
   pendingEvents: MonitorEvent[] = [];
   readonly pendingIncidentSaves = new Map<string, Incident>();
 

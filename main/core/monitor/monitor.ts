@@ -3,6 +3,7 @@ import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-record';
 import { groupFlags } from './group-flags';
 import { GroupTracker } from './group-tracker';
+import { importRequestedStops } from './requested-stops';
 import { HeldPipeCheck, type FindHeldPipes } from './held-pipe-check';
 import { IncidentGlue } from './incident-glue';
 import { MemoryCheck } from './memory-check';
@@ -313,6 +314,7 @@ export class Monitor {
       : (this.options.fullSweepEvery ?? DEFAULT_FULL_SWEEP_EVERY);
     const full = this.state.polls % sweepEvery === 0;
     this.state.polls++;
+    this.state.watchingSince ??= now;
     if (full) {
       this.sweeps++;
       this.pidCursor = sampler.newPidsSince?.(null).cursor ?? null;
@@ -445,7 +447,10 @@ export class Monitor {
     }
     if (isPoll) {
       const heldPipes = this.heldPipes;
-      if (heldPipes) this.guard('held pipes', () => heldPipes.run(now));
+      if (heldPipes)
+        this.guard('held pipes', () => {
+          if (heldPipes.run(now)) this.version++;
+        });
       this.guard('memory', () => this.memory.run(now));
       this.guard('incidents', () => this.incidents.updateAll(now));
       this.table.forgetEnded();
@@ -514,13 +519,22 @@ export class Monitor {
   }
 
   /** Records that a user asked to stop this group, and the signals sent, for its timeline and incidents. */
-  noteSignal(groupId: string, signal: string, target: string, result: string, at: number): void {
+  noteSignal(
+    groupId: string,
+    signal: string,
+    target: string,
+    result: string,
+    at: number,
+    by = 'you, in Corral',
+  ): void {
     const group = this.state.groups.get(groupId);
     if (!group) return;
     this.version++;
     group.stopRequestedAt ??= at;
     for (const id of group.live) {
-      group.members.get(id)?.markers.push({ at, kind: 'signal', label: `${signal} → ${target} (${result})` });
+      group.members
+        .get(id)
+        ?.markers.push({ at, kind: 'signal', label: `${signal} → ${target} (${result})`, by });
     }
     this.state.pendingEvents.push({
       type: 'signal-sent',
@@ -530,8 +544,16 @@ export class Monitor {
       pgid: group.pgid,
       sid: group.sid,
       agent: group.agent,
-      detail: { signal, target, result },
+      detail: { signal, target, result, by },
     });
+    this.flush();
+  }
+
+  /** Brings onto the group's timeline the signals a `corral kill` recorded for it (requested-stops.ts). */
+  importRequestedStops(groupId: string, now = Date.now()): void {
+    const group = this.state.groups.get(groupId);
+    if (!group || !importRequestedStops(this.state, group, now)) return;
+    this.version++;
     this.flush();
   }
 }

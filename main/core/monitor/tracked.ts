@@ -41,6 +41,8 @@ export interface TrackedGroup {
   stopRequestedAt: number | null;
   /** When a policy stopped it, and which one (set with stopRequestedAt). */
   stoppedByPolicy?: string;
+  /** Signals another command sent and recorded, already on the timeline (requested-stops.ts). */
+  importedStops?: Set<string>;
   /** Sustained memory of its members other than an agent's own processes (flag `memory-hog`). */
   memory: MemoryHogState;
 }

@@ -7,6 +7,14 @@ export function parsePort(text: string): number | null {
   return port >= 1 && port <= 65535 ? port : null;
 }
 
+/** What `ps --port` and `kill --port` both say when nothing listens there. */
+export const nothingOnPort = (port: number): string =>
+  `no process Corral can read is listening on port ${port}`;
+
+/** What `ps --session` and `kill --session` both say when the session has no live group. */
+export const nothingInSession = (sessionId: string): string =>
+  `no live process group belongs to session ${sessionId}`;
+
 /** Groups with a process listening on `port` (any protocol, any address). */
 export function groupsOnPort(groups: readonly GroupView[], port: number): GroupView[] {
   return groups.filter((g) => g.processes.some((p) => p.ports?.some((l) => l.port === port)));
@@ -51,8 +59,7 @@ export function resolvePortTargets(
   selfUid: number | null,
 ): ResolvedTargets {
   const holders = groupsOnPort(groups, port);
-  if (holders.length === 0)
-    return { groupIds: [], skipped: [], refused: `no process Corral can read is listening on port ${port}` };
+  if (holders.length === 0) return { groupIds: [], skipped: [], refused: nothingOnPort(port) };
   const othersListener = (g: GroupView) =>
     g.processes.find((p) => p.uid !== selfUid && p.ports?.some((l) => l.port === port));
   const foreign = selfUid === null ? [] : holders.filter((g) => othersListener(g) !== undefined);
@@ -86,8 +93,7 @@ export function resolveSessionTargets(groups: readonly GroupView[], sessionId: s
   const matched = groupsOfSession(groups, sessionId);
   if (matched === null)
     return { groupIds: [], skipped: [], refused: `'${sessionId}' is the start of more than one session id` };
-  if (matched.length === 0)
-    return { groupIds: [], skipped: [], refused: `no live process group belongs to session ${sessionId}` };
+  if (matched.length === 0) return { groupIds: [], skipped: [], refused: nothingInSession(sessionId) };
   const out: ResolvedTargets = { groupIds: [], skipped: [], refused: null };
   for (const g of matched) {
     if (g.containsAgent) out.skipped.push({ groupId: g.id, reason: "the agent's own group" });

@@ -1,6 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-data-dir';
+import type { SignalRecord } from '../../../shared/model';
 
 export const STOP_REQUESTS_DIR = 'stop-requests';
 /** A request older than this is stale: its teardown has long finished. */
@@ -14,6 +15,10 @@ export interface StopRequest {
   at: number;
   /** pid of the Corral that asked. */
   by: number;
+  /** The command that asked, in words ("corral kill"). */
+  via?: string;
+  /** The signals sent so far, written again after each one (the timeline shows them). */
+  signals?: SignalRecord[];
 }
 
 /** Data directories whose incidents this process writes (the writer's store registers its own). */
@@ -28,15 +33,24 @@ export function watchStopRequests(dataDir: string): () => void {
  * Leaves word in the data directory, before the first signal, that Corral was asked to stop this group:
  * whichever Corral records incidents there (the app, a `watch`) then closes the incident as
  * `stopped-by-user`, as it does for a stop asked in its own window. Best effort: never throws.
+ * Returns a writer that records the signals sent so far in the same note, for the group's timeline.
  */
-export function recordStopRequest(dataDir: string, request: Omit<StopRequest, 'by'>): void {
-  try {
-    const dir = ensureOwnDataDir(dataDir, STOP_REQUESTS_DIR);
-    const name = `${request.pgid}-${request.at}-${process.pid}.json`;
-    writeOwnFileAtomically(join(dir, name), JSON.stringify({ ...request, by: process.pid }));
-  } catch {
-    // Without the note the incident closes as `exited`: wrong word, nothing lost.
-  }
+export function recordStopRequest(
+  dataDir: string,
+  request: Omit<StopRequest, 'by'>,
+): (signals: readonly SignalRecord[]) => void {
+  const dir = join(dataDir, STOP_REQUESTS_DIR);
+  const name = `${request.pgid}-${request.at}-${process.pid}.json`;
+  const write = (signals: readonly SignalRecord[]): void => {
+    try {
+      ensureOwnDataDir(dataDir, STOP_REQUESTS_DIR);
+      writeOwnFileAtomically(join(dir, name), JSON.stringify({ ...request, by: process.pid, signals }));
+    } catch {
+      // Without the note the incident closes as `exited`: wrong word, nothing lost.
+    }
+  };
+  write([]);
+  return write;
 }
 
 function readRequests(dataDir: string, now: number): StopRequest[] {
@@ -65,23 +79,35 @@ function readRequests(dataDir: string, now: number): StopRequest[] {
 }
 
 /**
- * Whether another command (or this one) asked Corral to stop this group since `since`: same PGID, and
+ * The requests another command (or this one) left since `since` to stop this group: same PGID, and
  * the same group id or one of the same processes (pid and start), so a reused PGID never matches.
  */
+export function stopRequestsFor(
+  group: { id: string; pgid: number; members: Iterable<{ pid: number; startKey: number }> },
+  since: number,
+  now: number,
+): StopRequest[] {
+  if (written.size === 0) return [];
+  const members = [...group.members];
+  const out: StopRequest[] = [];
+  for (const dir of written) {
+    for (const r of readRequests(dir, now)) {
+      if (r.pgid !== group.pgid || r.at < since) continue;
+      if (
+        r.groupId === group.id ||
+        r.members.some((m) => members.some((p) => p.pid === m.pid && p.startKey === m.startKey))
+      )
+        out.push(r);
+    }
+  }
+  return out;
+}
+
+/** Whether another command (or this one) asked Corral to stop this group since `since`. */
 export function stopWasRequested(
   group: { id: string; pgid: number; members: Iterable<{ pid: number; startKey: number }> },
   since: number,
   now: number,
 ): boolean {
-  if (written.size === 0) return false;
-  const members = [...group.members];
-  for (const dir of written) {
-    for (const r of readRequests(dir, now)) {
-      if (r.pgid !== group.pgid || r.at < since) continue;
-      if (r.groupId === group.id) return true;
-      if (r.members.some((m) => members.some((p) => p.pid === m.pid && p.startKey === m.startKey)))
-        return true;
-    }
-  }
-  return false;
+  return stopRequestsFor(group, since, now).length > 0;
 }

@@ -128,6 +128,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
         {incidents.map((incident) => (
           <tr key={incident.id} data-incident-id={incident.id}>
             <td
+              data-label="Opened"
               title={
                 incident.openedAtSource === 'noticed'
                   ? 'When Corral first noticed it: the leak began earlier'
@@ -137,7 +138,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
               {formatDateTime(incident.openedAt)}
               {incident.openedAtSource === 'noticed' ? ' (noticed)' : ''}
             </td>
-            <td>
+            <td data-label="Flags">
               {/* One incident per leaked group: every flag it had, the first one first. */}
               {incident.flags.map((flag) => (
                 <span key={flag} className={`badge badge-${flag}`}>
@@ -145,8 +146,8 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
                 </span>
               ))}
             </td>
-            <td>{incident.agent ?? '—'}</td>
-            <td className="num">
+            <td data-label="Agent">{incident.agent ?? '—'}</td>
+            <td data-label="PGID" className="num">
               <button
                 type="button"
                 className="link"
@@ -157,6 +158,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
               </button>
             </td>
             <td
+              data-label="Processes"
               className="command"
               title={incident.processes.map((p) => `${p.pid} ${visibleText(p.command)}`).join('\n')}
             >
@@ -166,12 +168,16 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
                   : `${incident.processes.length} processes`}
               </span>
             </td>
-            <td className="num">
+            <td data-label="Duration" className="num">
               {incident.closedAt === null ? 'open' : formatDuration(incident.closedAt - incident.openedAt)}
             </td>
-            <td className="num">{formatCpuSeconds(incident.cpuSeconds)}</td>
-            <td className="num">{formatBytes(incident.peakRssBytes)}</td>
-            <td>{incident.end}</td>
+            <td data-label="CPU" className="num">
+              {formatCpuSeconds(incident.cpuSeconds)}
+            </td>
+            <td data-label="Peak memory" className="num">
+              {formatBytes(incident.peakRssBytes)}
+            </td>
+            <td data-label="End">{incident.end}</td>
           </tr>
         ))}
       </tbody>

@@ -66,7 +66,7 @@ export function OverviewPage() {
               ← Back to groups
             </button>
           ) : null}
-          <TimelineView compact={compact} />
+          <TimelineView compact={compact} onStop={setStopping} />
         </div>
       )}
       {stopping ? <StopGroupDialog group={stopping} onClose={closeStop} /> : null}

@@ -146,26 +146,30 @@ export function SettingsPage() {
           />
           Notifications
         </label>
-        <div className="field">
-          <label htmlFor="agents-json">Extra agent signatures (JSON)</label>
-          <textarea
-            id="agents-json"
-            rows={10}
-            spellCheck={false}
-            value={form.agentsJson}
-            aria-invalid={fieldErrors.agentsJson ? true : undefined}
-            aria-describedby={fieldErrors.agentsJson ? 'agents-json-error' : 'agents-json-help'}
-            onChange={(event) => update('agentsJson', event.target.value)}
-          />
-          <p id="agents-json-help" className="help">
-            An array of {'{'} name, comm, commandPatterns, envMarkers, pidEnv, toolCallPatterns {'}'}.
-          </p>
-          {fieldErrors.agentsJson ? (
-            <p id="agents-json-error" className="field-error" data-testid="error-agents-json">
-              {fieldErrors.agentsJson}
+        {/* Raw JSON is for the few who add an agent Corral does not know: out of the way until asked for. */}
+        <details className="advanced" open={fieldErrors.agentsJson ? true : undefined}>
+          <summary>Advanced: extra agent signatures</summary>
+          <div className="field">
+            <label htmlFor="agents-json">Extra agent signatures (JSON)</label>
+            <textarea
+              id="agents-json"
+              rows={10}
+              spellCheck={false}
+              value={form.agentsJson}
+              aria-invalid={fieldErrors.agentsJson ? true : undefined}
+              aria-describedby={fieldErrors.agentsJson ? 'agents-json-error' : 'agents-json-help'}
+              onChange={(event) => update('agentsJson', event.target.value)}
+            />
+            <p id="agents-json-help" className="help">
+              An array of {'{'} name, comm, commandPatterns, envMarkers, pidEnv, toolCallPatterns {'}'}.
             </p>
-          ) : null}
-        </div>
+            {fieldErrors.agentsJson ? (
+              <p id="agents-json-error" className="field-error" data-testid="error-agents-json">
+                {fieldErrors.agentsJson}
+              </p>
+            ) : null}
+          </div>
+        </details>
         {save.kind === 'rejected' ? (
           <div role="alert" className="error" data-testid="server-errors">
             <p>Corral rejected these settings:</p>

@@ -5,7 +5,7 @@ export function MarkerGlyph({ marker, x, height }: { marker: LaneMarker; x: numb
   const mid = height / 2;
   return (
     <g className={`marker marker-${marker.kind}`} data-testid="marker" data-kind={marker.kind}>
-      <title>{marker.label}</title>
+      <title>{marker.by ? `${marker.label}, by ${marker.by}` : marker.label}</title>
       {glyph(marker.kind, x, mid, height)}
     </g>
   );

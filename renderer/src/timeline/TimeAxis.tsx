@@ -10,7 +10,7 @@ export const TimeAxis = memo(function TimeAxis({ view, width }: { view: TimeWind
         return (
           <g key={t}>
             <line x1={x} y1={14} x2={x} y2={20} />
-            <text x={x} y={11} textAnchor="middle">
+            <text x={x} y={11} textAnchor={labelAnchor(x, width)}>
               {formatClock(t)}
             </text>
           </g>
@@ -19,3 +19,12 @@ export const TimeAxis = memo(function TimeAxis({ view, width }: { view: TimeWind
     </svg>
   );
 });
+
+/** Half a clock label's width: a label this close to an edge is drawn inward, never clipped by it. */
+const HALF_LABEL = 40;
+
+export function labelAnchor(x: number, width: number): 'start' | 'middle' | 'end' {
+  if (x < HALF_LABEL) return 'start';
+  if (x > width - HALF_LABEL) return 'end';
+  return 'middle';
+}

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { GroupView, TimelineLane } from '../../../shared/model';
 import { useCorral } from '../store/store-context';
 import { useElementSize } from '../shared-ui/use-element-size';
 import { cpuScale, panWindow, rangeWindow, xToTime, zoomWindow, type TimeWindow } from './layout';
@@ -6,7 +7,7 @@ import { LaneList } from './LaneList';
 import { RANGE_LABELS, RANGES } from './ranges';
 import { TimeAxis } from './TimeAxis';
 import { TimelineLegend } from './TimelineLegend';
-import { timelineSummary } from './story';
+import { foldShortLived, timelineSummary } from './story';
 import { effectiveWindow, toZoomState, type ZoomState } from './zoom-state';
 
 const LABEL_WIDTH = 240;
@@ -16,7 +17,14 @@ const ZOOM_STEP = 2;
 const WHEEL_STEP = 1.25;
 
 /** The selected group's processes over time. */
-export function TimelineView({ compact = false }: { compact?: boolean }) {
+export function TimelineView({
+  compact = false,
+  onStop,
+}: {
+  compact?: boolean;
+  /** Opens the same stop dialog as the overview's Stop. */
+  onStop?: (group: GroupView) => void;
+}) {
   const groupId = useCorral((s) => s.selectedGroupId);
   if (groupId === null) {
     return (
@@ -25,10 +33,26 @@ export function TimelineView({ compact = false }: { compact?: boolean }) {
       </section>
     );
   }
-  return <GroupTimelinePanel groupId={groupId} labelWidth={compact ? COMPACT_LABEL_WIDTH : LABEL_WIDTH} />;
+  return (
+    <GroupTimelinePanel
+      groupId={groupId}
+      labelWidth={compact ? COMPACT_LABEL_WIDTH : LABEL_WIDTH}
+      onStop={onStop}
+    />
+  );
 }
 
-function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWidth: number }) {
+function GroupTimelinePanel({
+  groupId,
+  labelWidth,
+  onStop,
+}: {
+  groupId: string;
+  labelWidth: number;
+  onStop?: (group: GroupView) => void;
+}) {
+  const live = useCorral((s) => s.snapshot?.groups.find((g) => g.id === groupId) ?? null);
+  const [showShortLived, setShowShortLived] = useState(false);
   const timeline = useCorral((s) => s.timeline);
   const error = useCorral((s) => s.timelineError);
   const answered = useCorral((s) => s.timelineFor === groupId);
@@ -92,10 +116,22 @@ function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWid
     >
       <header className="timeline-header">
         <h2>
-          Group {forThisGroup?.pgid ?? groupId.split(':')[0]}
-          {forThisGroup ? <span className="muted"> · session {forThisGroup.sid}</span> : null}
+          <span
+            title={
+              forThisGroup
+                ? `process group ${forThisGroup.pgid}, Unix session ${forThisGroup.sid}`
+                : undefined
+            }
+          >
+            Group {forThisGroup?.pgid ?? groupId.split(':')[0]}
+          </span>
           {forThisGroup?.agent ? <span className="muted"> · {forThisGroup.agent.name}</span> : null}
         </h2>
+        {live && onStop ? (
+          <button type="button" className="stop" data-testid="timeline-stop" onClick={() => onStop(live)}>
+            Stop
+          </button>
+        ) : null}
         <div className="segmented" role="group" aria-label="Range">
           {RANGES.map((r) => (
             <button key={r} type="button" aria-pressed={range === r} onClick={() => setRange(r)}>
@@ -121,7 +157,7 @@ function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWid
         </p>
       ) : null}
       <div className="cpu-scale muted" data-testid="cpu-scale">
-        CPU trace: lane height = {cpuMax.toFixed(0)}% of one core
+        CPU trace: a full-height lane is {cpuMax.toFixed(0)}% of one core
       </div>
       <TimelineLegend />
       {error ? (
@@ -156,9 +192,52 @@ function GroupTimelinePanel({ groupId, labelWidth }: { groupId: string; labelWid
         ) : forThisGroup.lanes.length === 0 ? (
           <p className="empty">No processes in this range.</p>
         ) : (
-          <LaneList lanes={forThisGroup.lanes} view={view} plotWidth={plotWidth} now={now} cpuMax={cpuMax} />
+          <FoldedLanes
+            lanes={forThisGroup.lanes}
+            expanded={showShortLived}
+            onToggle={() => setShowShortLived((v) => !v)}
+            view={view}
+            plotWidth={plotWidth}
+            now={now}
+            cpuMax={cpuMax}
+          />
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The lanes, long-lived first; processes that lived under a second and did nothing of note (shims,
+ * wrappers) fold into one "N short-lived processes" line that opens on demand.
+ */
+function FoldedLanes({
+  lanes,
+  expanded,
+  onToggle,
+  ...plot
+}: {
+  lanes: readonly TimelineLane[];
+  expanded: boolean;
+  onToggle: () => void;
+  view: TimeWindow;
+  plotWidth: number;
+  now: number;
+  cpuMax: number;
+}) {
+  const { kept, folded } = useMemo(() => foldShortLived(lanes), [lanes]);
+  const shown = expanded ? [...kept, ...folded] : kept;
+  // Above the lanes, where it is seen without scrolling past them.
+  return (
+    <>
+      {folded.length > 0 ? (
+        <button type="button" className="link short-lived" data-testid="short-lived" onClick={onToggle}>
+          {expanded
+            ? `Hide the ${folded.length} short-lived process${folded.length === 1 ? '' : 'es'}`
+            : `${folded.length} short-lived process${folded.length === 1 ? '' : 'es'} (under 1 s each): show`}
+        </button>
+      ) : null}
+      <LaneList lanes={shown} {...plot} />
+    </>
   );
 }

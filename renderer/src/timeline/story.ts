@@ -41,6 +41,31 @@ export function cpuAt(cpu: ReadonlyArray<readonly [number, number]>, t: number):
   return value;
 }
 
+/** A process that lived under this long and did nothing of note folds into "N short-lived processes". */
+export const SHORT_LIVED_MS = 1_000;
+
+/**
+ * Lanes worth a row of their own first (alive, long-lived, or orphaned, runaway or signalled), in start
+ * order; the short-lived rest (a pyenv shim, a wrapper shell) apart, to be folded into one line.
+ */
+export function foldShortLived(lanes: readonly TimelineLane[]): {
+  kept: TimelineLane[];
+  folded: TimelineLane[];
+} {
+  const kept: TimelineLane[] = [];
+  const folded: TimelineLane[] = [];
+  for (const lane of lanes) {
+    const brief = lane.exitedAt !== null && lane.exitedAt - lane.startedAt < SHORT_LIVED_MS;
+    const notable =
+      lane.segments.some((s) => s.kind !== 'running') ||
+      lane.markers.some((m) => m.kind === 'signal' || m.kind === 'reparented' || m.kind === 'left-group');
+    (brief && !notable ? folded : kept).push(lane);
+  }
+  // With a single lane there is nothing to fold it into.
+  if (folded.length === 1 && kept.length === 0) return { kept: folded, folded: [] };
+  return { kept, folded };
+}
+
 function earliest(times: number[]): number | null {
   return times.length === 0 ? null : Math.min(...times);
 }
@@ -63,7 +88,16 @@ export function timelineSummary(timeline: GroupTimeline, now: number): string {
       ...l.markers.filter((m) => m.kind === 'reparented').map((m) => m.at),
     ]),
   );
-  if (orphanedAt !== null) parts.push(`orphaned at ${formatClock(orphanedAt)}`);
+  // What Corral found already done is said so: the story holds even when Corral looked late.
+  if (!lanes.some((l) => l.pid === timeline.pgid))
+    parts.push("its tool call's shell had exited before Corral saw the group (not observed)");
+  const sawAdoption = lanes.some((l) => l.markers.some((m) => m.kind === 'reparented'));
+  if (orphanedAt !== null)
+    parts.push(
+      sawAdoption
+        ? `orphaned at ${formatClock(orphanedAt)}`
+        : `found adopted by PID 1 at ${formatClock(orphanedAt)} (the adoption itself not observed)`,
+    );
   const runaway = lanes.flatMap((l) => l.segments.filter((s) => s.kind === 'runaway'));
   const ongoing = runaway.filter((s) => s.to === null);
   if (ongoing.length > 0) parts.push(`runaway since ${formatClock(Math.min(...ongoing.map((s) => s.from)))}`);
@@ -73,8 +107,11 @@ export function timelineSummary(timeline: GroupTimeline, now: number): string {
   parts.push(`CPU burned ${formatCpuSeconds(burned)}`);
   const signals = lanes.flatMap((l) => l.markers.filter((m) => m.kind === 'signal'));
   if (signals.length > 0) {
-    const firstSignal = signals.reduce((a, b) => (b.at < a.at ? b : a));
-    parts.push(`stopped (${firstSignal.label}) at ${formatClock(firstSignal.at)}`);
+    const inOrder = [...signals].sort((a, b) => a.at - b.at);
+    const first = inOrder[0]!;
+    // Each signal once, in the order sent: "SIGTERM → -57 (sent), SIGKILL → -57 (ESRCH)".
+    const sent = [...new Set(inOrder.map((m) => m.label))];
+    parts.push(`stopped by ${first.by ?? 'a user'} at ${formatClock(first.at)}: ${sent.join(', ')}`);
   } else if (lanes.every((l) => l.exitedAt !== null)) {
     parts.push(`all exited by ${formatClock(Math.max(...lanes.map((l) => l.exitedAt ?? now)))}`);
   }

@@ -1,0 +1,68 @@
+import { commandThatMatters } from '../../shared/command-summary';
+import { formatCpuSeconds } from '../../shared/cpu-time';
+import { FLAG_MEANING } from '../../shared/flag-words';
+import type { MonitorEvent } from '../../shared/model';
+import { printable } from './terminal-text';
+
+type Detail = NonNullable<MonitorEvent['detail']>;
+
+const END_WORDS: Record<string, string> = {
+  exited: 'its processes exited',
+  'stopped-by-user': 'stopped by you',
+  'stopped-by-policy': 'stopped by a policy',
+  cleared: 'its flags cleared',
+};
+
+/**
+ * What an event means, in words first (the terms — `originalPpid`, the pipe's inode — stay in
+ * `watch --json`): "adopted by PID 1: its parent (pid 655) exited".
+ */
+export function eventWords(e: MonitorEvent): string {
+  const d: Detail = e.detail ?? {};
+  switch (e.type) {
+    case 'process-started':
+      return 'started';
+    case 'process-exited':
+      return 'exited';
+    case 'group-started':
+      return 'new process group';
+    case 'group-ended':
+      return 'group ended: no process left';
+    case 'orphaned':
+      return d.reason === 'found adopted'
+        ? `found already adopted by PID ${d.ppid}: its parent had exited`
+        : `adopted by PID ${d.ppid}: its parent (pid ${d.originalPpid}) exited`;
+    case 'held-pipe':
+      return `${FLAG_MEANING['held-pipe']} (agent pid ${d.readerPid})`;
+    case 'runaway':
+      return `runaway: ${d.cpuPercent}% CPU`;
+    case 'runaway-cleared':
+      return `CPU back down to ${d.cpuPercent}%`;
+    case 'memory-hog':
+      return `uses ${d.megabytes} MB, over the memory limit`;
+    case 'memory-hog-cleared':
+      return `memory back down to ${d.megabytes} MB`;
+    case 'incident-opened':
+      return `leak recorded (${d.kind}; corral history lists it)`;
+    case 'incident-closed':
+      return `leak over: ${END_WORDS[String(d.end)] ?? String(d.end)}, CPU ${formatCpuSeconds(Number(d.cpuSeconds ?? 0))}`;
+    case 'signal-sent':
+      return `${d.signal} sent to ${String(d.target).startsWith('-') ? `group ${String(d.target).slice(1)}` : `pid ${d.target}`}${d.by ? ` by ${d.by}` : ''}${d.result === 'sent' ? '' : ` (${d.result})`}`;
+    case 'policy-matched':
+      return `policy ${d.policy} matches (${d.action}${d.executed ? '' : ', observe mode: nothing done'})`;
+    case 'stopped-by-policy':
+      return `stopped by policy ${d.policy}${d.clean === false ? ': not every process is gone' : ''}`;
+    default:
+      return e.type;
+  }
+}
+
+/** One line of watch's recent events: time, agent, group, command, what happened. */
+export function describeEvent(e: MonitorEvent): string {
+  const time = new Date(e.at).toISOString().slice(11, 19);
+  const agent = e.agent ? `${e.agent.name}${e.agent.pid ? `(${e.agent.pid})` : ''}` : '-';
+  const command = commandThatMatters(e.command ?? '');
+  return printable(
+    `${time} ${agent} group ${e.pgid} pid ${e.pid}${command ? ` ${command}` : ''}: ${eventWords(e)}`,
+  );
+}
