@@ -12,6 +12,9 @@ if [ "$(node_major node)" -lt 24 ]; then
     echo "test.sh: Node $(node --version 2>/dev/null) is older than 24 and $node24_bin/node is missing: run scripts/install-test-deps.sh" >&2
     exit 1
   fi
+  # Electronegativity cannot run on Node 24 (scripts/electronegativity.sh): it keeps the machine's.
+  CORRAL_MACHINE_NODE="$(command -v node)"
+  export CORRAL_MACHINE_NODE
   export PATH="$node24_bin:$PATH"
 fi
 echo "node: $(node --version) ($(command -v node))"
