@@ -11,7 +11,7 @@ export interface NumericSetting {
 
 /**
  * The numeric settings, declared once: config loading, request validation and the Settings form all
- * check against these bounds (the README documents them).
+ * check against these bounds (docs/configuration.md documents them).
  */
 export const NUMERIC_SETTINGS = {
   pollIntervalMs: { min: 100, max: 60_000, integer: true, unit: 'ms', label: 'Poll interval' },

@@ -105,7 +105,7 @@ describe('corral kill', () => {
         tsx,
         cli,
       ]);
-      // The README: 1 when something is left running.
+      // docs/cli.md (the CLI table): 1 when something is left running.
       expect(code).toBe(1);
       expect(result.clean).toBe(false);
       expect(result.processes.map((p) => p.outcome)).toEqual(['not-permitted', 'not-permitted']);

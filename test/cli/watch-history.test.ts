@@ -100,7 +100,7 @@ describe('corral watch --json and corral history', () => {
     expect(table.stdout).toContain('orphan');
   });
 
-  it('exits cleanly on SIGTERM, as the README says', async () => {
+  it('exits cleanly on SIGTERM, as docs/cli.md says', async () => {
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/root',
