@@ -159,7 +159,7 @@ describe('hostile process names and command lines (real processes)', () => {
     for (const e of expected) {
       const lines = result.stdout
         .split('\n')
-        .filter((line) => new RegExp(`^\\s+(└ )?pid ${e.pid}\\s`).test(line));
+        .filter((line) => new RegExp(`^\\s+└ ${e.pid}\\s`).test(line));
       expect(lines, e.label).toHaveLength(1);
     }
   });

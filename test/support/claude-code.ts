@@ -1,9 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allPids, readProcStat } from './proc';
 import { trackGroup } from './spawned-groups';
+import { testCacheDir } from './test-cache';
 
 /**
  * The real Claude Code CLI, installed by scripts/install-test-deps.sh outside the checkout:
@@ -14,9 +15,7 @@ import { trackGroup } from './spawned-groups';
 export const CLAUDE_CODE_VERSION = '2.1.332';
 
 export function claudeCodeDir(): string {
-  // The real cache: tests run with a temporary HOME and XDG_CACHE_HOME (test/support/temp-home.ts).
-  const cache = process.env.CORRAL_TEST_CACHE || process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(cache, 'corral-test', `claude-code-${CLAUDE_CODE_VERSION}`);
+  return join(testCacheDir(), `claude-code-${CLAUDE_CODE_VERSION}`);
 }
 
 export function claudeCodeBinary(): string {

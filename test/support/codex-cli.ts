@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackGroup } from './spawned-groups';
+import { testCacheDir } from './test-cache';
 
 /**
  * The real Codex CLI, installed by scripts/install-test-deps.sh outside the checkout:
@@ -13,9 +14,7 @@ import { trackGroup } from './spawned-groups';
 export const CODEX_VERSION = '0.171.0';
 
 export function codexDir(): string {
-  // The real cache: tests run with a temporary HOME and XDG_CACHE_HOME (test/support/temp-home.ts).
-  const cache = process.env.CORRAL_TEST_CACHE || process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(cache, 'corral-test', `codex-${CODEX_VERSION}`);
+  return join(testCacheDir(), `codex-${CODEX_VERSION}`);
 }
 
 const launcher = (): string => join(codexDir(), 'node_modules', '@openai', 'codex', 'bin', 'codex.js');

