@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAgent, fakeToolUseId } from '../support/fake-agent';
 import { groupMembers, readProcStat } from '../support/proc';
+import { runCli } from '../support/run-cli';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
-import { freePort, gitWorkTree, psGroups, waitListening } from './live-support';
+import { CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from './live-support';
 
 const SESSION_A = '0b7e6f2c-1111-4a5b-9c3d-aaaaaaaaaaaa';
 const SESSION_B = '5d2c9e41-2222-4f6a-8b7c-bbbbbbbbbbbb';
@@ -107,7 +108,10 @@ describe('provenance of leftovers, with real processes', () => {
     expect(groups.map((g) => g.pgid)).toEqual([plain.pgid]);
     expect(groups[0]!.agent).toBeNull();
     expect(groups[0]!.session).toBeNull();
-    expect(await psGroups(['--port', String(await freePort())])).toEqual([]);
+    // Nobody on a port: no groups, and kill's exit code for the same --port (3).
+    const none = await runCli(['ps', '--json', '--port', String(await freePort())], { env: CLI_ENV });
+    expect(none.code).toBe(3);
+    expect((JSON.parse(none.stdout) as { groups: unknown[] }).groups).toEqual([]);
     expect(groupMembers(plain.pgid)).toHaveLength(1);
   });
 });
