@@ -16,6 +16,16 @@ if [ "$(node_major node)" -lt 24 ]; then
   CORRAL_MACHINE_NODE="$(command -v node)"
   export CORRAL_MACHINE_NODE
   export PATH="$node24_bin:$PATH"
+  if [ "$(id -u)" -eq 0 ]; then
+    # Some tests run the CLI as `nobody` (setpriv), which cannot enter root's 0700 home where the cache
+    # is, so its Node could not start the children it spawns (EACCES): the suite runs on a copy of that
+    # node in a directory anyone may enter, removed when the run ends.
+    shared_node_dir=$(mktemp -d /tmp/corral-test-node.XXXXXX)
+    trap 'rm -rf "$shared_node_dir"' EXIT
+    chmod 755 "$shared_node_dir"
+    cp "$node24_bin/node" "$shared_node_dir/node"
+    export PATH="$shared_node_dir:$PATH"
+  fi
 fi
 echo "node: $(node --version) ($(command -v node))"
 npm run --silent lint

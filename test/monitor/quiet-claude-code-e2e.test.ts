@@ -21,8 +21,12 @@ describe.skipIf(skip !== undefined)('the monitor beside the real Claude Code CLI
     const monitor = new Monitor({ sampler, matcher, settings: DEFAULT_SETTINGS });
     monitor.start();
     try {
-      // The call leaves a sleep behind and then waits, quietly, long enough for the watch to slow down.
-      const api = await startFakeMessagesApi({ command: 'sleep 600 & sleep 15', description: 'Wait' });
+      // The call leaves a process behind and then waits, quietly, long enough for the watch to slow down
+      // (Claude Code 2.1.332 refuses a command that starts with a long sleep).
+      const api = await startFakeMessagesApi({
+        command: 'tail -f /dev/null & timeout 15 tail -f /dev/null; true',
+        description: 'Wait',
+      });
       const running = runClaude({ prompt: 'Wait', baseUrl: api.baseUrl, cwd: sub, home });
       const shell = await waitFor(
         'the tool-call shell, attributed to the agent',
@@ -33,7 +37,7 @@ describe.skipIf(skip !== undefined)('the monitor beside the real Claude Code CLI
             (p) =>
               p.exitedAt === null &&
               p.record.pid === p.record.pgid &&
-              p.record.argv.join(' ').includes('sleep 600') &&
+              p.record.argv.join(' ').includes('tail -f /dev/null &') &&
               p.attribution,
           ),
         { timeoutMs: 60_000 },
