@@ -1,5 +1,6 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { executablesOnPath, isExecutableFile } from './executables-on-path';
 
 /** The shell words of a command line: plain, '…' and "…" quoting, and backslash escapes. */
 export function shellWords(line: string): string[] {
@@ -31,16 +32,6 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What in an installed hook's command line no longer exists, or null when all of it does: its
  * program (an absolute path, or a bare name looked up on PATH) and any absolute path after it (the
@@ -56,10 +47,7 @@ export function missingHookProgram(
   const [program, ...rest] = prefix;
   if (program === undefined) return null;
   if (!program.includes('/')) {
-    const onPath = (env.PATH ?? '')
-      .split(delimiter)
-      .some((dir) => dir && isAbsolute(dir) && isExecutableFile(join(dir, program)));
-    if (!onPath) return `${program} (not found on PATH)`;
+    if (executablesOnPath(program, env).length === 0) return `${program} (not found on PATH)`;
   } else if (isAbsolute(program) && !isExecutableFile(program)) return program;
   for (const word of rest) {
     if (isAbsolute(word)) {

@@ -1,5 +1,6 @@
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { executablesOnPath, isExecutableFile } from './executables-on-path';
 
 /**
  * The package root of the running CLI when it runs from an installed package (a `corral` directory
@@ -19,16 +20,6 @@ export function installedPackageRoot(script: string): string | null {
   return null;
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * For an installed package, the `corral` command that runs it, by a path that survives upgrades:
  * the first `corral` on PATH that resolves to this package's launcher, else the link npm put in
@@ -44,11 +35,8 @@ export function installedCorralCommand(
   const launcher = realpathSync(join(root, 'bin', 'corral.mjs'));
   const pointsHere = (candidate: string): boolean =>
     isExecutableFile(candidate) && realpathSync(candidate) === launcher;
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const candidate = join(dir, 'corral');
-    if (pointsHere(candidate)) return candidate;
-  }
+  const onPath = executablesOnPath('corral', env).find(pointsHere);
+  if (onPath) return onPath;
   const npmLink = join(root, '..', '..', '..', 'bin', 'corral');
   return pointsHere(npmLink) ? realpathSync(dirname(npmLink)) + '/corral' : null;
 }
