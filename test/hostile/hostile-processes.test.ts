@@ -157,9 +157,7 @@ describe('hostile process names and command lines (real processes)', () => {
     // eslint-disable-next-line no-control-regex
     expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     for (const e of expected) {
-      const lines = result.stdout
-        .split('\n')
-        .filter((line) => new RegExp(`^\\s+└ ${e.pid}\\s`).test(line));
+      const lines = result.stdout.split('\n').filter((line) => new RegExp(`^\\s+└ ${e.pid}\\s`).test(line));
       expect(lines, e.label).toHaveLength(1);
     }
   });
