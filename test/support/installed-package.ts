@@ -75,7 +75,9 @@ export function packFromCopy(work: string): string {
 
 /** The machine's own npm settings (registry, CA, proxy) and cache, read outside the checkout. */
 function machineNpmConfig(work: string): string[] {
-  const env = npmEnv(homedir());
+  // The real HOME's: tests run with a temporary one (temp-home.ts), whose empty npm cache would make
+  // the install download every dependency again.
+  const env = npmEnv(process.env.CORRAL_TEST_REAL_HOME || homedir());
   const get = (key: string): string => run('npm', ['config', 'get', key], work, env).trim();
   return [
     `--globalconfig=${get('globalconfig')}`,

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   // Vitest runs a global setup once per project: the first one made the home for the whole run.
   if (process.env.CORRAL_TEST_HOME) return () => {};
-  const realCache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const realHome = homedir();
+  const realCache = process.env.XDG_CACHE_HOME || join(realHome, '.cache');
   const root = mkdtempSync(join(tmpdir(), 'corral-test-home-'));
   const home = join(root, 'home');
   const dirs = {
@@ -23,7 +24,12 @@ export default function setup(): () => void {
     XDG_CACHE_HOME: join(home, '.cache'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  Object.assign(process.env, dirs, { CORRAL_TEST_HOME: home, CORRAL_TEST_CACHE: realCache });
+  Object.assign(process.env, dirs, {
+    CORRAL_TEST_HOME: home,
+    CORRAL_TEST_CACHE: realCache,
+    // The packaging test installs with the machine's npm settings and cache, read from the real HOME.
+    CORRAL_TEST_REAL_HOME: realHome,
+  });
   // Variables that would point Corral or an agent back at real directories.
   for (const key of ['CORRAL_DATA_DIR', 'CORRAL_CONFIG', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME'])
     delete process.env[key];
