@@ -36,7 +36,11 @@ export function machinePath(): string {
 /** The environment for the machine's npm: no npm_config_* from the npx that started vitest. */
 function npmEnv(home: string): Record<string, string> {
   const env: Record<string, string> = { PATH: machinePath(), HOME: home };
-  for (const k of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy']) {
+  // Proxies and the certificates that let this machine reach the registry (without NODE_EXTRA_CA_CERTS
+  // behind a TLS-inspecting proxy, npm retried silently until the test's timeout).
+  const passed = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
+  passed.push('NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR');
+  for (const k of passed) {
     if (process.env[k]) env[k] = process.env[k];
   }
   return env;
