@@ -67,12 +67,15 @@ describe('the packed tarball', () => {
       spawnSync('tar', ['xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout,
     ) as { private?: boolean; dependencies: Record<string, string> };
     expect(manifest.private).toBeUndefined();
+    // ink and react: the interactive `watch` renders with them at run time.
     expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      'ink',
       'jsonc-parser',
       'koffi',
       'libsql',
       'prom-client',
       're2js',
+      'react',
       'ws',
     ]);
   });
