@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
-import type { ProcessSampler } from '../../main/core/sampling/process-record';
+import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import { keptFds } from '../../main/core/sampling/linux/kept-fds';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';

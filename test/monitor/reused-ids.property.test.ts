@@ -5,7 +5,7 @@ import { GroupTracker } from '../../main/core/monitor/group-tracker';
 import { IncidentGlue } from '../../main/core/monitor/incident-glue';
 import { MonitorState } from '../../main/core/monitor/monitor-state';
 import { ProcessTable } from '../../main/core/monitor/process-table';
-import type { ProcessRecord } from '../../main/core/sampling/process-record';
+import type { ProcessRecord } from '../../main/core/model/process-record';
 import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
 import { rec } from '../core/record-fixture';
 

@@ -1,6 +1,6 @@
 import type { Incident, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
-import type { ProcessSampler } from '../sampling/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import type { FindHeldPipes } from './held-pipe-check';
 
 export interface IncidentSink {

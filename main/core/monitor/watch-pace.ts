@@ -1,4 +1,4 @@
-import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-record';
+import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-sampler';
 import type { MonitorState } from './monitor-state';
 
 const DEFAULT_WATCH_MS = 100;

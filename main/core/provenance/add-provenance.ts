@@ -2,7 +2,8 @@ import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../..
 import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import type { NoteRefusal } from '../sampling/untrusted-file';
 import { AgentFiles } from './agent-files';
 import { matchToolCall } from './match-tool-call';

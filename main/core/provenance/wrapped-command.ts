@@ -1,6 +1,6 @@
 import type { GroupView } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import { commandInsideEval, commandInsideGeminiScript } from './tool-call-command';
 
 export const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;

@@ -7,7 +7,9 @@ import { annotateOneShot } from '../analysis/one-shot-flags';
 import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../analysis/signatures';
 import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
-import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import { identityKey } from '../model/identity';
+import { type ProcessRecord } from '../model/process-record';
+import { type ProcessSampler } from '../sampling/process-sampler';
 import { flagSessionEnded, type EndedSessions } from '../storage/ended-sessions';
 import { markKept, type KeepRecord } from '../storage/keeps';
 

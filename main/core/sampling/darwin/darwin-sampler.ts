@@ -1,5 +1,6 @@
 import type { ListeningPort } from '../../../../shared/model';
-import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import type { ExitWatchCoverage, ProcessSampler, SamplerOptions } from '../process-sampler';
+import type { ProcessRecord } from '../../model/process-record';
 import { forgetMissing, readEach } from '../read-each';
 import { readArgMax, tickConverter } from './darwin-host-facts';
 import { DarwinProcessFiles } from './darwin-process-files';

@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readlinkSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
-import type { HeldPipe } from '../match-held-pipes';
+import type { HeldPipe } from '../../model/held-pipe';
 import type {
   ExitWatchCoverage,
   HeldPipeQuery,
   MemberStat,
-  ProcessRecord,
   ProcessSampler,
   SamplerOptions,
-} from '../process-record';
+} from '../process-sampler';
+import type { ProcessRecord } from '../../model/process-record';
 import { findHeldPipes } from './find-held-pipes';
 import { procMemberReader } from './member-stats';
 import { forgetMissing, readEach } from '../read-each';

@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../process-record';
+import type { ProcessRecord } from '../../model/process-record';
 import { argvFromCmdline, pickEnv } from './nul-fields';
 import type { ProcFileReader } from './proc-files';
 
