@@ -7,7 +7,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
-import { matcherFor } from '../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../main/core/analysis/signatures';
 import { compileFloor, runKillFloor } from './lib/c-floor';
 import { machineInfo } from './lib/machine';
 import { startMonitor } from './lib/monitor-harness';

@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { waitFor } from '../support/wait-for';

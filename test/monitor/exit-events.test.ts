@@ -6,7 +6,7 @@ import { Monitor } from '../../main/core/monitor/monitor';
 import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import { keptFds } from '../../main/core/sampling/linux/kept-fds';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { waitFor } from '../support/wait-for';

@@ -6,7 +6,7 @@ import { IncidentGlue } from '../../main/core/monitor/incident-glue';
 import { MonitorState } from '../../main/core/monitor/monitor-state';
 import { ProcessTable } from '../../main/core/monitor/process-table';
 import type { ProcessRecord } from '../../main/core/model/process-record';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { rec } from '../core/record-fixture';
 
 // An agent (200) ran a tool call: group and session 300 (its shell, the leader) with members 301.. .

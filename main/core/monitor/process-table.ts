@@ -7,7 +7,7 @@ import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
 import { isOrphan, type OrphanEvidence } from '../analysis/orphans';
 import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
 import { identityKey, pidOfIdentity } from '../model/identity';
-import { type ProcessRecord } from '../model/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import { CpuHistory } from './cpu-history';
 import type { MonitorState } from './monitor-state';
 import { valuesDiffer } from './record-values';

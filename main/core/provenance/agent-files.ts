@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { GroupView } from '../../../shared/model';
 import type { SessionMarks } from '../analysis/agent-matcher';
 import { identityKey } from '../model/identity';
-import { type ProcessRecord } from '../model/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import type { NoteRefusal } from '../sampling/untrusted-file';
 import { readClaudeSessionFile } from './claude-session-files';
 import type { TranscriptCall } from './claude-transcript-records';

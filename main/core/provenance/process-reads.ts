@@ -1,7 +1,7 @@
 import type { ListeningPort } from '../../../shared/model';
 import { identityKey } from '../model/identity';
-import { type ProcessRecord } from '../model/process-record';
-import { type ProcessSampler } from '../sampling/process-sampler';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 
 /** How long one process's cwd and ports are trusted before they are read again. */
 export const PROCESS_REFRESH_MS = 10_000;

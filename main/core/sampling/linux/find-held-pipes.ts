@@ -1,7 +1,7 @@
 import { listPipeFds } from './pipe-fds';
-import { type PipeFd } from '../../model/held-pipe';
+import type { PipeFd } from '../../model/held-pipe';
 import { matchHeldPipes, type PipeListing } from '../../analysis/held-pipes/match-held-pipes';
-import { type HeldPipe } from '../../model/held-pipe';
+import type { HeldPipe } from '../../model/held-pipe';
 import { readUnixSocketPeers } from './unix-socket-peers';
 import type { HeldPipeQuery } from '../process-sampler';
 
