@@ -158,7 +158,7 @@ export function createWatchApp(ink: typeof InkModule) {
         (result) =>
           setMessage([
             result.kept
-              ? `Kept group ${target.pgid} (${keptLabel(result.kept.until, Date.now())}): not flagged as a leak, never stopped by a policy. K again lets it go.`
+              ? `Kept group ${target.pgid} (${keptLabel(result.kept.until, Date.now())}): no notices, no policy stops, not counted as a leak. K again lets it go.`
               : `Group ${target.pgid} is no longer kept.`,
           ]),
         (err: unknown) => setMessage([`Not kept: ${err instanceof Error ? err.message : String(err)}`]),
