@@ -66,7 +66,7 @@ describe('the timeline screen', () => {
       // Every axis label lies inside the axis (read in one go: the axis is drawn again as time passes).
       const overflow = await page.getByTestId('time-axis').evaluate((axis) => {
         const a = axis.getBoundingClientRect();
-        const labels = [...axis.querySelectorAll('text')].map((t) => t.getBoundingClientRect());
+        const labels = Array.from(axis.querySelectorAll('text')).map((t) => t.getBoundingClientRect());
         return {
           labels: labels.length,
           outside: labels.filter((b) => b.left < a.left - 0.5 || b.right > a.right + 0.5).length,
