@@ -85,6 +85,15 @@ describe('the timeline screen', () => {
       const box = (await stop.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(POPOVER.width);
       await page.screenshot({ path: `${ARTIFACTS}/timeline-stop-420.png` });
+      // Keep is beside Stop on the timeline screen: kept (said in the header), then let go.
+      const actions = page.getByTestId('timeline-actions');
+      await actions.getByRole('button', { name: `Keep group ${call.pid} running` }).click();
+      await expect.poll(() => actions.getByTestId('kept-badge').textContent()).toBe('kept, 8 h left');
+      const keptBox = (await actions.boundingBox())!;
+      expect(keptBox.x + keptBox.width).toBeLessThanOrEqual(POPOVER.width);
+      await page.screenshot({ path: `${ARTIFACTS}/timeline-kept-420.png` });
+      await actions.getByRole('button', { name: `Stop keeping group ${call.pid}` }).click();
+      await actions.getByRole('button', { name: `Keep group ${call.pid} running` }).waitFor();
       await stop.click();
       const dialog = page.getByTestId('stop-dialog');
       await expect
