@@ -21,12 +21,19 @@ export interface HookAgentStatus {
   missingCommand?: string;
   /** Corral has seen this agent run on this machine (now, or in its incident history). */
   seen: boolean;
+  /** The agent's own settings directory exists (it was installed and run here). Absent: not known. */
+  installed?: boolean;
 }
 
 export interface HooksOverview {
   agents: HookAgentStatus[];
   /** The command line the hooks would run (`<…> hook <agent> <event>`); null when Corral cannot tell. */
   command: string | null;
+  /**
+   * The command line that runs the corral CLI on this machine (`corral`, its absolute path, or Node
+   * and the CLI's script), for the `hooks install` the page shows; null or absent: none known.
+   */
+  cliCommand?: string | null;
   /** Why `command` is null, and what to do about it. */
   commandProblem?: string;
 }

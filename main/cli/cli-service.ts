@@ -1,6 +1,7 @@
 import type { Settings } from '../../shared/model';
 import { loadConfig, type LoadedConfig } from '../core/config/load-config';
 import { createCorralService, type RunningService } from '../core/create-service';
+import { ownHookCommand } from './own-hook-command';
 
 /**
  * The running core for a long-lived CLI command; problems are reported on stderr, named for it. The
@@ -13,6 +14,7 @@ export function startCliService(
 ): RunningService {
   const running = createCorralService({
     config: { ...config, settings },
+    hooks: { command: ownHookCommand() },
     onError: (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
   });
   if (running.store.problem) process.stderr.write(`corral ${command}: storage: ${running.store.problem}\n`);

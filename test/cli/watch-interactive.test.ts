@@ -70,7 +70,7 @@ const selectedLine = (screen: string): string => screen.split('\n').find((l) => 
 const selectedId = (screen: string): string => selectedLine(screen).split(/\s+/)[1] ?? '';
 
 describe('corral watch on a terminal', () => {
-  it('selects with the arrows, searches by command and :port, stops with confirmation, sorts and quits', async () => {
+  it('selects with the arrows, searches by command and :port, stops with confirmation, keeps, sorts and quits', async () => {
     const home = mkdtempSync(join(tmpdir(), 'corral-watch-home-'));
     const dataDir = mkdtempSync(join(tmpdir(), 'corral-watch-data-'));
     const port = await freePort();
@@ -153,6 +153,27 @@ describe('corral watch on a terminal', () => {
         s.includes('every targeted process is gone'),
       );
       expect(groupMembers(sleeper.pid)).toEqual([]);
+      expect(groupMembers(server.pid).length).toBe(1);
+
+      // `K` on the server left (Esc clears the search): kept, as `corral keep` would, and said so on its
+      // row; `K` again lets it go.
+      tmux.keys('Escape');
+      screen = await tmux.waitScreen('the server left selected', (s) =>
+        selectedLine(s).includes('http.server'),
+      );
+      tmux.keys('K');
+      screen = await tmux.waitScreen('the keep reported', (s) =>
+        s.includes(`Kept group ${server.pid} (kept, 8 h left)`),
+      );
+      await tmux.waitScreen('the row says kept', (s) =>
+        /\(kept, 8 h left\) .*http\.server/.test(selectedLine(s)),
+      );
+      const kept = await runCli(['keep', '--list', '--json'], {
+        env: { CORRAL_DATA_DIR: dataDir, CORRAL_CONFIG: '/nonexistent' },
+      });
+      expect(kept.stdout).toContain(`"pgid":${server.pid}`);
+      tmux.keys('K');
+      await tmux.waitScreen('the keep ended', (s) => s.includes(`Group ${server.pid} is no longer kept.`));
       expect(groupMembers(server.pid).length).toBe(1);
 
       tmux.keys('s');

@@ -49,6 +49,20 @@ async function rowOrder(page: Page): Promise<string[]> {
     .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-group-id')!));
 }
 
+/**
+ * With CORRAL_README_SCREENSHOTS=1 (scripts/readme-screenshots.sh), the README's pictures are taken
+ * from this very scene: the pointer moved off the page first, so no tooltip covers them, and the
+ * hook offer answered.
+ */
+async function readmeShot(page: Page, name: 'overview-popover.png' | 'timeline.png'): Promise<void> {
+  if (process.env.CORRAL_README_SCREENSHOTS !== '1') return;
+  // The one-time hook offer is answered as a user would, once: the pictures show the leaks.
+  const notNow = page.getByTestId('hook-offer').getByRole('button', { name: 'Not now' });
+  if (await notNow.isVisible()) await notNow.click();
+  await page.mouse.move(page.viewportSize()!.width - 1, 1);
+  await page.screenshot({ path: `docs/${name}` });
+}
+
 async function noHorizontalScroll(page: Page): Promise<boolean> {
   return (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) === true;
 }
@@ -179,6 +193,7 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
     await expect.poll(() => page.getByTestId('tooltip-point').textContent()).toMatch(/ · CPU \d+%$/);
     await page.screenshot({ path: `${ARTIFACTS}/timeline-1280.png` });
+    await readmeShot(page, 'timeline.png');
 
     // The popover: the timeline is its own screen with a way back; the list fits, Stop in view.
     await page.setViewportSize(POPOVER);
@@ -197,6 +212,7 @@ describe('triage UI at 420 × 700 and 1280 × 800', () => {
     const filters = (await page.locator('fieldset.segmented').boundingBox())!;
     expect(filters.height).toBeLessThan(40);
     await page.screenshot({ path: `${ARTIFACTS}/overview-420.png` });
+    await readmeShot(page, 'overview-popover.png');
 
     await stop.click();
     const dialog = page.getByTestId('stop-dialog');

@@ -123,6 +123,10 @@ describe('hooks:status and hooks:install against real settings files', () => {
     writeFileSync(gemini, '{ "theme": "dark", ');
     const status = await ask<HooksOverview>('hooks:status', undefined);
     expect(status.agents.find((a) => a.agent === 'gemini-cli')).toMatchObject({ state: 'invalid' });
+    // Installed here: the agent's own settings directory exists (Gemini's); Codex's does not.
+    expect(status.agents.find((a) => a.agent === 'gemini-cli')?.installed).toBe(true);
+    expect(status.agents.find((a) => a.agent === 'codex')?.installed).toBe(false);
+    expect(status.cliCommand).toBe(COMMAND);
     const change = await ask<HooksChangeView>('hooks:install', { agent: 'gemini-cli', dryRun: false });
     expect(change.changed).toBe(false);
     expect(change.error).toContain(gemini);
@@ -137,6 +141,7 @@ describe('hooks:status and hooks:install against real settings files', () => {
     const { claudeDir, ask } = start(resolveHookCommand({ PATH: tempDir('corral-empty-path-') }));
     const status = await ask<HooksOverview>('hooks:status', undefined);
     expect(status.command).toBeNull();
+    expect(status.cliCommand).toBeNull();
     expect(status.commandProblem).toContain('the corral command was not found on PATH');
     const change = await ask<HooksChangeView>('hooks:install', { agent: 'claude-code', dryRun: false });
     expect(change.error).toContain('CORRAL_HOOK_COMMAND');

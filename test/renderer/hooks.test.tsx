@@ -90,13 +90,37 @@ describe('agent hooks in settings', () => {
     expect(
       within(list)
         .getAllByTestId('hook-agent')
-        .map((li) => li.textContent),
+        .map((li) => [
+          li.querySelector('.hook-head')!.textContent,
+          li.querySelector('.hook-detail')!.textContent,
+          li.querySelector('.hook-detail')!.getAttribute('title'),
+        ]),
     ).toEqual([
-      `Claude Code (seen on this machine): no Corral hooks (${CLAUDE_FILE})`,
-      'Codex CLI: no Corral hooks (/home/me/.codex/hooks.json)',
-      'Gemini CLI (seen on this machine): cannot tell: /home/me/.gemini/settings.json: not valid JSON (ValueExpected at offset 20)',
-      "Qwen Code: Corral's hooks in /home/me/.qwen-code/settings.json (SessionEnd)",
+      [
+        'Claude Code not set up · seen running on this machine',
+        CLAUDE_FILE,
+        `no Corral hooks (${CLAUDE_FILE})`,
+      ],
+      [
+        'Codex CLI not set up · not found on this machine',
+        '/home/me/.codex/hooks.json',
+        'no Corral hooks (/home/me/.codex/hooks.json)',
+      ],
+      [
+        'Gemini CLI cannot read its settings · seen running on this machine',
+        '/home/me/.gemini/settings.json: not valid JSON (ValueExpected at offset 20)',
+        'cannot tell: /home/me/.gemini/settings.json: not valid JSON (ValueExpected at offset 20)',
+      ],
+      [
+        'Qwen Code set up · not found on this machine',
+        '/home/me/.qwen-code/settings.json',
+        "Corral's hooks in /home/me/.qwen-code/settings.json (SessionEnd)",
+      ],
     ]);
+    // The same in a terminal, with the CLI as this machine runs it.
+    expect(screen.getByTestId('hook-cli-command').textContent).toBe(
+      '/usr/local/bin/corral hooks install --agent claude-code\n/usr/local/bin/corral hooks uninstall --agent claude-code',
+    );
   });
 
   it('offers hooks only to seen agents lacking them, shows the diff first, and installs only on the click', async () => {
@@ -121,8 +145,8 @@ describe('agent hooks in settings', () => {
       `Installed Claude Code's hooks in ${CLAUDE_FILE}; the previous file is kept as ${CLAUDE_FILE}.corral-backup-1700000000000.`,
     );
     await waitFor(() =>
-      expect(screen.getAllByTestId('hook-agent')[0]!.textContent).toBe(
-        `Claude Code (seen on this machine): Corral's hooks in ${CLAUDE_FILE} (PreToolUse, PostToolUse, SessionEnd)`,
+      expect(screen.getAllByTestId('hook-agent')[0]!.querySelector('.hook-head')!.textContent).toBe(
+        'Claude Code set up · seen running on this machine',
       ),
     );
     expect(screen.queryByRole('button', { name: /Install hooks for/ })).toBeNull();
@@ -138,12 +162,58 @@ describe('agent hooks in settings', () => {
     expect(screen.getByRole('button', { name: 'Install hooks for Claude Code…' })).toBeTruthy();
   });
 
-  it('without a corral command for the hooks, says why and offers nothing', async () => {
-    setup({ ...overview(), command: null, commandProblem: 'the corral command was not found on PATH' });
+  it('without a corral command for the hooks, says why, offers no install, and looks again on request', async () => {
+    const { api } = setup({
+      ...overview(),
+      command: null,
+      cliCommand: null,
+      commandProblem: 'the corral command was not found on PATH',
+    });
     expect((await screen.findByTestId('hook-command-problem')).textContent).toBe(
-      'Hooks cannot be installed from here: the corral command was not found on PATH.',
+      "Corral's hooks run the corral command, which this machine does not have on its PATH yet." +
+        'Hooks cannot be installed from here: the corral command was not found on PATH.Look again',
     );
-    expect(screen.queryAllByRole('button')).toEqual([]);
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Look again']);
+    // The user installs the CLI, then looks again: the offer appears.
+    api.handle('hooks:status', () => overview());
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Look again' })));
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Install hooks for Claude Code…',
+    ]);
+    expect(screen.queryByTestId('hook-command-problem')).toBeNull();
+  });
+
+  it("inside the desktop app, leads to the app's Install command-line tool…", async () => {
+    const win = window as unknown as { corral?: unknown };
+    win.corral = {};
+    try {
+      setup({ ...overview(), command: null, cliCommand: null, commandProblem: 'not on PATH' });
+      expect((await screen.findByTestId('hook-command-problem')).textContent).toContain(
+        "Install it from Corral's menu-bar menu (Install command-line tool…) or with npm install -g corral, then look again.",
+      );
+    } finally {
+      delete win.corral;
+    }
+  });
+
+  it('offers hooks to an agent installed here but not yet seen, and names the CLI by its full command', async () => {
+    const base = overview();
+    const { installs } = setup({
+      ...base,
+      command: "'/opt/node 24/bin/node' /srv/corral/out/main/corral-hook.js",
+      cliCommand: "'/opt/node 24/bin/node' /srv/corral/out/main/corral.js",
+      agents: base.agents.map((a) => (a.agent === 'codex' ? { ...a, installed: true } : a)),
+    });
+    const codex = await screen.findByRole('button', { name: 'Install hooks for Codex CLI…' });
+    expect(screen.getAllByTestId('hook-agent')[1]!.querySelector('.hook-head')!.textContent).toBe(
+      'Codex CLI not set up · installed on this machine',
+    );
+    expect(screen.getByTestId('hook-cli-command').textContent).toBe(
+      "'/opt/node 24/bin/node' /srv/corral/out/main/corral.js hooks install --agent claude-code\n" +
+        "'/opt/node 24/bin/node' /srv/corral/out/main/corral.js hooks uninstall --agent claude-code",
+    );
+    await act(async () => fireEvent.click(codex));
+    expect(installs).toEqual([{ agent: 'codex', dryRun: true }]);
   });
 
   it('shows an install error and writes nothing more', async () => {

@@ -79,10 +79,10 @@ describe('policies in settings', () => {
     expect(
       within(list)
         .getAllByTestId('policy-rule')
-        .map((li) => li.textContent),
+        .map((li) => li.querySelector('label')!.textContent),
     ).toEqual([
-      'stop-orphaned-loops — stop when flags: orphan, runaway; agents: claude-code',
-      'big-memory — notify when flags: memory-hog',
+      'stop-orphaned-loops — stop when claude-code; orphaned + runaway',
+      'big-memory — notify when memory hog',
     ]);
     expect((screen.getByRole('checkbox', { name: 'Enable big-memory' }) as HTMLInputElement).checked).toBe(
       false,
@@ -162,10 +162,20 @@ describe('policies in settings', () => {
     renderWithCorral(<App />, api);
     const row = await screen.findByTestId('group-row');
     fireEvent.click(within(row).getByRole('button', { name: 'Make this a rule…' }));
-    const draft = await screen.findByTestId('rule-draft');
-    expect(draft.textContent).toContain('claude-code-orphan-leaderless');
-    fireEvent.change(within(draft).getByRole('combobox', { name: /Action/ }), { target: { value: 'stop' } });
-    await act(async () => fireEvent.click(within(draft).getByRole('button', { name: 'Add rule' })));
+    // The editor opens on the prefilled rule: its agent and flags ticked, notify until the user says stop.
+    const editor = await screen.findByTestId('rule-editor');
+    expect((within(editor).getByLabelText('Name') as HTMLInputElement).value).toBe(
+      'claude-code-orphan-leaderless',
+    );
+    expect((within(editor).getByRole('checkbox', { name: 'claude-code' }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+    expect((within(editor).getByRole('checkbox', { name: /^orphaned/ }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+    expect((within(editor).getByRole('radio', { name: 'Notify me' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(editor).getByRole('radio', { name: /Stop the group/ }));
+    await act(async () => fireEvent.click(within(editor).getByRole('button', { name: 'Add rule' })));
     expect(patches).toEqual([
       {
         policies: [
@@ -177,6 +187,6 @@ describe('policies in settings', () => {
         ],
       },
     ]);
-    expect(screen.queryByTestId('rule-draft')).toBeNull();
+    expect(screen.queryByTestId('rule-editor')).toBeNull();
   });
 });

@@ -12,6 +12,8 @@ const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.
 export interface ServeProcess {
   url: string;
   pid: number;
+  /** The server's HOME (agents' settings files go here), with its config.json and data/. */
+  home: string;
   stop(): Promise<number | null>;
 }
 
@@ -50,6 +52,7 @@ export async function startServe(
   return {
     url: url!,
     pid: child.pid!,
+    home: dir,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

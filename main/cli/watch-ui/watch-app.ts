@@ -9,6 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
+import { DEFAULT_KEEP_MS, keptLabel } from '../../../shared/keep-duration';
 import { FLAG_MEANING } from '../../../shared/flag-words';
 import type { GroupView } from '../../../shared/model';
 // The renderer's own wording: the same confirmation list and the same story as the UI.
@@ -24,7 +25,7 @@ import type { WatchFeed } from './watch-feed';
 import { keepSelection, matchesSearch, scrollTop, SORTS } from './watch-model';
 
 export interface WatchAppProps {
-  service: Pick<CorralService, 'stopGroup' | 'timeline'>;
+  service: Pick<CorralService, 'stopGroup' | 'timeline' | 'keepGroup' | 'unkeepGroup'>;
   /** Snapshots and events (watch-feed.ts). */
   feed: WatchFeed;
   graceMs: number;
@@ -60,7 +61,8 @@ function useSizeWith(
 /**
  * `corral watch` on a terminal: an htop-like list of agents' groups under their sessions. ↑/↓
  * select, Enter shows a group's processes and story, `k` stops it after the same confirmation list
- * as the UI's, `/` searches by command or `:port`, `s` changes the sort, `q` quits.
+ * as the UI's, `K` keeps it (or lets a kept one go), `/` searches by command or `:port`, `s` changes
+ * the sort, `q` quits.
  */
 export function createWatchApp(ink: typeof InkModule) {
   const { Box, Text, useApp, useInput, useStdout } = ink;
@@ -147,6 +149,22 @@ export function createWatchApp(ink: typeof InkModule) {
       );
     };
 
+    /** `K`: keep the group for the default time (as `corral keep`), or end a keep in force. */
+    const toggleKeep = (target: GroupView) => {
+      const request = target.kept
+        ? service.unkeepGroup(target.id)
+        : service.keepGroup({ groupId: target.id, forMs: DEFAULT_KEEP_MS });
+      request.then(
+        (result) =>
+          setMessage([
+            result.kept
+              ? `Kept group ${target.pgid} (${keptLabel(result.kept.until, Date.now())}): no notices, no policy stops, not counted as a leak. K again lets it go.`
+              : `Group ${target.pgid} is no longer kept.`,
+          ]),
+        (err: unknown) => setMessage([`Not kept: ${err instanceof Error ? err.message : String(err)}`]),
+      );
+    };
+
     /** Text typed after `/`; keys typed faster than a read (a paste) may carry the Enter with them. */
     const typeInSearch = (text: string) => {
       const enter = text.search(/[\r\n]/);
@@ -204,6 +222,8 @@ export function createWatchApp(ink: typeof InkModule) {
         setConfirming(group);
         setMessage([]);
         setMode('confirm');
+      } else if (input === 'K' && group) {
+        toggleKeep(group);
       } else if (input.startsWith('/')) {
         setDraft('');
         setMode('search');
@@ -226,8 +246,8 @@ export function createWatchApp(ink: typeof InkModule) {
         : mode === 'confirm'
           ? 'y stop · n cancel'
           : mode === 'detail'
-            ? 'Enter/Esc back · k stop · q quit'
-            : '↑↓ select · Enter processes and story · k stop · / search · s sort · q quit';
+            ? 'Enter/Esc back · k stop · K keep · q quit'
+            : '↑↓ select · Enter processes and story · k stop · K keep · / search · s sort · q quit';
 
     const out: ReactNode[] = [
       h(Text, { key: 'header', bold: true, wrap: 'truncate' }, header),

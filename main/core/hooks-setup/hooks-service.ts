@@ -1,12 +1,18 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../../shared/hooks';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS } from './hook-agents';
 import { hooksStatus, installHooks, type HooksPlace } from './hooks-setup';
 import { shellQuote } from './shell-quote';
 
 /** The command line prefix agents run for Corral's hooks (shell syntax), or why there is none. */
-export type HookCommandResolution = { command: string } | { problem: string };
+export type HookCommandResolution =
+  | {
+      command: string;
+      /** The command that runs the CLI in a terminal, when it is not `command` itself. */
+      cli?: string;
+    }
+  | { problem: string };
 
 /**
  * What the desktop's hooks run: `CORRAL_HOOK_COMMAND` when set, else the `corral` CLI found on PATH
@@ -40,12 +46,17 @@ export function hooksOverview(
   command: HookCommandResolution,
 ): HooksOverview {
   return {
-    agents: HOOK_AGENTS.map((agent) => ({
-      ...hooksStatus(agent, place),
-      label: HOOK_AGENT_SPECS[agent].label,
-      seen: seenAgents.has(agent),
-    })),
+    agents: HOOK_AGENTS.map((agent) => {
+      const status = hooksStatus(agent, place);
+      return {
+        ...status,
+        label: HOOK_AGENT_SPECS[agent].label,
+        seen: seenAgents.has(agent),
+        installed: existsSync(dirname(status.path)),
+      };
+    }),
     command: 'command' in command ? command.command : null,
+    cliCommand: 'command' in command ? (command.cli ?? command.command) : null,
     ...('problem' in command ? { commandProblem: command.problem } : {}),
   };
 }

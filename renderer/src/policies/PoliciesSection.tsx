@@ -1,8 +1,19 @@
 import { visibleText } from '../../../shared/visible-text';
 import { useEffect, useState } from 'react';
-import type { PolicyMode, PolicyRule, Settings } from '../../../shared/model';
+import { HOOK_AGENT_NAMES } from '../../../shared/hooks';
+import type { PolicyMode, Settings } from '../../../shared/model';
 import { useCorral, useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
+import { PoliciesJson } from './PoliciesJson';
+import { PolicyRuleEditor } from './PolicyRuleEditor';
+import {
+  EMPTY_RULE,
+  checkRule,
+  describeMatch,
+  ruleToForm,
+  type RuleErrors,
+  type RuleForm,
+} from './policy-form';
 import { JOURNAL_LIMIT, startOfDay, stoppedByPolicies, wouldHaveStopped } from './policy-journal';
 
 interface PoliciesSectionProps {
@@ -11,12 +22,17 @@ interface PoliciesSectionProps {
   onSaved: (settings: Settings) => void;
 }
 
-const describeMatch = (rule: PolicyRule): string =>
-  Object.entries(rule.match)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
-    .join('; ');
+interface Editing {
+  /** The rule's place in the list; the list's length for a new rule. */
+  index: number;
+  form: RuleForm;
+  errors: RuleErrors;
+}
 
-/** Policies in Settings: the mode, each rule with an on/off switch, a drafted rule, and the journal. */
+/**
+ * Policies in Settings: the mode, each rule with an on/off switch, Edit and Delete, a form for a new
+ * or drafted rule, the rules as JSON behind "Advanced", and the journal.
+ */
 export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
   const api = useCorralApi();
   const journal = useCorral((s) => s.policyJournal);
@@ -25,6 +41,7 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
   const loadPolicyJournal = useCorral((s) => s.loadPolicyJournal);
   const [errors, setErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
+  const [editing, setEditing] = useState<Editing | null>(null);
 
   // The counts and the journal come from what the core stored, so they survive restarts of either side.
   useEffect(() => {
@@ -63,12 +80,30 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
   const today = startOfDay(Date.now());
   const wouldStop = wouldHaveStopped(journal, today);
   const stopped = stoppedByPolicies(journal, today);
+  const rules = settings.policies;
+  // "Make this a rule…" on a group opens the editor on the prefilled rule.
+  const shown: Editing | null =
+    editing ?? (draft ? { index: rules.length, form: ruleToForm(draft), errors: {} } : null);
+  const closeEditor = () => {
+    setEditing(null);
+    if (draft) setRuleDraft(null);
+  };
+  const saveEditor = () => {
+    if (!shown) return;
+    const checked = checkRule(rules, shown.index, shown.form);
+    if (!checked.ok) {
+      setEditing({ ...shown, errors: checked.errors });
+      return;
+    }
+    apply({ policies: checked.rules }, closeEditor);
+  };
+  const agentNames = [...new Set([...HOOK_AGENT_NAMES, ...settings.agents.map((a) => a.name)])];
 
   return (
     <fieldset className="policies" aria-labelledby="policies-title">
       <legend id="policies-title">Policies</legend>
-      <label className="field" htmlFor="policy-mode">
-        Mode
+      <div className="field">
+        <label htmlFor="policy-mode">Mode</label>
         <select
           id="policy-mode"
           value={settings.policyMode}
@@ -78,17 +113,17 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
           <option value="observe">Observe: record what rules would do</option>
           <option value="enforce">Enforce: act</option>
         </select>
-      </label>
+      </div>
       <p data-testid="policy-summary">
         {settings.policyMode === 'observe'
           ? `Would have stopped ${wouldStop} group${wouldStop === 1 ? '' : 's'} today.`
           : `Stopped ${stopped} group${stopped === 1 ? '' : 's'} today.`}
       </p>
-      {settings.policies.length === 0 ? (
-        <p className="empty">No policies. Use “Make this a rule…” on a flagged group, or the config file.</p>
+      {rules.length === 0 ? (
+        <p className="empty">No rules yet. Add one here, or use “Make this a rule…” on a flagged group.</p>
       ) : (
-        <ul aria-label="Policy rules">
-          {settings.policies.map((rule, i) => (
+        <ul aria-label="Policy rules" className="rule-list">
+          {rules.map((rule, i) => (
             <li key={rule.name} data-testid="policy-rule">
               <label className="checkbox">
                 <input
@@ -98,49 +133,61 @@ export function PoliciesSection({ settings, onSaved }: PoliciesSectionProps) {
                   aria-label={`Enable ${rule.name}`}
                   onChange={(event) =>
                     apply({
-                      policies: settings.policies.map((r, j) =>
-                        j === i ? { ...r, enabled: event.target.checked } : r,
-                      ),
+                      policies: rules.map((r, j) => (j === i ? { ...r, enabled: event.target.checked } : r)),
                     })
                   }
                 />
-                <strong>{rule.name}</strong> — {rule.action} when {describeMatch(rule)}
+                <span>
+                  <strong>{rule.name}</strong> — {rule.action} when {describeMatch(rule)}
+                </span>
               </label>
+              <span className="rule-buttons">
+                <button
+                  type="button"
+                  aria-label={`Edit ${rule.name}`}
+                  disabled={saving}
+                  onClick={() => setEditing({ index: i, form: ruleToForm(rule), errors: {} })}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Delete ${rule.name}`}
+                  disabled={saving}
+                  onClick={() => apply({ policies: rules.filter((_, j) => j !== i) })}
+                >
+                  Delete
+                </button>
+              </span>
             </li>
           ))}
         </ul>
       )}
-      {draft ? (
-        <div className="rule-draft" data-testid="rule-draft">
-          <p>
-            New rule <strong>{draft.name}</strong>: {draft.action} when {describeMatch(draft)}
-          </p>
-          <label className="field" htmlFor="draft-action">
-            Action
-            <select
-              id="draft-action"
-              value={draft.action}
-              onChange={(event) =>
-                setRuleDraft({ ...draft, action: event.target.value as PolicyRule['action'] })
-              }
-            >
-              <option value="notify">notify</option>
-              <option value="stop">stop</option>
-            </select>
-          </label>
+      {shown ? (
+        <PolicyRuleEditor
+          key={shown.index}
+          form={shown.form}
+          errors={shown.errors}
+          agentNames={agentNames}
+          busy={saving}
+          isNew={shown.index === rules.length}
+          onChange={(form) => setEditing({ ...shown, form, errors: {} })}
+          onSave={saveEditor}
+          onCancel={closeEditor}
+        />
+      ) : (
+        <div className="form-actions">
           <button
             type="button"
-            className="primary"
             disabled={saving}
-            onClick={() => apply({ policies: [...settings.policies, draft] }, () => setRuleDraft(null))}
+            onClick={() => setEditing({ index: rules.length, form: EMPTY_RULE, errors: {} })}
           >
-            Add rule
-          </button>
-          <button type="button" onClick={() => setRuleDraft(null)}>
-            Discard
+            Add a rule…
           </button>
         </div>
-      ) : null}
+      )}
+      <PoliciesJson rules={rules} busy={saving} onSave={(policies) => apply({ policies })} />
       {errors.length > 0 ? (
         <div role="alert" className="error" data-testid="policy-errors">
           <ul>

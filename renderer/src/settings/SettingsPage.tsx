@@ -84,7 +84,7 @@ export function SettingsPage() {
   };
 
   return (
-    <>
+    <div className="settings-page">
       <form className="settings" aria-labelledby="settings-title" onSubmit={submit} noValidate>
         <h2 id="settings-title">Settings</h2>
         {problems && problems.errors.length > 0 && (
@@ -191,6 +191,6 @@ export function SettingsPage() {
       </form>
       <PoliciesSection settings={current} onSaved={setCurrent} />
       <HooksSection />
-    </>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { KeepButton } from '../overview/KeepButton';
 import type { GroupView, TimelineLane } from '../../../shared/model';
 import { useCorral } from '../store/store-context';
 import { useElementSize } from '../shared-ui/use-element-size';
@@ -127,10 +128,15 @@ function GroupTimelinePanel({
           </span>
           {forThisGroup?.agent ? <span className="muted"> · {forThisGroup.agent.name}</span> : null}
         </h2>
-        {live && onStop ? (
-          <button type="button" className="stop" data-testid="timeline-stop" onClick={() => onStop(live)}>
-            Stop
-          </button>
+        {live ? (
+          <span className="timeline-actions" data-testid="timeline-actions">
+            <KeepButton group={live} compact />
+            {onStop ? (
+              <button type="button" className="stop" data-testid="timeline-stop" onClick={() => onStop(live)}>
+                Stop
+              </button>
+            ) : null}
+          </span>
         ) : null}
         <div className="segmented" role="group" aria-label="Range">
           {RANGES.map((r) => (
