@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
-import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
+import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
 import {
   endedSessionsPath,
   flagSessionEnded,
@@ -11,6 +11,7 @@ import {
   type EndedSessions,
 } from '../storage/ended-sessions';
 import { keepsPath, loadKeeps, markKept, type KeepRecord } from '../storage/keeps';
+import { markBackgroundTasks } from '../analysis/background-tasks';
 import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import { snapshotGroups } from './monitor-views';
@@ -48,6 +49,8 @@ export class GroupContext {
   private keepsMtimeMs = -1;
   /** Session and tool call per group id, as last found, for the events of groups no view was built for. */
   private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
+  /** The agent's pid of each named group whose session's agent ran then: `recall` asks whether it still does. */
+  private readonly namedAgents = new Map<string, { pid: number; startKey: number }>();
 
   constructor(private readonly options: GroupContextOptions) {
     this.provenance = new Provenance(
@@ -80,9 +83,12 @@ export class GroupContext {
     );
   }
 
-  /** `kept` on every group: the user's keeps in force (`corral keep`, "Keep running"). */
+  /**
+   * `kept` on every group: the user's keeps in force (`corral keep`, "Keep running"); and a live
+   * background task without its left-behind flags (analysis/background-tasks.ts). Both run on purpose.
+   */
   markKept(groups: GroupView[]): GroupView[] {
-    return markKept(groups, this.currentKeeps(), Date.now());
+    return markBackgroundTasks(markKept(groups, this.currentKeeps(), Date.now()));
   }
 
   /** The keep list, read again only when the file changed (a `corral keep` while Corral runs). */
@@ -122,7 +128,12 @@ export class GroupContext {
       if (p.attribution) attributions.set(p.record.pid, p.attribution);
     }
     this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
-    for (const g of groups) if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+    for (const g of groups) {
+      if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+      const agent = g.session?.agentAlive === true ? records.find((r) => r.pid === g.agent?.pid) : undefined;
+      if (agent) this.namedAgents.set(g.id, { pid: agent.pid, startKey: agent.startKey });
+      else this.namedAgents.delete(g.id);
+    }
   }
 
   /** `session-ended` on the groups whose session the agent hooks recorded as ended. */
@@ -140,10 +151,11 @@ export class GroupContext {
    * reading: for the desktop's no-window snapshot, whose notifications name the project and the call.
    */
   recall(groups: GroupView[]): GroupView[] {
+    const running = this.namedAgents.size > 0 ? this.runningProcesses() : new Set<string>();
     for (const g of groups) {
       const known = this.named.get(g.id);
       if (!known) continue;
-      if (known.session && g.session == null) g.session = known.session;
+      if (known.session && g.session == null) g.session = this.sessionNow(g.id, known.session, running);
       if (known.toolCall && g.toolCall == null) g.toolCall = known.toolCall;
     }
     return this.markKept(groups);
@@ -161,9 +173,31 @@ export class GroupContext {
         if (known.session || known.toolCall) this.named.set(event.groupId, known);
       }
     }
-    if (event.type === 'group-ended') this.named.delete(event.groupId);
+    if (event.type === 'group-ended') {
+      this.named.delete(event.groupId);
+      this.namedAgents.delete(event.groupId);
+    }
     if (!known || (!known.session && !known.toolCall)) return event;
     return { ...event, ...known };
+  }
+
+  /**
+   * The session as named, its agent's liveness as of now: exited once the agent's process named with it
+   * is gone (never alive on an old word: a live background task is no leftover only while it is so).
+   */
+  private sessionNow(groupId: string, session: SessionRef, running: ReadonlySet<string>): SessionRef {
+    if (session.agentAlive !== true) return session;
+    const agent = this.namedAgents.get(groupId);
+    if (agent === undefined) return { ...session, agentAlive: null };
+    return running.has(identityKey(agent.pid, agent.startKey)) ? session : { ...session, agentAlive: false };
+  }
+
+  /** The identities (pid and start stamp) of the processes running now. */
+  private runningProcesses(): Set<string> {
+    const keys = new Set<string>();
+    for (const p of this.options.monitor.trackedProcesses())
+      if (p.exitedAt === null) keys.add(identityKey(p.record.pid, p.record.startKey));
+    return keys;
   }
 
   private viewOf(event: MonitorEvent): GroupView | undefined {
