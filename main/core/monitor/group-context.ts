@@ -3,7 +3,9 @@ import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../sha
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
-import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import { identityKey } from '../model/identity';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import {
   endedSessionsPath,
   flagSessionEnded,
