@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markBackgroundTasks } from '../../main/core/analysis/background-tasks';
+import { decideNotification, INITIAL_NOTIFICATION_STATE } from '../../main/electron/notification-policy';
 import { isLiveBackgroundTask, runsOnPurpose } from '../../shared/background-task';
 import type { GroupView, ProcessView, SessionRef } from '../../shared/model';
 
@@ -102,5 +103,21 @@ describe('background tasks', () => {
     const out = markBackgroundTasks([plain, clean]);
     expect(out[0]).toBe(plain);
     expect(out[1]).toBe(clean);
+  });
+
+  it('a hot background task is still announced, as a runaway; a quiet one not at all', () => {
+    const settings = { enabled: true, pausedUntil: null };
+    const decide = (g: GroupView) =>
+      decideNotification(
+        { seq: 1, sampledAt: NOW, groups: markBackgroundTasks([g]) },
+        INITIAL_NOTIFICATION_STATE,
+        {
+          now: NOW,
+          settings,
+        },
+      ).notice;
+    expect(decide(group())).toBeNull();
+    const hot = decide(group({ flags: ['orphan', 'leaderless', 'runaway'], cpuPercent: 99 }));
+    expect(hot?.title).toMatch(/runaway process/);
   });
 });
