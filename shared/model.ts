@@ -88,7 +88,8 @@ export interface ProcessView {
 
 /**
  * `background-task`: part of a tool call the agent started in the background on purpose (Claude Code's
- * `run_in_background: true`), while the agent's session lives; once it ends, `tool-call` again.
+ * `run_in_background: true`, Qwen Code's `is_background: true`), while the agent's session lives; once it
+ * ends, `tool-call` again. Such a group is no leftover meanwhile (shared/background-task.ts).
  */
 export type ProcessRole = 'agent' | 'tool-call' | 'mcp-server' | 'background-task' | null;
 
@@ -123,7 +124,7 @@ export interface ToolCallRef {
   description: string | null;
   /** When the agent issued the call, ms since epoch. */
   startedAt: number;
-  /** The agent asked for it to run in the background (Claude Code's `run_in_background: true`). */
+  /** The agent asked for it to run in the background (Claude Code's `run_in_background`, Qwen Code's `is_background`). */
   background?: boolean;
 }
 

@@ -1,3 +1,4 @@
+import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
 import { commandThatMatters } from '../../shared/command-summary';
 import { formatCpuSeconds } from '../../shared/cpu-time';
 import { FLAG_MEANING } from '../../shared/flag-words';
@@ -18,6 +19,15 @@ const END_WORDS: Record<string, string> = {
  * `watch --json`): "adopted by PID 1: its parent (pid 655) exited".
  */
 export function eventWords(e: MonitorEvent): string {
+  const words = factWords(e);
+  // A reparenting is a fact, told as it happens; what it means depends on the session (see
+  // shared/background-task.ts): the views flag the group once its agent is gone, not before.
+  if ((e.type === 'orphaned' || e.type === 'incident-opened') && isLiveBackgroundTask({ ...e, flags: [] }))
+    return `${words}; a ${BACKGROUND_TASK_LABEL} its agent started on purpose, not a leftover while the session runs`;
+  return words;
+}
+
+function factWords(e: MonitorEvent): string {
   const d: Detail = e.detail ?? {};
   switch (e.type) {
     case 'process-started':

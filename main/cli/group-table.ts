@@ -1,4 +1,5 @@
 import { commandThatMatters } from '../../shared/command-summary';
+import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
 import { keptLabel } from '../../shared/keep-duration';
 import { flagsInWords, flagWords } from '../../shared/flag-words';
 import type { GroupView, ProcessView } from '../../shared/model';
@@ -108,9 +109,15 @@ function groupCells(g: GroupView, now: number): string[] {
     formatBytes(g.rssBytes),
     formatDuration(now - g.startedAt),
     flagsText(g.flags),
-    // A group kept on purpose (`corral keep`) says so first: its flags stay.
-    `${g.kept ? `(${keptLabel(g.kept.until, now)}) ` : ''}${whatText(g)}`,
+    // A group running on purpose says so first: kept (`corral keep`, its flags stay), or a background
+    // task of a live session.
+    `${onPurposeText(g, now)}${whatText(g)}`,
   ];
+}
+
+function onPurposeText(g: GroupView, now: number): string {
+  if (g.kept) return `(${keptLabel(g.kept.until, now)}) `;
+  return isLiveBackgroundTask(g) ? `(${BACKGROUND_TASK_LABEL}) ` : '';
 }
 
 function processCells(p: ProcessView, now: number): string[] {

@@ -1,4 +1,5 @@
 // What the tray shows, as plain data: decided here, drawn by tray-menu.ts.
+import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
 import type { GroupView, Snapshot } from '../../shared/model';
 import {
   formatCpu,
@@ -65,7 +66,11 @@ function groupItem(group: GroupView, now: number): TrayMenuItem {
         label: 'Stop group…',
         action: { kind: 'stop-group', groupId: group.id, orphansOnly: false, description },
       };
-  const kept = group.kept ? `, kept, ${formatDuration(group.kept.until - now)} left` : '';
+  const kept = group.kept
+    ? `, kept, ${formatDuration(group.kept.until - now)} left`
+    : isLiveBackgroundTask(group)
+      ? `, ${BACKGROUND_TASK_LABEL}`
+      : '';
   return {
     type: 'submenu',
     label: `${command} — ${formatCpu(group.cpuPercent)}, ${formatDuration(now - group.startedAt)} [${group.flags.join(', ')}${kept}]`,

@@ -83,9 +83,10 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
   }
 
   const start = takeToolCallStart(ctx.dataDir, key);
-  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown };
-  // The agent runs background calls on purpose and keeps track of them itself.
-  if (input.run_in_background === true) return '';
+  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown; is_background?: unknown };
+  // The agent runs background calls on purpose and keeps track of them itself (Claude Code's
+  // run_in_background; Qwen Code's and Gemini CLI's is_background).
+  if (input.run_in_background === true || input.is_background === true) return '';
   // Without the before-tool record there is no way to tell this call's processes from older ones.
   if (!start) return '';
   const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;

@@ -1,5 +1,6 @@
 import type { Gauge } from 'prom-client';
 import type { MonitorEvent } from '../../shared/model';
+import { runsOnPurpose } from '../../shared/background-task';
 import type { CorralMetrics } from './corral-metrics';
 import { agentLabel, flagLabel, kindLabel, knownAgents } from './labels';
 import { LeftoverCpu } from './leftover-cpu';
@@ -84,13 +85,13 @@ export class MetricsFeeder {
     const processes = new Map<string, { labels: Record<'agent', string>; value: number }>();
     const flagged = new Map<string, { labels: Record<'agent' | 'flag', string>; value: number }>();
     const memory = new Map<string, { labels: Record<'agent', string>; value: number }>();
-    const kept = new Set<string>();
+    const onPurpose = new Set<string>();
     for (const group of source.agentGroups()) {
-      if (group.kept) kept.add(group.id);
+      if (runsOnPurpose(group)) onPurpose.add(group.id);
       const agent = agentLabel(group.agent?.name, known);
       if (group.agent) add(processes, { agent }, group.processes.length);
-      // A kept group (`corral keep`) is running on purpose: not a leak.
-      if (group.flags.length === 0 || group.kept) continue;
+      // A kept group (`corral keep`) or a live background task is running on purpose: not a leak.
+      if (group.flags.length === 0 || onPurpose.has(group.id)) continue;
       add(memory, { agent }, group.rssBytes);
       for (const flag of group.flags) add(flagged, { agent, flag: flagLabel(flag) }, 1);
     }
@@ -98,7 +99,7 @@ export class MetricsFeeder {
     setGauge(metrics.flaggedGroups, this.seenFlags, flagged);
     setGauge(metrics.leftoverMemoryBytes, this.seenMemory, memory);
 
-    const leaks = source.openIncidents().filter((i) => !kept.has(i.groupId));
+    const leaks = source.openIncidents().filter((i) => !onPurpose.has(i.groupId));
     for (const burn of this.leftover.collect(leaks))
       metrics.leftoverCpuSeconds.inc({ agent: agentLabel(burn.agent, known) }, burn.seconds);
 

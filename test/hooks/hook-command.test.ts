@@ -160,6 +160,23 @@ describe('corral hook (the command agents run)', { timeout: 180_000 }, () => {
     expect(unknownStart).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it("Qwen Code's is_background call is the agent's own; the same call in the foreground is reported", async () => {
+    const data = dataDir();
+    const session = randomUUID();
+    const marker = { QWEN_CODE: '1', QWEN_CODE_SESSION_ID: session };
+    const bg = { is_background: true };
+    await runHook('qwen-code', 'PreToolUse', payload(session, 'PreToolUse', bg), data);
+    await leaveSleeper(marker);
+    const background = await runHook('qwen-code', 'PostToolUse', payload(session, 'PostToolUse', bg), data);
+    expect(background).toMatchObject({ code: 0, stdout: '' });
+
+    await runHook('qwen-code', 'PreToolUse', payload(session, 'PreToolUse'), data);
+    const { pid } = await leaveSleeper(marker);
+    const foreground = await runHook('qwen-code', 'PostToolUse', payload(session, 'PostToolUse'), data);
+    expect(foreground.code).toBe(0);
+    expect(foreground.stdout).toContain(String(pid));
+  });
+
   it('never fails the agent: bad input exits 0, prints nothing and is logged in the data directory', async () => {
     const data = dataDir();
     for (const [agent, event, stdin] of [

@@ -6,7 +6,8 @@ import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
-import { psGroups } from '../provenance/live-support';
+import { runCli } from '../support/run-cli';
+import { CLI_ENV, psGroups } from '../provenance/live-support';
 
 const SESSION = '7a1c2d3e-3333-4b5c-8d9e-cccccccccccc';
 const markers = {
@@ -17,7 +18,7 @@ const markers = {
 };
 
 describe('a background task the agent started on purpose (run_in_background)', () => {
-  it('is role background-task while the agent lives, a tool call again once it is gone; a foreground call never is', async () => {
+  it('is role background-task and not flagged left behind while the agent lives, a flagged tool call again once it is gone; a foreground call never is', async () => {
     const config = realpathSync(mkdtempSync(join(tmpdir(), 'corral-claude-config-')));
     try {
       const agent = await FakeAgent.start({
@@ -43,9 +44,16 @@ describe('a background task the agent started on purpose (run_in_background)', (
       expect(bg.toolCall).toMatchObject({ description: 'Watch the tests', background: true });
       expect(bg.session).toMatchObject({ id: SESSION, agentAlive: true });
       expect(bg.processes.map((p) => p.role)).toEqual(['background-task']);
+      // No leftover while its session lives: not flagged left behind, and `ps` says what it is.
+      expect(bg.flags).not.toContain('orphan');
+      expect(bg.flags).not.toContain('leaderless');
+      expect(bg.processes[0]!.flags).not.toContain('orphan');
+      const table = await runCli(['ps'], { env: { ...CLI_ENV, COLUMNS: '200' } });
+      expect(table.stdout).toMatch(/\(background task\) Watch the tests: sleep 600/);
       const fg = groups.find((g) => g.pgid === foreground.pid)!;
       expect(fg.toolCall?.background).toBeUndefined();
       expect(fg.processes.map((p) => p.role)).toEqual(['tool-call']);
+      expect(fg.flags).toContain('orphan');
 
       process.kill(agent.pid, 'SIGKILL');
       await waitFor('the agent gone', () => readProcStat(agent.pid) === null);

@@ -22,6 +22,9 @@ const RECORDINGS: Recording[] = [
   { agent: 'claude-code', dir: 'claude/2.1.332', collect: collectBashCalls },
   { agent: 'qwen-code', dir: 'qwen/0.24.4', collect: collectQwenCalls },
   { agent: 'gemini-cli', dir: 'gemini/0.61.0' },
+  // The same call started in the background on purpose (`record-agent-fixtures.mts background`).
+  { agent: 'claude-code', dir: 'claude/2.1.332/background', collect: collectBashCalls },
+  { agent: 'qwen-code', dir: 'qwen/0.24.4/background', collect: collectQwenCalls },
 ];
 
 describe.each(RECORDINGS)('$dir, as the real CLI wrote it', ({ agent, dir, collect }) => {
@@ -30,6 +33,8 @@ describe.each(RECORDINGS)('$dir, as the real CLI wrote it', ({ agent, dir, colle
     callId?: string;
     command: string;
     description: string;
+    /** Started with Claude Code's `run_in_background: true` / Qwen Code's `is_background: true`. */
+    background?: boolean;
   };
 
   it.skipIf(!collect)(
@@ -41,6 +46,8 @@ describe.each(RECORDINGS)('$dir, as the real CLI wrote it', ({ agent, dir, colle
       expect([...calls.keys()]).toEqual([id]);
       const call = calls.get(id)!;
       expect(call).toMatchObject({ command: facts.command, description: facts.description });
+      // Only a call the agent started in the background on purpose says so.
+      expect(call.background).toBe(facts.background === true ? true : undefined);
       expect(call.returnedAt).toBeGreaterThanOrEqual(call.issuedAt);
     },
   );
@@ -64,5 +71,8 @@ describe.each(RECORDINGS)('$dir, as the real CLI wrote it', ({ agent, dir, colle
     expect(post.session_id).toBe(pre.session_id);
     expect(post.tool_use_id).toBe(pre.tool_use_id);
     expect(post.tool_input).toEqual(pre.tool_input);
+    // What the hook reads to leave a background call to its agent (main/hooks/run-hook.ts).
+    const input = post.tool_input as { run_in_background?: unknown; is_background?: unknown };
+    expect(input.run_in_background === true || input.is_background === true).toBe(facts.background === true);
   });
 });

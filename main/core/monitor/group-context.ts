@@ -1,9 +1,11 @@
-import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
+import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
+import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
+import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
 import type { GroupViewCache } from './group-view-cache';
@@ -48,6 +50,8 @@ export class GroupContext {
   private readonly provenance: Provenance;
   /** Session and tool call per group id, as last found, for the events of groups no view was built for. */
   private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
+  /** The agent's pid of each named group whose session's agent ran then: `recall` asks whether it still does. */
+  private readonly namedAgents = new Map<string, { pid: number; startKey: number }>();
 
   constructor(private readonly options: GroupContextOptions) {
     this.provenance = new Provenance(
@@ -80,9 +84,12 @@ export class GroupContext {
     );
   }
 
-  /** `kept` on every group: the user's keeps in force (`corral keep`, "Keep running"). */
+  /**
+   * `kept` on every group: the user's keeps in force (`corral keep`, "Keep running"); and a live
+   * background task without its left-behind flags (analysis/background-tasks.ts). Both run on purpose.
+   */
   markKept(groups: GroupView[]): GroupView[] {
-    return markKept(groups, this.options.files.keeps(), Date.now());
+    return markBackgroundTasks(markKept(groups, this.options.files.keeps(), Date.now()));
   }
 
   /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */
@@ -102,7 +109,12 @@ export class GroupContext {
       if (p.attribution) attributions.set(p.record.pid, p.attribution);
     }
     this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
-    for (const g of groups) if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+    for (const g of groups) {
+      if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+      const agent = g.session?.agentAlive === true ? records.find((r) => r.pid === g.agent?.pid) : undefined;
+      if (agent) this.namedAgents.set(g.id, { pid: agent.pid, startKey: agent.startKey });
+      else this.namedAgents.delete(g.id);
+    }
   }
 
   /** `session-ended` on the groups whose session the agent hooks recorded as ended. */
@@ -120,10 +132,11 @@ export class GroupContext {
    * reading: for the desktop's no-window snapshot, whose notifications name the project and the call.
    */
   recall(groups: GroupView[]): GroupView[] {
+    const running = this.namedAgents.size > 0 ? this.runningProcesses() : new Set<string>();
     for (const g of groups) {
       const known = this.named.get(g.id);
       if (!known) continue;
-      if (known.session && g.session == null) g.session = known.session;
+      if (known.session && g.session == null) g.session = this.sessionNow(g.id, known.session, running);
       if (known.toolCall && g.toolCall == null) g.toolCall = known.toolCall;
     }
     return this.markKept(groups);
@@ -141,9 +154,31 @@ export class GroupContext {
         if (known.session || known.toolCall) this.named.set(event.groupId, known);
       }
     }
-    if (event.type === 'group-ended') this.named.delete(event.groupId);
+    if (event.type === 'group-ended') {
+      this.named.delete(event.groupId);
+      this.namedAgents.delete(event.groupId);
+    }
     if (!known || (!known.session && !known.toolCall)) return event;
     return { ...event, ...known };
+  }
+
+  /**
+   * The session as named, its agent's liveness as of now: exited once the agent's process named with it
+   * is gone (never alive on an old word: a live background task is no leftover only while it is so).
+   */
+  private sessionNow(groupId: string, session: SessionRef, running: ReadonlySet<string>): SessionRef {
+    if (session.agentAlive !== true) return session;
+    const agent = this.namedAgents.get(groupId);
+    if (agent === undefined) return { ...session, agentAlive: null };
+    return running.has(identityKey(agent.pid, agent.startKey)) ? session : { ...session, agentAlive: false };
+  }
+
+  /** The identities (pid and start stamp) of the processes running now. */
+  private runningProcesses(): Set<string> {
+    const keys = new Set<string>();
+    for (const p of this.options.monitor.trackedProcesses())
+      if (p.exitedAt === null) keys.add(identityKey(p.record.pid, p.record.startKey));
+    return keys;
   }
 
   private viewOf(event: MonitorEvent): GroupView | undefined {

@@ -1,4 +1,5 @@
 import type { GroupView, MonitorEvent, PolicyRule, Settings } from '../../../shared/model';
+import { runsOnPurpose } from '../../../shared/background-task';
 import { compileRule, matchingRules, type CompiledRule } from '../analysis/policy-match';
 
 /** What a policy's stop came to: signals sent, or why none were. */
@@ -50,8 +51,9 @@ export class PolicyEngine {
     for (const id of this.stopped) if (!live.has(id)) this.stopped.delete(id);
     for (const group of groups) {
       for (const { rule } of matchingRules(this.compiled, group, now)) {
-        // A group the user keeps never matches a stop; unrecorded, so it matches once the keep ends.
-        if (group.kept && rule.action === 'stop') continue;
+        // A group the user keeps (or a live background task) never matches a stop; unrecorded, so it
+        // matches once the keep (or the agent's session) ends.
+        if (runsOnPurpose(group) && rule.action === 'stop') continue;
         const key = `${group.id}\n${rule.name}`;
         if (this.seen.has(key)) continue;
         this.seen.add(key);

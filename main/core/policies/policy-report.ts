@@ -1,4 +1,5 @@
 import type { GroupView, PolicyMode, PolicyRule, Settings } from '../../../shared/model';
+import { runsOnPurpose } from '../../../shared/background-task';
 import { compileRule, ruleMatches } from '../analysis/policy-match';
 
 export interface PolicyMatchNow {
@@ -26,8 +27,8 @@ export function policyReport(settings: Settings, groups: readonly GroupView[], n
       return {
         ...rule,
         matches: groups
-          // A kept group (`corral keep`) never matches a stop, as in the policy engine.
-          .filter((g) => !(g.kept && rule.action === 'stop') && ruleMatches(compiled, g, now))
+          // A kept group (`corral keep`) or a live background task never matches a stop, as in the engine.
+          .filter((g) => !(runsOnPurpose(g) && rule.action === 'stop') && ruleMatches(compiled, g, now))
           .map((g) => ({
             groupId: g.id,
             pgid: g.pgid,

@@ -7,7 +7,10 @@ export interface TranscriptCall {
   issuedAt: number;
   /** The tool_result record's timestamp; null while the call has not returned. */
   returnedAt: number | null;
-  /** `run_in_background: true` in the call's input: the agent meant it to keep running. */
+  /**
+   * The agent meant it to keep running: Claude Code's `run_in_background: true`, Qwen Code's
+   * `is_background: true` in the call's input.
+   */
   background?: boolean;
 }
 

@@ -1,17 +1,25 @@
 import type { TranscriptCall } from './claude-transcript-records';
 
-/** Qwen Code's shell tool (0.24): `run_shell_command`, with `command` and `description`. */
+/**
+ * Qwen Code's shell tool (0.24): `run_shell_command`, with `command`, `description` and `is_background`
+ * (true: Qwen Code runs it as a managed background task, shell.ts `executeBackground`).
+ */
 const SHELL_TOOLS = new Set(['run_shell_command']);
 
 interface Part {
-  functionCall?: { id?: unknown; name?: unknown; args?: { command?: unknown; description?: unknown } };
+  functionCall?: {
+    id?: unknown;
+    name?: unknown;
+    args?: { command?: unknown; description?: unknown; is_background?: unknown };
+  };
   functionResponse?: { id?: unknown };
 }
 
 /**
  * Reads shell calls out of Qwen Code's chat records (`<QWEN_CODE_PROJECT_DIR>/chats/<session id>.jsonl`,
  * as the real Qwen Code 0.24.4 writes them: test/fixtures/qwen): an `assistant` record whose
- * `message.parts` hold `{functionCall: {id, name: "run_shell_command", args: {command, description}}}`,
+ * `message.parts` hold `{functionCall: {id, name: "run_shell_command", args: {command, description,
+ * is_background}}}`,
  * later a `tool_result` record whose parts hold `{functionResponse: {id}}`. Lines not of that shape
  * are skipped: the file is another program's.
  */
@@ -49,6 +57,7 @@ export function collectQwenCalls(
           description: typeof description === 'string' && description !== '' ? description : null,
           issuedAt: at,
           returnedAt: null,
+          ...(call.args?.is_background === true ? { background: true } : {}),
         });
       } else if (record.type === 'tool_result' && response && typeof response.id === 'string') {
         if (!results.has(response.id)) results.set(response.id, at);

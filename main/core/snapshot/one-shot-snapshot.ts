@@ -2,6 +2,7 @@ import type { GroupView, Settings } from '../../../shared/model';
 import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
+import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
 import { matcherFor } from '../analysis/signatures';
 import { Provenance } from '../provenance/add-provenance';
@@ -77,11 +78,13 @@ export async function takeOneShotSnapshot(
     sampler: source,
     portsOfAll,
   });
-  if (!endedSessions || endedSessions.size === 0)
-    return { sampledAt, groups: markKept(groups, keeps, sampledAt) };
   const markers = new Map(records.map((r) => [r.pid, r.markers]));
-  const ended = flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions);
-  return { sampledAt, groups: markKept(ended, keeps, sampledAt) };
+  const ended =
+    endedSessions && endedSessions.size > 0
+      ? flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions)
+      : groups;
+  // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
+  return { sampledAt, groups: markBackgroundTasks(markKept(ended, keeps, sampledAt)) };
 }
 
 /**

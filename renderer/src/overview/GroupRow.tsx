@@ -1,4 +1,5 @@
 import { visibleText } from '../../../shared/visible-text';
+import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../../shared/background-task';
 import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
@@ -31,6 +32,7 @@ export const GroupRow = memo(function GroupRow({
   const command = groupCommand(group);
   const full = groupFullCommand(group);
   const severity = groupSeverity(group);
+  const backgroundTask = isLiveBackgroundTask(group);
   // macOS hides the environment of SIP-protected binaries: attribution then rests on lineage.
   const envHidden = group.agent !== null && group.processes.some((p) => p.environReadable === false);
   const memoryUnknown = group.processes.some((p) => p.rssBytes === null);
@@ -73,6 +75,15 @@ export const GroupRow = memo(function GroupRow({
           {memory} · <Age since={group.startedAt} />
         </span>
       ) : null}
+      {backgroundTask ? (
+        <span
+          className="kept-badge background-task-badge"
+          data-testid="background-task-badge"
+          title="The agent started it in the background on purpose, and its session is running: not a leftover until the session ends"
+        >
+          {BACKGROUND_TASK_LABEL}
+        </span>
+      ) : null}
       <FlagBadges flags={group.flags} group={group} />
       {envHidden ? (
         <span
@@ -88,10 +99,11 @@ export const GroupRow = memo(function GroupRow({
   );
   return (
     <tr
-      className={`group-row severity-${severity}${selected ? ' selected' : ''}${group.kept ? ' kept' : ''}`}
+      className={`group-row severity-${severity}${selected ? ' selected' : ''}${group.kept ? ' kept' : ''}${backgroundTask ? ' background-task' : ''}`}
       data-testid="group-row"
       data-group-id={group.id}
       data-kept={group.kept ? 'true' : undefined}
+      data-background-task={backgroundTask ? 'true' : undefined}
       data-severity={severity}
       aria-selected={selected}
       onClick={() => onSelect(group.id)}
