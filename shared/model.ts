@@ -20,9 +20,12 @@ export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
 /**
  * Flags on a whole group. `session-ended`: a member belongs to an agent session that its SessionEnd
  * hook reported as ended (main/hooks/ended-sessions.ts). `memory-hog`: its memory stayed above
- * `memory.groupMegabytes` for `memory.windowSeconds`.
+ * `memory.groupMegabytes` for `memory.windowSeconds`. `spawn-storm`: it started more than
+ * `spawnStorm.birthsPerMinute` processes a minute for `spawnStorm.windowSeconds`, or its live members
+ * kept growing past `spawnStorm.members` (GroupView.spawnStorm says which).
  */
-export type GroupFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'session-ended';
+export type GroupFlag =
+  'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'spawn-storm' | 'session-ended';
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */
@@ -152,6 +155,28 @@ export interface GroupView {
    * raises no notification, matches no policy `stop` and is not counted as a leak. null when not kept.
    */
   kept?: KeptMark | null;
+  /** While the group is flagged `spawn-storm`: how fast it starts processes, and what it repeats. */
+  spawnStorm?: SpawnStormFacts | null;
+}
+
+/**
+ * A spawn storm as measured: `birth-rate` (more than the threshold of processes started a minute, for
+ * the window) or `member-growth` (live members past the threshold and still growing).
+ */
+export interface SpawnStormFacts {
+  reason: 'birth-rate' | 'member-growth';
+  /** Processes started a minute now (over the last 10 s or the window, if shorter). */
+  birthsPerMinute: number;
+  /** The highest rate while flagged. */
+  peakBirthsPerMinute: number;
+  /** Live members now, and the most seen while flagged. */
+  members: number;
+  peakMembers: number;
+  /** Processes the group started since Corral first saw it; `unseenBirths` of them exited unread. */
+  births: number;
+  unseenBirths: number;
+  /** The command lines started most often, most first (counts include unseen births, see docs). */
+  repeated: Array<{ command: string; count: number }>;
 }
 
 /** A keep in force on a group: until when, and the user's note. */
@@ -199,6 +224,8 @@ export type MonitorEventType =
   | 'signal-sent'
   | 'memory-hog'
   | 'memory-hog-cleared'
+  | 'spawn-storm'
+  | 'spawn-storm-cleared'
   | 'policy-matched'
   | 'stopped-by-policy';
 
@@ -219,7 +246,7 @@ export interface MonitorEvent {
   toolCall?: ToolCallRef;
 }
 
-export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless' | 'memory-hog';
+export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless' | 'memory-hog' | 'spawn-storm';
 /** 'cleared': a runaway (or memory hog) that calmed down by itself. */
 export type IncidentEnd = 'exited' | 'stopped-by-user' | 'stopped-by-policy' | 'cleared' | 'open' | 'unknown';
 
@@ -278,6 +305,8 @@ export interface Incident {
   closedAtSource: IncidentTimeSource | null;
   /** What policies made of the group while this incident was open, oldest first (absent: none). */
   policyNotes?: PolicyNote[];
+  /** For a spawn storm: the rate, the members and the repeated commands, at their peak (absent: none). */
+  spawnStorm?: SpawnStormFacts;
 }
 
 /** One policy's match on a group, as recorded: `executed` false in observe mode or when refused. */
@@ -390,6 +419,8 @@ export interface Settings {
   pollIntervalMs: number;
   runaway: { cpuPercent: number; windowSeconds: number };
   memory: { groupMegabytes: number; windowSeconds: number };
+  /** Spawn storms (flag `spawn-storm`). Absent means the defaults (DEFAULT_SETTINGS). */
+  spawnStorm?: { birthsPerMinute: number; windowSeconds: number; members: number };
   policyMode: PolicyMode;
   policies: PolicyRule[];
   teardown: { graceMs: number };

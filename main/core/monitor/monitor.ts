@@ -9,6 +9,8 @@ import { IncidentGlue } from './incident-glue';
 import { MemoryCheck } from './memory-check';
 import { MonitorState } from './monitor-state';
 import { PolicyGlue } from './policy-glue';
+import { SpawnBirths } from './spawn-births';
+import { SpawnStormCheck } from './spawn-storm-check';
 import { ProcessTable } from './process-table';
 import { isStall } from './stall';
 import type { TrackedGroup, TrackedProcess } from './tracked';
@@ -73,6 +75,8 @@ export class Monitor {
   private readonly incidents: IncidentGlue;
   private readonly heldPipes: HeldPipeCheck | null;
   private readonly memory: MemoryCheck;
+  private readonly births = new SpawnBirths(this.state);
+  private readonly spawnStorms: SpawnStormCheck;
   /** Policies' events, incident notes and stops (see policy-glue). */
   readonly policies: PolicyGlue;
   private readonly pollListeners = new Set<(now: number) => void>();
@@ -118,6 +122,7 @@ export class Monitor {
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
     this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
+    this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
   }
 
@@ -347,10 +352,12 @@ export class Monitor {
     const sampler = this.options.sampler;
     if (!sampler.newPidsSince || this.pidCursor === null || this.listOnNextPoll) {
       this.listOnNextPoll = false;
+      this.births.announce(null);
       return null;
     }
     const { cursor, pids } = sampler.newPidsSince(this.pidCursor);
     this.pidCursor = cursor;
+    this.births.announce(pids);
     if (pids === null) this.listOnNextPoll = true;
     return pids;
   }
@@ -445,6 +452,7 @@ export class Monitor {
       this.groupTracker.update(now);
       this.updateWatches();
     }
+    this.guard('births', () => this.births.count(records, now));
     if (isPoll) {
       const heldPipes = this.heldPipes;
       if (heldPipes)
@@ -452,7 +460,9 @@ export class Monitor {
           if (heldPipes.run(now)) this.version++;
         });
       this.guard('memory', () => this.memory.run(now));
+      this.guard('spawn storms', () => this.spawnStorms.run(now));
       this.guard('incidents', () => this.incidents.updateAll(now));
+      this.guard('spawn storms', () => this.spawnStorms.recordOnIncidents(now));
       this.table.forgetEnded();
     }
   }
