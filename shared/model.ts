@@ -21,7 +21,8 @@ export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
  * Flags on a whole group. `session-ended`: a member belongs to an agent session that its SessionEnd
  * hook reported as ended (main/hooks/ended-sessions.ts). `memory-hog`: its memory stayed above
  * `memory.groupMegabytes` for `memory.windowSeconds`. `spawn-storm`: it started more than
- * `spawnStorm.birthsPerMinute` processes a minute for `spawnStorm.windowSeconds`, or its live members
+ * `spawnStorm.birthsPerMinute` processes a minute (or one command line more than
+ * `spawnStorm.repeatsPerMinute` times) for `spawnStorm.windowSeconds`, or its live members
  * kept growing past `spawnStorm.members` (GroupView.spawnStorm says which).
  */
 export type GroupFlag =
@@ -161,12 +162,15 @@ export interface GroupView {
 
 /**
  * A spawn storm as measured: `birth-rate` (more than the threshold of processes started a minute, for
- * the window) or `member-growth` (live members past the threshold and still growing).
+ * the window), `repeated-command` (one command line started more than its threshold a minute, for the
+ * window) or `member-growth` (live members past the threshold and still growing).
  */
 export interface SpawnStormFacts {
-  reason: 'birth-rate' | 'member-growth';
+  reason: 'birth-rate' | 'repeated-command' | 'member-growth';
   /** Processes started a minute now (over the last 10 s or the window, if shorter). */
   birthsPerMinute: number;
+  /** How many times a minute the most started command line is started now (same window). */
+  repeatsPerMinute: number;
   /** The highest rate while flagged. */
   peakBirthsPerMinute: number;
   /** Live members now, and the most seen while flagged. */
@@ -420,7 +424,7 @@ export interface Settings {
   runaway: { cpuPercent: number; windowSeconds: number };
   memory: { groupMegabytes: number; windowSeconds: number };
   /** Spawn storms (flag `spawn-storm`). Absent means the defaults (DEFAULT_SETTINGS). */
-  spawnStorm?: { birthsPerMinute: number; windowSeconds: number; members: number };
+  spawnStorm?: { birthsPerMinute: number; repeatsPerMinute: number; windowSeconds: number; members: number };
   policyMode: PolicyMode;
   policies: PolicyRule[];
   teardown: { graceMs: number };

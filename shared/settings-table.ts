@@ -27,6 +27,13 @@ export const NUMERIC_SETTINGS = {
     unit: '/min',
     label: 'Spawn storm: processes a minute',
   },
+  repeatsPerMinute: {
+    min: 1,
+    max: 10_000_000,
+    integer: false,
+    unit: '/min',
+    label: 'Spawn storm: one command a minute',
+  },
   spawnWindowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Spawn storm window' },
   spawnMembers: {
     min: 2,
@@ -40,6 +47,7 @@ export const NUMERIC_SETTINGS = {
 /** Measured on a 2-core VM (docs/spawn-storms.md): far above `npm ci`, `make -j4` and `tsc -b`. */
 export const DEFAULT_SPAWN_STORM: NonNullable<Settings['spawnStorm']> = {
   birthsPerMinute: 6000,
+  repeatsPerMinute: 300,
   windowSeconds: 30,
   members: 200,
 };

@@ -90,6 +90,7 @@ const settingsPatch = object(
     }),
     spawnStorm: object({
       birthsPerMinute: finiteNumber(NUMERIC_SETTINGS.birthsPerMinute),
+      repeatsPerMinute: finiteNumber(NUMERIC_SETTINGS.repeatsPerMinute),
       windowSeconds: finiteNumber(NUMERIC_SETTINGS.spawnWindowSeconds),
       members: finiteNumber(NUMERIC_SETTINGS.spawnMembers),
     }),

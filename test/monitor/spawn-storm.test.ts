@@ -39,6 +39,20 @@ const fileThere = (path: string) => () => {
   }
 };
 
+/**
+ * The flag came for a rate over its threshold: all births (`birth-rate`), or one command line's
+ * (`repeated-command`, what a loop starved of CPU on a loaded machine still shows).
+ */
+function expectOverThreshold(storm: MonitorEvent): void {
+  const d = storm.detail ?? {};
+  if (d.reason === 'birth-rate')
+    expect(Number(d.birthsPerMinute)).toBeGreaterThanOrEqual(STORM.birthsPerMinute);
+  else {
+    expect(d.reason).toBe('repeated-command');
+    expect(Number(d.repeatsPerMinute)).toBeGreaterThanOrEqual(STORM.repeatsPerMinute);
+  }
+}
+
 const stormOf = (h: Harness, pgid: number) =>
   h.running.service.snapshot().groups.find((g) => g.pgid === pgid);
 
@@ -57,8 +71,7 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
       `while [ ! -e ${dir}/stop ]; do /bin/true; done; echo > ${dir}/stopped; exec tail -f /dev/null`,
     );
     const storm = await h.next('spawn-storm', (e) => e.pgid === call.pid, 60_000);
-    expect(storm.detail?.reason).toBe('birth-rate');
-    expect(Number(storm.detail?.birthsPerMinute)).toBeGreaterThanOrEqual(STORM.birthsPerMinute);
+    expectOverThreshold(storm);
     expect(storm.detail?.repeatedCommand).toBe('/bin/true');
     const flagged = stormOf(h, call.pid);
     expect(flagged?.flags).toContain('spawn-storm');
@@ -68,9 +81,9 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
       (await h.running.service.incidents()).find((i) => i.pgid === call.pid && i.spawnStorm !== undefined),
     );
     expect(incident.flags).toContain('spawn-storm');
-    expect(incident.spawnStorm!.peakBirthsPerMinute).toBeGreaterThanOrEqual(STORM.birthsPerMinute);
+    expect(incident.spawnStorm!.peakBirthsPerMinute).toBeGreaterThan(0);
     expect(incident.spawnStorm!.repeated[0]).toMatchObject({ command: '/bin/true' });
-    expect(incident.spawnStorm!.repeated[0]!.count).toBeGreaterThan(100);
+    expect(incident.spawnStorm!.repeated[0]!.count).toBeGreaterThan(20);
 
     // The loop stops; its shell lives on, starting nothing: the flag goes only after the rate stayed
     // below half the threshold for the clear time (2 s at the least).
@@ -84,7 +97,9 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
       (await h.running.service.incidents()).find((i) => i.id === incident.id && i.end !== 'open'),
     );
     expect(closed.end).toBe('cleared');
-    expect(closed.spawnStorm!.peakBirthsPerMinute).toBeGreaterThanOrEqual(STORM.birthsPerMinute);
+    expect(closed.spawnStorm!.peakBirthsPerMinute).toBeGreaterThanOrEqual(
+      incident.spawnStorm!.peakBirthsPerMinute,
+    );
   });
 
   it('flags a crash-looping command, naming the command it repeats', async () => {
@@ -93,15 +108,22 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
     const agent = await FakeAgent.start();
     const call = await agent.toolCall(`until false; do sh -c 'exit 1'; done`);
     const storm = await h.next('spawn-storm', (e) => e.pgid === call.pid, 60_000);
+    expectOverThreshold(storm);
     expect(storm.detail?.repeatedCommand).toBe('sh -c exit 1');
     expect(Number(storm.detail?.repeatedCount)).toBeGreaterThan(10);
     const view = stormOf(h, call.pid)?.spawnStorm;
-    expect(view?.reason).toBe('birth-rate');
     expect(view?.birthsPerMinute).toBeGreaterThan(0);
   });
 
   it('flags a group whose live members keep growing past the threshold (reason member-growth)', async () => {
-    harness = startHarness({ spawnStorm: { birthsPerMinute: 1_000_000, windowSeconds: 1, members: 40 } });
+    harness = startHarness({
+      spawnStorm: {
+        birthsPerMinute: 1_000_000,
+        repeatsPerMinute: 1_000_000,
+        windowSeconds: 1,
+        members: 40,
+      },
+    });
     const h = harness;
     const agent = await FakeAgent.start();
     // 120 children that never exit, a few a second: slow births, but ever more of them.
@@ -161,6 +183,7 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
     expect(peaks.births).toBeGreaterThan(0);
     expect(h.events.filter((e) => e.type === 'spawn-storm' && e.pgid === call.pid)).toEqual([]);
     expect(peaks.peakPerMinute10s).toBeLessThan(DEFAULT_SPAWN_STORM.birthsPerMinute);
+    expect(peaks.peakRepeatsPerMinute10s).toBeLessThan(DEFAULT_SPAWN_STORM.repeatsPerMinute);
     expect(peaks.peakMembers).toBeLessThan(DEFAULT_SPAWN_STORM.members);
   }
 

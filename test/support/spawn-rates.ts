@@ -6,6 +6,8 @@ import type { Monitor } from '../../main/core/monitor/monitor';
 export interface SpawnPeaks {
   /** Highest rate the spawn-storm rule read (births a minute over its 10 s window). */
   peakPerMinute10s: number;
+  /** The same for the most started command line. */
+  peakRepeatsPerMinute10s: number;
   /** Most births within any 60 s. */
   peakBirthsIn60s: number;
   /** Most live members at once. */
@@ -25,7 +27,14 @@ const lastPid = (): number => Number(readFileSync('/proc/loadavg', 'latin1').tri
 export function observeSpawns(monitor: Monitor, pgid: number): { stop(): SpawnPeaks } {
   const startedAt = Date.now();
   const firstPid = lastPid();
-  const peaks = { peakPerMinute10s: 0, peakBirthsIn60s: 0, peakMembers: 0, births: 0, unseenBirths: 0 };
+  const peaks = {
+    peakPerMinute10s: 0,
+    peakRepeatsPerMinute10s: 0,
+    peakBirthsIn60s: 0,
+    peakMembers: 0,
+    births: 0,
+    unseenBirths: 0,
+  };
   const look = (): void => {
     const group = monitor.liveGroup(pgid);
     if (!group) return;
@@ -34,6 +43,10 @@ export function observeSpawns(monitor: Monitor, pgid: number): { stop(): SpawnPe
     const window = group.spawns?.window;
     if (!window) return;
     peaks.peakPerMinute10s = Math.max(peaks.peakPerMinute10s, window.perMinute(now, 10_000));
+    peaks.peakRepeatsPerMinute10s = Math.max(
+      peaks.peakRepeatsPerMinute10s,
+      window.topCommandPerMinute(now, 10_000),
+    );
     peaks.peakBirthsIn60s = Math.max(peaks.peakBirthsIn60s, window.countWithin(now, 60_000));
     peaks.births = window.total;
     peaks.unseenBirths = window.unseen;

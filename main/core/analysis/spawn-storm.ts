@@ -6,14 +6,22 @@
 export interface SpawnStormPolicy {
   /** Births a minute, measured over a sliding window (see rateWindowMs). */
   birthsPerMinute: number;
+  /**
+   * Births a minute of one and the same command line (a loop repeats one; a build's compilers each
+   * have their own file's), over the same window.
+   */
+  repeatsPerMinute: number;
   /** How long the rate must stay above the threshold before the flag; a quarter of it to clear. */
   windowSeconds: number;
   /** Live members past which a still-growing group is flagged. */
   members: number;
 }
 
-/** `birth-rate`: too many processes started a minute; `member-growth`: too many alive and still growing. */
-export type SpawnStormReason = 'birth-rate' | 'member-growth';
+/**
+ * `birth-rate`: too many processes started a minute; `repeated-command`: one command line started too
+ * many times a minute; `member-growth`: too many alive and still growing.
+ */
+export type SpawnStormReason = 'birth-rate' | 'repeated-command' | 'member-growth';
 
 export interface SpawnStormState {
   /** Since when the rate has been at or above the threshold (not yet active); null otherwise. */
@@ -51,6 +59,8 @@ export const rateWindowMs = (policy: SpawnStormPolicy): number =>
 export interface SpawnReading {
   /** Births a minute over the rate window. */
   perMinute: number;
+  /** Births a minute of the most started command line, over the rate window. */
+  repeatsPerMinute: number;
   /** Live members now. */
   members: number;
   /** Live members one window ago (the oldest reading within the window); null when not known yet. */
@@ -58,10 +68,11 @@ export interface SpawnReading {
 }
 
 /**
- * Enters `birth-rate` after the rate stayed at or above the threshold for the whole window, and
+ * Enters `birth-rate` (or `repeated-command`) after the rate (or one command line's rate) stayed at or
+ * above its threshold for the whole window, and
  * `member-growth` at once when the live members are past their threshold and more than a window ago
  * (the window is in the comparison). Leaves only once the rate is below half its threshold and the
- * members below three quarters of theirs, held for a quarter of the window (at least 2 s).
+ * members below three quarters of theirs (one command line's rate below half its own too), held for a quarter of the window (at least 2 s).
  */
 export function nextSpawnStormState(
   state: SpawnStormState,
@@ -71,6 +82,7 @@ export function nextSpawnStormState(
 ): SpawnStormState {
   const windowMs = policy.windowSeconds * 1000;
   const rateHigh = reading.perMinute >= policy.birthsPerMinute;
+  const repeatsHigh = reading.repeatsPerMinute >= policy.repeatsPerMinute;
   const growing =
     reading.members >= policy.members &&
     reading.membersWindowAgo !== null &&
@@ -87,7 +99,7 @@ export function nextSpawnStormState(
         peakPerMinute,
         peakMembers,
       };
-    if (!rateHigh)
+    if (!rateHigh && !repeatsHigh)
       return state.highSince === null && state.lowSince === null && state.peakPerMinute === 0
         ? state
         : initialSpawnStormState();
@@ -97,13 +109,14 @@ export function nextSpawnStormState(
       highSince,
       lowSince: null,
       active,
-      reason: active ? 'birth-rate' : null,
+      reason: !active ? null : rateHigh ? 'birth-rate' : 'repeated-command',
       peakPerMinute,
       peakMembers,
     };
   }
   const calm =
     reading.perMinute < policy.birthsPerMinute * SPAWN_CLEAR_RATE_FRACTION &&
+    reading.repeatsPerMinute < policy.repeatsPerMinute * SPAWN_CLEAR_RATE_FRACTION &&
     reading.members < policy.members * SPAWN_CLEAR_MEMBERS_FRACTION;
   if (!calm) return { ...state, lowSince: null, peakPerMinute, peakMembers };
   const lowSince = state.lowSince ?? at;

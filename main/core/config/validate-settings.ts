@@ -40,7 +40,12 @@ export function numberIn(
   return value;
 }
 
-export function unknownKeys(obj: Record<string, Json>, known: string[], prefix: string, errors: string[]): void {
+export function unknownKeys(
+  obj: Record<string, Json>,
+  known: string[],
+  prefix: string,
+  errors: string[],
+): void {
   for (const key of Object.keys(obj)) if (!known.includes(key)) errors.push(`${prefix}${key}: unknown key`);
 }
 

@@ -17,12 +17,24 @@ export function validateSpawnStorm(
     return out;
   }
   const obj = input as Record<string, unknown>;
-  unknownKeys(obj, ['birthsPerMinute', 'windowSeconds', 'members'], 'spawnStorm.', errors);
+  unknownKeys(
+    obj,
+    ['birthsPerMinute', 'repeatsPerMinute', 'windowSeconds', 'members'],
+    'spawnStorm.',
+    errors,
+  );
   out.birthsPerMinute = numberIn(
     obj.birthsPerMinute,
     'spawnStorm.birthsPerMinute',
     NUMERIC_SETTINGS.birthsPerMinute,
     out.birthsPerMinute,
+    errors,
+  );
+  out.repeatsPerMinute = numberIn(
+    obj.repeatsPerMinute,
+    'spawnStorm.repeatsPerMinute',
+    NUMERIC_SETTINGS.repeatsPerMinute,
+    out.repeatsPerMinute,
     errors,
   );
   out.windowSeconds = numberIn(

@@ -79,7 +79,7 @@ export class SpawnBirths {
       const p = state.procs.get(r.pid);
       if (!p || p.record !== r) continue;
       if (p.firstSeenAt !== now) {
-        this.execSeen(p);
+        this.execSeen(p, now);
         continue;
       }
       // The first look finds what was already running: no births.
@@ -89,7 +89,7 @@ export class SpawnBirths {
       for (const g of birth.groups) {
         const window = spawnsOf(g, now).window;
         window.add(now, 1, true);
-        if (birth.command !== null) window.addCommand(birth.command, 1);
+        if (birth.command !== null) window.addCommand(now, birth.command, 1);
       }
       if (birth.command === null && birth.groups.length > 0) this.beforeExec.set(p, birth.groups);
     }
@@ -104,7 +104,7 @@ export class SpawnBirths {
           for (const g of birth.groups) {
             const window = spawnsOf(g, now).window;
             window.add(now, this.unseen, false);
-            if (command !== null) window.addCommand(command, this.unseen);
+            if (command !== null) window.addCommand(now, command, this.unseen);
           }
         }
         this.last = birth;
@@ -114,13 +114,13 @@ export class SpawnBirths {
   }
 
   /** A birth first read before its exec, read again: once exec'd, its command counts. */
-  private execSeen(p: TrackedProcess): void {
+  private execSeen(p: TrackedProcess, now: number): void {
     const groups = this.beforeExec.get(p);
     if (!groups) return;
     const command = commandAfterExec(p.record, this.state.procs.get(p.record.ppid));
     if (command === null && p.exitedAt === null) return;
     this.beforeExec.delete(p);
-    if (command !== null) for (const g of groups) g.spawns?.window.addCommand(command, 1);
+    if (command !== null) for (const g of groups) g.spawns?.window.addCommand(now, command, 1);
   }
 
   private birthOf(p: TrackedProcess): Birth {

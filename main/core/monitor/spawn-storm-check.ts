@@ -77,18 +77,27 @@ export class SpawnStormCheck {
   private update(group: TrackedGroup, spawns: GroupSpawns, now: number, policy: SpawnStormPolicy): void {
     const live = group.live.size;
     const windowMs = policy.windowSeconds * 1000;
-    const perMinute = spawns.window.perMinute(now, rateWindowMs(policy));
+    const rateMs = rateWindowMs(policy);
+    const perMinute = spawns.window.perMinute(now, rateMs);
+    const repeatsPerMinute = spawns.window.topCommandPerMinute(now, rateMs);
     const membersWindowAgo = spawns.membersAt(now, live, windowMs);
     const before = spawns.state;
-    const after = nextSpawnStormState(before, { perMinute, members: live, membersWindowAgo }, now, policy);
+    const after = nextSpawnStormState(
+      before,
+      { perMinute, repeatsPerMinute, members: live, membersWindowAgo },
+      now,
+      policy,
+    );
     spawns.state = after;
-    if (after.active) spawns.facts = factsOf(spawns, after, perMinute, live, spawns.facts);
+    const rates = { perMinute, repeatsPerMinute };
+    if (after.active) spawns.facts = factsOf(spawns, after, rates, live, spawns.facts);
     if (before.active === after.active) return;
-    const facts = factsOf(spawns, after.active ? after : before, perMinute, live, null);
+    const facts = factsOf(spawns, after.active ? after : before, rates, live, null);
     const top = facts.repeated[0];
     this.state.emitGroup(after.active ? 'spawn-storm' : 'spawn-storm-cleared', group, now, {
       reason: facts.reason,
       birthsPerMinute: perMinute,
+      repeatsPerMinute,
       peakBirthsPerMinute: facts.peakBirthsPerMinute,
       members: live,
       repeatedCommand: top?.command ?? null,
@@ -106,7 +115,7 @@ export class SpawnStormCheck {
 function factsOf(
   spawns: GroupSpawns,
   state: SpawnStormState,
-  perMinute: number,
+  { perMinute, repeatsPerMinute }: { perMinute: number; repeatsPerMinute: number },
   members: number,
   previous: SpawnStormFacts | null,
 ): SpawnStormFacts {
@@ -114,6 +123,7 @@ function factsOf(
   const facts: SpawnStormFacts = {
     reason: state.reason ?? 'birth-rate',
     birthsPerMinute: perMinute,
+    repeatsPerMinute,
     peakBirthsPerMinute: Math.max(state.peakPerMinute, perMinute),
     members,
     peakMembers: Math.max(state.peakMembers, members),
@@ -128,6 +138,7 @@ function sameFacts(a: SpawnStormFacts, b: SpawnStormFacts): boolean {
   return (
     a.reason === b.reason &&
     a.birthsPerMinute === b.birthsPerMinute &&
+    a.repeatsPerMinute === b.repeatsPerMinute &&
     a.peakBirthsPerMinute === b.peakBirthsPerMinute &&
     a.members === b.members &&
     a.peakMembers === b.peakMembers &&

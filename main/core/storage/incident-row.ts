@@ -74,10 +74,16 @@ function isSpawnStormFacts(v: unknown): v is SpawnStormFacts {
   if (typeof v !== 'object' || v === null) return false;
   const f = v as Record<string, unknown>;
   return (
-    (f.reason === 'birth-rate' || f.reason === 'member-growth') &&
-    [f.birthsPerMinute, f.peakBirthsPerMinute, f.members, f.peakMembers, f.births, f.unseenBirths].every(
-      isCount,
-    ) &&
+    (f.reason === 'birth-rate' || f.reason === 'repeated-command' || f.reason === 'member-growth') &&
+    [
+      f.birthsPerMinute,
+      f.repeatsPerMinute,
+      f.peakBirthsPerMinute,
+      f.members,
+      f.peakMembers,
+      f.births,
+      f.unseenBirths,
+    ].every(isCount) &&
     Array.isArray(f.repeated) &&
     f.repeated.every(
       (r: unknown) =>
