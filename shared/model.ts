@@ -181,6 +181,8 @@ export interface SpawnStormFacts {
   unseenBirths: number;
   /** The command lines started most often, most first (counts include unseen births, see docs). */
   repeated: Array<{ command: string; count: number }>;
+  /** When the storm calmed down (on an incident); absent while it lasts. */
+  endedAt?: number;
 }
 
 /** A keep in force on a group: until when, and the user's note. */

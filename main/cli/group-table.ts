@@ -8,6 +8,7 @@ import {
   sessionAgentWords,
   shortSessionId,
 } from '../../shared/provenance-text';
+import { spawnStormNow } from '../../shared/spawn-storm-words';
 import { compareGroups, groupSeverity } from '../../shared/triage';
 import { formatBytes, formatDuration, printable } from './terminal-text';
 import { fitLine, paint, truncate, type Terminal } from './terminal';
@@ -24,7 +25,7 @@ const MIN_WHAT = 40;
 const FLAGS_MIN = 11;
 
 function flagStyle(flag: string): 'red' | 'yellow' | 'magenta' | 'cyan' {
-  if (flag === 'runaway' || flag === 'memory-hog') return 'red';
+  if (flag === 'runaway' || flag === 'memory-hog' || flag === 'spawn-storm') return 'red';
   if (flag === 'held-pipe') return 'magenta';
   if (flag === 'leaderless') return 'cyan';
   return 'yellow';
@@ -109,7 +110,7 @@ function groupCells(g: GroupView, now: number): string[] {
     formatDuration(now - g.startedAt),
     flagsText(g.flags),
     // A group kept on purpose (`corral keep`) says so first: its flags stay.
-    `${g.kept ? `(${keptLabel(g.kept.until, now)}) ` : ''}${whatText(g)}`,
+    `${g.kept ? `(${keptLabel(g.kept.until, now)}) ` : ''}${g.spawnStorm ? `${printable(spawnStormNow(g.spawnStorm))}: ` : ''}${whatText(g)}`,
   ];
 }
 

@@ -105,7 +105,7 @@ export class SpawnStormCheck {
     });
     if (!after.active) {
       // The incident keeps the storm at its peak; the view no longer shows it.
-      this.incidents.noteSpawnStorm(group.id, facts);
+      this.incidents.noteSpawnStorm(group.id, { ...facts, endedAt: now });
       spawns.facts = null;
       spawns.notedAt = -Infinity;
     }

@@ -84,6 +84,7 @@ function isSpawnStormFacts(v: unknown): v is SpawnStormFacts {
       f.births,
       f.unseenBirths,
     ].every(isCount) &&
+    (f.endedAt === undefined || isTime(f.endedAt)) &&
     Array.isArray(f.repeated) &&
     f.repeated.every(
       (r: unknown) =>
