@@ -1,5 +1,5 @@
 import { commandOf } from '../analysis/grouping';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import type { MonitorState } from './monitor-state';
 import { GroupSpawns } from './spawn-storm-check';
 import type { TrackedGroup, TrackedProcess } from './tracked';
