@@ -70,6 +70,7 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
     const call = await agent.toolCall(
       `while [ ! -e ${dir}/stop ]; do /bin/true; done; echo > ${dir}/stopped; exec tail -f /dev/null`,
     );
+    const observed = observeSpawns(h.running.monitor, call.pid);
     const storm = await h.next('spawn-storm', (e) => e.pgid === call.pid, 60_000);
     expectOverThreshold(storm);
     expect(storm.detail?.repeatedCommand).toBe('/bin/true');
@@ -87,6 +88,7 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
 
     // The loop stops; its shell lives on, starting nothing: the flag goes only after the rate stayed
     // below half the threshold for the clear time (2 s at the least).
+    console.log(`spawn rates of a fork loop (until flagged): ${JSON.stringify(observed.stop())}`);
     writeFileSync(join(dir, 'stop'), '');
     await waitFor('the loop stopped', fileThere(join(dir, 'stopped')));
     const stoppedAt = Date.now();
