@@ -23,7 +23,9 @@ describe('spawn-storm in the CLI', () => {
     const group = makeGroup({ flags: ['spawn-storm'], spawnStorm: facts });
     const [, , row] = renderGroups([group], group.startedAt, plain);
     expect(row).toContain('spawn storm');
-    expect(row).toContain('spawn storm  starts /bin/true 538 times a minute (1,646 processes a minute in all):');
+    expect(row).toContain(
+      'spawn storm  starts /bin/true 538 times a minute (1,646 processes a minute in all):',
+    );
   });
 
   it("a one-shot ps shows the storm the watching Corral recorded on the group's open incident", () => {
