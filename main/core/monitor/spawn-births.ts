@@ -124,8 +124,9 @@ export class SpawnBirths {
   }
 
   private birthOf(p: TrackedProcess): Birth {
+    // Someone else's birth (or an agent's own process) only ends a run of unseen pids.
+    if (!p.attribution || p.attribution.isAgent) return { key: null, groups: [], command: null };
     const command = commandAfterExec(p.record, this.state.procs.get(p.record.ppid));
-    if (!p.attribution || p.attribution.isAgent) return { key: null, groups: [], command };
     const groups: TrackedGroup[] = [];
     const own = this.state.liveGroupByPgid.get(p.record.pgid);
     if (own?.live.has(p.identity)) groups.push(own);
