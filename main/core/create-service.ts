@@ -25,7 +25,9 @@ import {
   type HookCommandResolution,
 } from './hooks-setup/hooks-service';
 import type { HooksPlace } from './hooks-setup/hooks-setup';
+import { DecorationFiles } from './storage/decoration-files';
 import { IncidentStore } from './storage/incident-store';
+import { stopRequestsFor } from './storage/stop-requests';
 
 export interface CorralServiceOptions {
   config?: LoadedConfig;
@@ -79,6 +81,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     settings,
     findHeldPipes: sampler.findHeldPipes?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
+    stopRequests: stopRequestsFor,
     watchIntervalMs: options.watchIntervalMs,
     fullSweepEvery: options.fullSweepEvery,
     onError: options.onError,
@@ -89,7 +92,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     sampler,
     matcher: () => matcher,
     settings: () => settings,
-    dataDir,
+    files: new DecorationFiles(dataDir),
     report: (message) => options.onError?.('provenance', message),
   });
   const host = options.host ?? new HostInfoSource();
