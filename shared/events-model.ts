@@ -1,6 +1,6 @@
 // Events the monitor emits, incidents and policy notes as they cross a process boundary.
 // Field names here are a public contract: extend, never rename.
-import type { AgentRef, SessionRef, ToolCallRef } from './model';
+import type { AgentRef, SessionRef, SpawnStormFacts, ToolCallRef } from './model';
 import type { PolicyAction } from './settings-model';
 
 export type MonitorEventType =
@@ -17,6 +17,8 @@ export type MonitorEventType =
   | 'signal-sent'
   | 'memory-hog'
   | 'memory-hog-cleared'
+  | 'spawn-storm'
+  | 'spawn-storm-cleared'
   | 'policy-matched'
   | 'stopped-by-policy';
 
@@ -37,7 +39,7 @@ export interface MonitorEvent {
   toolCall?: ToolCallRef;
 }
 
-export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless' | 'memory-hog';
+export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless' | 'memory-hog' | 'spawn-storm';
 /** 'cleared': a runaway (or memory hog) that calmed down by itself. */
 export type IncidentEnd = 'exited' | 'stopped-by-user' | 'stopped-by-policy' | 'cleared' | 'open' | 'unknown';
 
@@ -96,6 +98,8 @@ export interface Incident {
   closedAtSource: IncidentTimeSource | null;
   /** What policies made of the group while this incident was open, oldest first (absent: none). */
   policyNotes?: PolicyNote[];
+  /** For a spawn storm: the rate, the members and the repeated commands, at their peak (absent: none). */
+  spawnStorm?: SpawnStormFacts;
 }
 
 /** One policy's match on a group, as recorded: `executed` false in observe mode or when refused. */

@@ -9,6 +9,7 @@ export const FLAG_WORDS: Record<GroupFlag | 'escaped', string> = {
   runaway: 'runaway',
   'held-pipe': 'holds pipe',
   'memory-hog': 'memory hog',
+  'spawn-storm': 'spawn storm',
   'session-ended': 'session over',
   escaped: 'left its group',
 };
@@ -20,6 +21,7 @@ export const FLAG_MEANING: Record<GroupFlag | 'escaped', string> = {
   runaway: 'it has burned CPU above the runaway threshold for the whole window',
   'held-pipe': "it holds the agent's output pipe: the agent may hang",
   'memory-hog': 'it uses more memory than the configured limit',
+  'spawn-storm': 'it keeps starting processes faster than any build does (a fork or crash loop)',
   'session-ended': 'the agent session that started it is over',
   escaped: "it left its tool call's group (setsid) but came from it",
 };

@@ -24,9 +24,13 @@ export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
 /**
  * Flags on a whole group. `session-ended`: a member belongs to an agent session that its SessionEnd
  * hook reported as ended (main/hooks/ended-sessions.ts). `memory-hog`: its memory stayed above
- * `memory.groupMegabytes` for `memory.windowSeconds`.
+ * `memory.groupMegabytes` for `memory.windowSeconds`. `spawn-storm`: it started more than
+ * `spawnStorm.birthsPerMinute` processes a minute (or one command line more than
+ * `spawnStorm.repeatsPerMinute` times) for `spawnStorm.windowSeconds`, or its live members kept growing
+ * past `spawnStorm.members` (GroupView.spawnStorm says which).
  */
-export type GroupFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'session-ended';
+export type GroupFlag =
+  'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'spawn-storm' | 'session-ended';
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */
@@ -157,6 +161,33 @@ export interface GroupView {
    * raises no notification, matches no policy `stop` and is not counted as a leak. null when not kept.
    */
   kept?: KeptMark | null;
+  /** While the group is flagged `spawn-storm`: how fast it starts processes, and what it repeats. */
+  spawnStorm?: SpawnStormFacts | null;
+}
+
+/**
+ * A spawn storm as measured: `birth-rate` (more than the threshold of processes started a minute, for
+ * the window), `repeated-command` (one command line started more than its threshold a minute, for the
+ * window) or `member-growth` (live members past the threshold and still growing).
+ */
+export interface SpawnStormFacts {
+  reason: 'birth-rate' | 'repeated-command' | 'member-growth';
+  /** Processes started a minute now (over the last 10 s or the window, if shorter). */
+  birthsPerMinute: number;
+  /** How many times a minute the most started command line is started now (same window). */
+  repeatsPerMinute: number;
+  /** The highest rate while flagged. */
+  peakBirthsPerMinute: number;
+  /** Live members now, and the most seen while flagged. */
+  members: number;
+  peakMembers: number;
+  /** Processes the group started since Corral first saw it; `unseenBirths` of them exited unread. */
+  births: number;
+  unseenBirths: number;
+  /** The command lines started most often, most first (counts include unseen births, see docs). */
+  repeated: Array<{ command: string; count: number }>;
+  /** When the storm calmed down (on an incident); absent while it lasts. */
+  endedAt?: number;
 }
 
 /** A keep in force on a group: until when, and the user's note. */

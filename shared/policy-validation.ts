@@ -5,7 +5,15 @@ import { NUMERIC_SETTINGS } from './settings-table';
 import { whyNotLinear } from './linear-syntax';
 
 /** Flags a rule may ask for: the group flags, and `session-ended` from session hooks. */
-export const POLICY_FLAGS = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog', 'session-ended'];
+export const POLICY_FLAGS = [
+  'orphan',
+  'leaderless',
+  'runaway',
+  'held-pipe',
+  'memory-hog',
+  'spawn-storm',
+  'session-ended',
+];
 const MATCH_KEYS = [
   'agents',
   'flags',

@@ -55,6 +55,8 @@ export interface Settings {
   pollIntervalMs: number;
   runaway: { cpuPercent: number; windowSeconds: number };
   memory: { groupMegabytes: number; windowSeconds: number };
+  /** Spawn storms (flag `spawn-storm`). Absent means the defaults (DEFAULT_SPAWN_STORM). */
+  spawnStorm?: { birthsPerMinute: number; repeatsPerMinute: number; windowSeconds: number; members: number };
   policyMode: PolicyMode;
   policies: PolicyRule[];
   teardown: { graceMs: number };

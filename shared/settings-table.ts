@@ -5,7 +5,7 @@ export interface NumericSetting {
   min: number;
   max: number;
   integer: boolean;
-  unit: 'ms' | 's' | '%' | 'MB';
+  unit: 'ms' | 's' | '%' | 'MB' | '/min' | 'processes';
   label: string;
 }
 
@@ -20,12 +20,43 @@ export const NUMERIC_SETTINGS = {
   graceMs: { min: 0, max: 600_000, integer: true, unit: 'ms', label: 'Grace period' },
   groupMegabytes: { min: 1, max: 16_777_216, integer: false, unit: 'MB', label: 'Memory threshold' },
   memoryWindowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Memory window' },
+  birthsPerMinute: {
+    min: 1,
+    max: 10_000_000,
+    integer: false,
+    unit: '/min',
+    label: 'Spawn storm: processes a minute',
+  },
+  repeatsPerMinute: {
+    min: 1,
+    max: 10_000_000,
+    integer: false,
+    unit: '/min',
+    label: 'Spawn storm: one command a minute',
+  },
+  spawnWindowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Spawn storm window' },
+  spawnMembers: {
+    min: 2,
+    max: 1_000_000,
+    integer: true,
+    unit: 'processes',
+    label: 'Spawn storm: live members',
+  },
 } as const satisfies Record<string, NumericSetting>;
+
+/** Measured on a 2-core VM (docs/spawn-storms.md): far above `npm ci`, `make -j4` and `tsc -b`. */
+export const DEFAULT_SPAWN_STORM: NonNullable<Settings['spawnStorm']> = {
+  birthsPerMinute: 6000,
+  repeatsPerMinute: 300,
+  windowSeconds: 30,
+  members: 200,
+};
 
 export const DEFAULT_SETTINGS: Settings = {
   pollIntervalMs: 1000,
   runaway: { cpuPercent: 80, windowSeconds: 30 },
   memory: { groupMegabytes: 2048, windowSeconds: 60 },
+  spawnStorm: DEFAULT_SPAWN_STORM,
   policyMode: 'observe',
   policies: [],
   teardown: { graceMs: 3000 },

@@ -10,6 +10,7 @@ export type Severity = 'critical' | 'warning' | 'notice' | 'none';
 const FLAG_RANK: Record<string, number> = {
   runaway: 3,
   'memory-hog': 3,
+  'spawn-storm': 3,
   'held-pipe': 2,
   orphan: 2,
   'session-ended': 2,

@@ -52,6 +52,14 @@ function factWords(e: MonitorEvent): string {
       return `uses ${d.megabytes} MB, over the memory limit`;
     case 'memory-hog-cleared':
       return `memory back down to ${d.megabytes} MB`;
+    case 'spawn-storm':
+      return d.reason === 'member-growth'
+        ? `has ${d.members} processes alive and still growing${d.repeatedCommand ? `, mostly ${commandThatMatters(String(d.repeatedCommand))}` : ''}`
+        : d.reason === 'repeated-command'
+          ? `starts ${commandThatMatters(String(d.repeatedCommand))} ${d.repeatsPerMinute} times a minute`
+          : `starts ${d.birthsPerMinute} processes a minute${d.repeatedCommand ? `, mostly ${commandThatMatters(String(d.repeatedCommand))}` : ''}`;
+    case 'spawn-storm-cleared':
+      return `starts processes slowly again (${d.birthsPerMinute} a minute)`;
     case 'incident-opened':
       return `leak recorded (${d.kind}; corral history lists it)`;
     case 'incident-closed':

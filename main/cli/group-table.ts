@@ -9,6 +9,7 @@ import {
   sessionAgentWords,
   shortSessionId,
 } from '../../shared/provenance-text';
+import { spawnStormNow } from '../../shared/spawn-storm-words';
 import { compareGroups, groupSeverity } from '../../shared/triage';
 import { formatBytes, formatDuration, printable } from './terminal-text';
 import { fitLine, paint, truncate, type Terminal } from './terminal';
@@ -25,7 +26,7 @@ const MIN_WHAT = 40;
 const FLAGS_MIN = 11;
 
 function flagStyle(flag: string): 'red' | 'yellow' | 'magenta' | 'cyan' {
-  if (flag === 'runaway' || flag === 'memory-hog') return 'red';
+  if (flag === 'runaway' || flag === 'memory-hog' || flag === 'spawn-storm') return 'red';
   if (flag === 'held-pipe') return 'magenta';
   if (flag === 'leaderless') return 'cyan';
   return 'yellow';
@@ -111,7 +112,7 @@ function groupCells(g: GroupView, now: number): string[] {
     flagsText(g.flags),
     // A group running on purpose says so first: kept (`corral keep`, its flags stay), or a background
     // task of a live session.
-    `${onPurposeText(g, now)}${whatText(g)}`,
+    `${onPurposeText(g, now)}${g.spawnStorm ? `${printable(spawnStormNow(g.spawnStorm))}: ` : ''}${whatText(g)}`,
   ];
 }
 

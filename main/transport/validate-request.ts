@@ -88,6 +88,12 @@ const settingsPatch = object(
       groupMegabytes: finiteNumber(NUMERIC_SETTINGS.groupMegabytes),
       windowSeconds: finiteNumber(NUMERIC_SETTINGS.memoryWindowSeconds),
     }),
+    spawnStorm: object({
+      birthsPerMinute: finiteNumber(NUMERIC_SETTINGS.birthsPerMinute),
+      repeatsPerMinute: finiteNumber(NUMERIC_SETTINGS.repeatsPerMinute),
+      windowSeconds: finiteNumber(NUMERIC_SETTINGS.spawnWindowSeconds),
+      members: finiteNumber(NUMERIC_SETTINGS.spawnMembers),
+    }),
     policyMode: oneOf('observe', 'enforce'),
     policies: arrayOf(policyRule, 100),
     teardown: object({ graceMs: finiteNumber(NUMERIC_SETTINGS.graceMs) }),

@@ -6,6 +6,7 @@ import { IncidentStore } from '../../core/storage/incident-store';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { formatCpuSeconds } from '../../../shared/cpu-time';
 import { flagsInWords } from '../../../shared/flag-words';
+import { spawnStormPeak } from '../../../shared/spawn-storm-words';
 import type { IncidentEnd } from '../../../shared/model';
 import { formatDuration, formatTable, printable } from '../terminal-text';
 import { terminal, truncate } from '../terminal';
@@ -54,7 +55,8 @@ export async function runHistory(
       rows.push([
         i.agent ?? '-',
         // Every flag the leak had (a loop is orphaned, then runaway), in words; the terms are in --json.
-        flagsInWords(i.flags.length > 0 ? i.flags : [i.kind]).join(', '),
+        flagsInWords(i.flags.length > 0 ? i.flags : [i.kind]).join(', ') +
+          (i.spawnStorm ? ` (${printable(spawnStormPeak(i.spawnStorm))})` : ''),
         new Date(i.openedAt).toISOString().replace('T', ' ').slice(0, 19),
         formatDuration((i.closedAt ?? now) - i.openedAt),
         formatCpuSeconds(i.cpuSeconds),

@@ -15,6 +15,7 @@ import type { EndedSession } from '../../core/analysis/session-ended';
 import { keepsOrNone } from './keep-list';
 import { UsageError } from '../../common/usage-error';
 import { recentIncidents, withRecordedIds } from '../recorded-group-ids';
+import { withRecordedStorms } from '../recorded-storms';
 import { renderGroups } from '../group-table';
 import { terminal, type Terminal } from '../terminal';
 
@@ -55,7 +56,10 @@ export async function runPs(
       throw new UsageError(`--session: '${values.session}' is the start of more than one session id`);
     groups = matched;
   }
-  if (groups.length > 0) groups = withRecordedIds(groups, recentIncidents(dataDirOf()));
+  if (groups.length > 0) {
+    const incidents = recentIncidents(dataDirOf());
+    groups = withRecordedStorms(withRecordedIds(groups, incidents), incidents);
+  }
   // The same words and exit code as `corral kill` with the same --port or --session.
   const nothing =
     groups.length > 0

@@ -18,6 +18,7 @@ const GROUP_FLAG_ORDER: GroupFlag[] = [
   'runaway',
   'held-pipe',
   'memory-hog',
+  'spawn-storm',
   'session-ended',
 ];
 

@@ -1,7 +1,13 @@
 import { compileLinear } from '../analysis/linear-pattern';
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
-import { DEFAULT_SETTINGS, NUMERIC_SETTINGS, type NumericSetting } from '../../../shared/settings-table';
+import {
+  DEFAULT_SETTINGS,
+  DEFAULT_SPAWN_STORM,
+  NUMERIC_SETTINGS,
+  type NumericSetting,
+} from '../../../shared/settings-table';
 import { validatePolicies, validatePolicyMode } from './validate-policies';
+import { validateSpawnStorm } from './validate-spawn-storm';
 import { isSecretEnv } from '../analysis/secret-env';
 
 export interface ValidatedSettings {
@@ -15,7 +21,7 @@ type Json = unknown;
 const isObject = (v: Json): v is Record<string, Json> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function numberIn(
+export function numberIn(
   value: Json,
   field: string,
   { min, max, integer }: NumericSetting,
@@ -34,7 +40,12 @@ function numberIn(
   return value;
 }
 
-function unknownKeys(obj: Record<string, Json>, known: string[], prefix: string, errors: string[]): void {
+export function unknownKeys(
+  obj: Record<string, Json>,
+  known: string[],
+  prefix: string,
+  errors: string[],
+): void {
   for (const key of Object.keys(obj)) if (!known.includes(key)) errors.push(`${prefix}${key}: unknown key`);
 }
 
@@ -144,6 +155,7 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       'pollIntervalMs',
       'runaway',
       'memory',
+      'spawnStorm',
       'teardown',
       'notifications',
       'provenance',
@@ -206,6 +218,8 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       );
     }
   }
+
+  const spawnStorm = validateSpawnStorm(input.spawnStorm, base.spawnStorm ?? DEFAULT_SPAWN_STORM, errors);
 
   const policyMode =
     input.policyMode === undefined
@@ -297,6 +311,7 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
       pollIntervalMs,
       runaway,
       memory,
+      spawnStorm,
       teardown,
       notifications,
       agents,

@@ -17,6 +17,7 @@ const NAMED_EVENTS = new Set<MonitorEvent['type']>([
   'orphaned',
   'runaway',
   'held-pipe',
+  'spawn-storm',
   'incident-opened',
   'incident-closed',
   'group-started',

@@ -23,6 +23,7 @@ export function groupFlags(group: TrackedGroup): GroupFlag[] {
   if (runaway) flags.push('runaway');
   if (heldPipe) flags.push('held-pipe');
   if (group.memory.active && live > 0) flags.push('memory-hog');
+  if (group.spawns?.state.active && live > 0) flags.push('spawn-storm');
   return flags;
 }
 

@@ -137,6 +137,7 @@ function recordInputs(
   w.put(tracked);
   w.put(tracked?.id);
   w.put(tracked ? monitor.groupFlags(tracked).join() : '');
+  w.put(tracked?.spawns?.facts);
   for (const p of members) {
     w.put(p);
     w.put(p.attribution);

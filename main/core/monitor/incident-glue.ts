@@ -1,4 +1,4 @@
-import type { Incident, PolicyNote } from '../../../shared/model';
+import type { Incident, PolicyNote, SpawnStormFacts } from '../../../shared/model';
 import { incidentFlags } from './group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { StopRequestSource } from './monitor-inputs';
@@ -32,6 +32,15 @@ export class IncidentGlue {
     if (notes.some((n) => n.policy === note.policy && n.executed === note.executed)) return;
     notes.push(note);
     this.state.pendingIncidentSaves.set(incident.id, incident);
+  }
+
+  /** Records a spawn storm's facts on the group's open incident (saved with the next flush); false: none open. */
+  noteSpawnStorm(groupId: string, facts: SpawnStormFacts): boolean {
+    const incident = this.tracker.openFor(groupId);
+    if (!incident) return false;
+    incident.spawnStorm = facts;
+    this.state.pendingIncidentSaves.set(incident.id, incident);
+    return true;
   }
 
   /** Whether the group's open incident already notes this policy (it may predate a restart). */

@@ -16,7 +16,7 @@ export interface IncidentChange {
 }
 
 /** The flags that make a leak an incident (session-ended only labels one). */
-type IncidentFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog';
+type IncidentFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'spawn-storm';
 
 function isIncidentFlag(flag: GroupFlag): flag is IncidentFlag {
   return flag in KIND_OF_FLAG;
@@ -28,7 +28,11 @@ const KIND_OF_FLAG: Record<IncidentFlag, IncidentKind> = {
   runaway: 'runaway',
   'held-pipe': 'held-pipe',
   'memory-hog': 'memory-hog',
+  'spawn-storm': 'spawn-storm',
 };
+
+/** A storm's incident lists this many of its members (it may start thousands). */
+const STORM_LISTED = 20;
 
 /** A runaway hot from its first readings was already burning when Corral first looked at it. */
 const HOT_AT_FIRST_LOOK_MS = 2_000;
@@ -302,7 +306,7 @@ export class IncidentTracker {
       phases.orphanedAt ??= phaseStart(kind, group, members, now, this.watchingSince()).at;
     } else if (kind === 'leaderless') {
       phases.leaderlessAt ??= phaseStart(kind, group, members, now, this.watchingSince()).at;
-    } else if (kind === 'memory-hog') {
+    } else if (kind === 'memory-hog' || kind === 'spawn-storm') {
       // Kept as a flag and in the peak memory; its time span is not recorded as a phase.
       return;
     } else {
@@ -367,13 +371,15 @@ export class IncidentTracker {
     let cpuSeconds = incident.cpuSeconds;
     // Group-wide flags concern every member: all are listed, so a cleared flag is told from an exit.
     const listAll = incident.flags.includes('leaderless') || incident.flags.includes('memory-hog');
+    const listSome = incident.flags.includes('spawn-storm');
     for (const p of members) {
       rss += p.record.rssBytes ?? 0;
       const cpuNow = p.record.cpuTimeMs;
       const last = lastCpu.get(p.identity);
       if (last !== undefined && cpuNow !== null) cpuSeconds += Math.max(0, cpuNow - last) / 1000;
       if (cpuNow !== null && last !== cpuNow) lastCpu.set(p.identity, cpuNow);
-      if ((listAll || flaggedProcess(p)) && !listed(incident, p)) {
+      const wanted = listAll || flaggedProcess(p) || (listSome && incident.processes.length < STORM_LISTED);
+      if (wanted && !listed(incident, p)) {
         incident.processes.push({
           pid: p.record.pid,
           startKey: p.record.startKey,

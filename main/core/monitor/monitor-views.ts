@@ -78,7 +78,9 @@ function buildViews(monitor: Monitor, live: readonly TrackedProcess[]): GroupVie
     const tracked = monitor.liveGroup(g.pgid);
     if (!tracked) return g;
     // The monitor knows the leader exited even when the pid shows nothing now.
-    return { ...g, flags: mergeFlags(g.flags, monitor.groupFlags(tracked)) };
+    const view = { ...g, flags: mergeFlags(g.flags, monitor.groupFlags(tracked)) };
+    if (tracked.spawns?.facts) view.spawnStorm = tracked.spawns.facts;
+    return view;
   });
 }
 
@@ -88,7 +90,7 @@ function defaultId(pgid: number, members: readonly { pid: number; startKey: numb
 }
 
 function mergeFlags<T extends string>(a: readonly T[], b: readonly T[]): T[] {
-  const order = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog'];
+  const order = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog', 'spawn-storm'];
   return [...new Set([...a, ...b])].sort((x, y) => order.indexOf(x) - order.indexOf(y));
 }
 

@@ -11,6 +11,8 @@ import { DEFAULT_FULL_SWEEP_EVERY, WATCHED_SWEEP_EVERY, type MonitorOptions } fr
 import { MonitorState } from './monitor-state';
 import { PolicyGlue } from './policy-glue';
 import { PidWatch } from './pid-watch';
+import { SpawnBirths } from './spawn-births';
+import { SpawnStormCheck } from './spawn-storm-check';
 import { ProcessTable } from './process-table';
 import { noteSignalOn } from './signal-notes';
 import { isStall } from './stall';
@@ -34,6 +36,8 @@ export class Monitor {
   private readonly incidents: IncidentGlue;
   private readonly heldPipes: HeldPipeCheck | null;
   private readonly memory: MemoryCheck;
+  private readonly births = new SpawnBirths(this.state);
+  private readonly spawnStorms: SpawnStormCheck;
   /** Policies' events, incident notes and stops (see policy-glue). */
   readonly policies: PolicyGlue;
   private readonly listeners = new MonitorListeners((step, run) => this.guard(step, run));
@@ -70,8 +74,10 @@ export class Monitor {
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
     this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
+    this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
     this.pidWatch = new PidWatch(options.sampler, this.state, this.table);
+    this.pidWatch.onNewPids = (pids) => this.births.announce(pids);
   }
 
   private now(): number {
@@ -302,6 +308,7 @@ export class Monitor {
       this.groupTracker.update(now);
       this.pidWatch.update();
     }
+    this.guard('births', () => this.births.count(records, now));
     if (isPoll) {
       const heldPipes = this.heldPipes;
       if (heldPipes)
@@ -309,7 +316,9 @@ export class Monitor {
           if (heldPipes.run(now)) this.version++;
         });
       this.guard('memory', () => this.memory.run(now));
+      this.guard('spawn storms', () => this.spawnStorms.run(now));
       this.guard('incidents', () => this.incidents.updateAll(now));
+      this.guard('spawn storms', () => this.spawnStorms.recordOnIncidents(now));
       this.table.forgetEnded();
     }
   }

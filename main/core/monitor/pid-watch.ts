@@ -34,15 +34,20 @@ export class PidWatch {
     this.pidCursor = this.sampler.newPidsSince?.(null).cursor ?? null;
   }
 
+  /** Told each look's new pids, in the counter's order (null: the table was listed instead). */
+  onNewPids: ((pids: readonly number[] | null) => void) | null = null;
+
   /** New pids from the kernel's counter; null when the table must be listed instead. */
   discoverNewPids(): number[] | null {
     const sampler = this.sampler;
     if (!sampler.newPidsSince || this.pidCursor === null || this.listOnNextPoll) {
       this.listOnNextPoll = false;
+      this.onNewPids?.(null);
       return null;
     }
     const { cursor, pids } = sampler.newPidsSince(this.pidCursor);
     this.pidCursor = cursor;
+    this.onNewPids?.(pids);
     if (pids === null) this.listOnNextPoll = true;
     return pids;
   }

@@ -5,6 +5,7 @@ import type { LineageEntry } from '../analysis/lineage-memory';
 import type { RunawayState } from '../analysis/runaway';
 import type { ProcessRecord } from '../model/process-record';
 import type { CpuHistory } from './cpu-history';
+import type { GroupSpawns } from './spawn-storm-check';
 
 /** One process identity (pid + start) as the monitor follows it through its life. */
 export interface TrackedProcess {
@@ -45,4 +46,6 @@ export interface TrackedGroup {
   importedStops?: Set<string>;
   /** Sustained memory of its members other than an agent's own processes (flag `memory-hog`). */
   memory: MemoryHogState;
+  /** Births and live members over time (flag `spawn-storm`); absent until its first birth is counted. */
+  spawns?: GroupSpawns;
 }

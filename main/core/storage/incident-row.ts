@@ -6,6 +6,7 @@ import type {
   IncidentProcess,
   IncidentSpan,
   PolicyNote,
+  SpawnStormFacts,
 } from '../../../shared/model';
 import { isPolicyNote } from './policy-journal-row';
 
@@ -16,6 +17,7 @@ const KNOWN_KINDS: Record<IncidentKind, true> = {
   'held-pipe': true,
   leaderless: true,
   'memory-hog': true,
+  'spawn-storm': true,
 };
 const KNOWN_ENDS: Record<IncidentEnd, true> = {
   exited: true,
@@ -65,6 +67,32 @@ function isPhases(v: unknown): v is IncidentPhases {
     (p.leaderlessAt === null || isTime(p.leaderlessAt)) &&
     isSpans(p.runaway) &&
     isSpans(p.heldPipe)
+  );
+}
+
+function isSpawnStormFacts(v: unknown): v is SpawnStormFacts {
+  if (typeof v !== 'object' || v === null) return false;
+  const f = v as Record<string, unknown>;
+  return (
+    (f.reason === 'birth-rate' || f.reason === 'repeated-command' || f.reason === 'member-growth') &&
+    [
+      f.birthsPerMinute,
+      f.repeatsPerMinute,
+      f.peakBirthsPerMinute,
+      f.members,
+      f.peakMembers,
+      f.births,
+      f.unseenBirths,
+    ].every(isCount) &&
+    (f.endedAt === undefined || isTime(f.endedAt)) &&
+    Array.isArray(f.repeated) &&
+    f.repeated.every(
+      (r: unknown) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as { command?: unknown }).command === 'string' &&
+        isCount((r as { count?: unknown }).count),
+    )
   );
 }
 
@@ -123,6 +151,7 @@ export function readIncidentRow(body: unknown): RowReading {
     return bad('flags is not a list of incident kinds');
   if (r.policyNotes !== undefined && (!Array.isArray(r.policyNotes) || !r.policyNotes.every(isPolicyNote)))
     return bad('policyNotes is not a list of {policy, action, executed, at}');
+  if (r.spawnStorm !== undefined && !isSpawnStormFacts(r.spawnStorm)) return bad('spawnStorm is malformed');
   const incident: Incident = {
     id,
     kind,
@@ -149,5 +178,6 @@ export function readIncidentRow(body: unknown): RowReading {
           : 'observed',
   };
   if (r.policyNotes !== undefined) incident.policyNotes = r.policyNotes as PolicyNote[];
+  if (r.spawnStorm !== undefined) incident.spawnStorm = r.spawnStorm as SpawnStormFacts;
   return { incident };
 }

@@ -1,4 +1,5 @@
 import { visibleText } from '../../../shared/visible-text';
+import { spawnStormPeak } from '../../../shared/spawn-storm-words';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
 import type { Incident } from '../../../shared/model';
@@ -145,6 +146,15 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
                   {flag}
                 </span>
               ))}
+              {incident.spawnStorm ? (
+                <span
+                  className="spawn-storm-words"
+                  data-testid="incident-spawn-storm"
+                  title={`spawn-storm, reason ${incident.spawnStorm.reason}: ${incident.spawnStorm.births} births counted, ${incident.spawnStorm.unseenBirths} of them exited before Corral could read them`}
+                >
+                  {visibleText(spawnStormPeak(incident.spawnStorm))}
+                </span>
+              ) : null}
             </td>
             <td data-label="Agent">{incident.agent ?? '—'}</td>
             <td data-label="PGID" className="num">

@@ -1,5 +1,6 @@
 import { visibleText } from '../../../shared/visible-text';
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../../shared/background-task';
+import { spawnStormNow } from '../../../shared/spawn-storm-words';
 import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';
@@ -69,6 +70,11 @@ export const GroupRow = memo(function GroupRow({
       ) : null}
       <span className="command-text">{visibleText(command)}</span>
       <LeftoverContext group={group} />
+      {group.spawnStorm ? (
+        <span className="spawn-storm-words" data-testid="spawn-storm-words">
+          {visibleText(spawnStormNow(group.spawnStorm))}
+        </span>
+      ) : null}
       {compact ? (
         <span className="row-meta muted">
           pgid {timelineButton} · {group.processes.length} proc{group.processes.length === 1 ? '' : 's'} ·{' '}

@@ -4,7 +4,7 @@ import { flagHelp } from './flag-help';
 interface FlagBadgesProps {
   flags: readonly string[];
   /** The group the flags are on: lets held-pipe say whose pipe it is. */
-  group?: Pick<GroupView, 'processes'>;
+  group?: Pick<GroupView, 'processes' | 'spawnStorm'>;
 }
 
 export function FlagBadges({ flags, group }: FlagBadgesProps) {

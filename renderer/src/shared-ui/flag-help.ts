@@ -1,4 +1,5 @@
 import type { GroupView } from '../../../shared/model';
+import { spawnStormNow } from '../../../shared/spawn-storm-words';
 
 /** One sentence per flag: what it means, why it matters, what to do. */
 const FLAG_HELP: Record<string, string> = {
@@ -14,13 +15,17 @@ const FLAG_HELP: Record<string, string> = {
     'Escaped: it left its tool call’s group with setsid but came from it; stopping the group spares it unless you ask to include it.',
   'memory-hog':
     'Memory hog: its memory use is above the configured limit and can push the machine into swap; stop it if it is not needed.',
+  'spawn-storm':
+    'Spawn storm (spawn-storm): it keeps starting processes faster than any build does, or one command over and over, or ever more of them stay alive — a fork or crash loop; stop it unless you started it on purpose.',
   'session-ended':
     'Session ended: the agent session that started it is over, so nothing will come back for it; stop it unless you still use it.',
 };
 
 /** The tooltip for a flag on a group; held-pipe says whose pipe (which agent pid and fd). */
-export function flagHelp(flag: string, group?: Pick<GroupView, 'processes'>): string {
+export function flagHelp(flag: string, group?: Pick<GroupView, 'processes' | 'spawnStorm'>): string {
   const base = FLAG_HELP[flag] ?? `${flag}: flagged by Corral.`;
+  if (flag === 'spawn-storm' && group?.spawnStorm)
+    return `${base} Now: ${spawnStormNow(group.spawnStorm)} (reason ${group.spawnStorm.reason}).`;
   if (flag !== 'held-pipe' || !group) return base;
   const holders = group.processes.flatMap((p) => (p.heldPipe ? [p.heldPipe] : []));
   return holders.length > 0 ? `${base} ${holders.join('; ')}.` : base;

@@ -1,0 +1,149 @@
+import type { Settings, SpawnStormFacts } from '../../../shared/model';
+import { DEFAULT_SPAWN_STORM } from '../../../shared/settings-table';
+import { BirthWindow } from '../analysis/birth-window';
+import {
+  initialSpawnStormState,
+  nextSpawnStormState,
+  rateWindowMs,
+  type SpawnStormPolicy,
+  type SpawnStormState,
+} from '../analysis/spawn-storm';
+import type { IncidentGlue } from './incident-glue';
+import type { MonitorState } from './monitor-state';
+import type { TrackedGroup } from './tracked';
+
+/** While a storm lasts, its incident is written again at most this often (and when it ends). */
+const INCIDENT_EVERY_MS = 5_000;
+const REPEATED_SHOWN = 5;
+
+/** One group's births, live-member readings and storm state. */
+export class GroupSpawns {
+  readonly window: BirthWindow;
+  /** [time, live members] at each poll within the last window (and the one just before it). */
+  private readonly members: Array<[number, number]> = [];
+  state: SpawnStormState = initialSpawnStormState();
+  /** What views show while flagged: a new object whenever a number in it changed. */
+  facts: SpawnStormFacts | null = null;
+  /** When the incident last got the facts. */
+  notedAt = -Infinity;
+
+  constructor(since: number) {
+    this.window = new BirthWindow(since);
+  }
+
+  /** Live members one window ago: the newest reading at or before then; null when none is that old. */
+  membersAt(now: number, live: number, windowMs: number): number | null {
+    const members = this.members;
+    members.push([now, live]);
+    while (members.length > 1 && members[1]![0] <= now - windowMs) members.shift();
+    const oldest = members[0]!;
+    return oldest[0] <= now - windowMs ? oldest[1] : null;
+  }
+}
+
+export function spawnStormPolicy(settings: Settings): SpawnStormPolicy {
+  return settings.spawnStorm ?? DEFAULT_SPAWN_STORM;
+}
+
+/**
+ * Once per poll: each live group's birth rate and live members through the spawn-storm rule, its
+ * `spawn-storm` / `spawn-storm-cleared` events, and what its incident records (the rate, the members,
+ * the repeated commands).
+ */
+export class SpawnStormCheck {
+  constructor(
+    private readonly state: MonitorState,
+    private readonly incidents: IncidentGlue,
+    private readonly settings: () => Settings,
+  ) {}
+
+  run(now: number): void {
+    const policy = spawnStormPolicy(this.settings());
+    for (const group of this.state.liveGroupByPgid.values()) {
+      const spawns = group.spawns;
+      if (spawns) this.update(group, spawns, now, policy);
+    }
+  }
+
+  /** After the incidents were brought up to date: a storming group's incident gets its facts. */
+  recordOnIncidents(now: number): void {
+    for (const group of this.state.liveGroupByPgid.values()) {
+      const spawns = group.spawns;
+      if (!spawns?.facts || now - spawns.notedAt < INCIDENT_EVERY_MS) continue;
+      if (this.incidents.noteSpawnStorm(group.id, spawns.facts)) spawns.notedAt = now;
+    }
+  }
+
+  private update(group: TrackedGroup, spawns: GroupSpawns, now: number, policy: SpawnStormPolicy): void {
+    const live = group.live.size;
+    const windowMs = policy.windowSeconds * 1000;
+    const rateMs = rateWindowMs(policy);
+    const perMinute = spawns.window.perMinute(now, rateMs);
+    const repeatsPerMinute = spawns.window.topCommandPerMinute(now, rateMs);
+    const membersWindowAgo = spawns.membersAt(now, live, windowMs);
+    const before = spawns.state;
+    const after = nextSpawnStormState(
+      before,
+      { perMinute, repeatsPerMinute, members: live, membersWindowAgo },
+      now,
+      policy,
+    );
+    spawns.state = after;
+    const rates = { perMinute, repeatsPerMinute };
+    if (after.active) spawns.facts = factsOf(spawns, after, rates, live, spawns.facts);
+    if (before.active === after.active) return;
+    const facts = factsOf(spawns, after.active ? after : before, rates, live, null);
+    const top = facts.repeated[0];
+    this.state.emitGroup(after.active ? 'spawn-storm' : 'spawn-storm-cleared', group, now, {
+      reason: facts.reason,
+      birthsPerMinute: perMinute,
+      repeatsPerMinute,
+      peakBirthsPerMinute: facts.peakBirthsPerMinute,
+      members: live,
+      repeatedCommand: top?.command ?? null,
+      repeatedCount: top?.count ?? null,
+    });
+    if (!after.active) {
+      // The incident keeps the storm at its peak; the view no longer shows it.
+      this.incidents.noteSpawnStorm(group.id, { ...facts, endedAt: now });
+      spawns.facts = null;
+      spawns.notedAt = -Infinity;
+    }
+  }
+}
+
+function factsOf(
+  spawns: GroupSpawns,
+  state: SpawnStormState,
+  { perMinute, repeatsPerMinute }: { perMinute: number; repeatsPerMinute: number },
+  members: number,
+  previous: SpawnStormFacts | null,
+): SpawnStormFacts {
+  const repeated = spawns.window.topCommands(REPEATED_SHOWN);
+  const facts: SpawnStormFacts = {
+    reason: state.reason ?? 'birth-rate',
+    birthsPerMinute: perMinute,
+    repeatsPerMinute,
+    peakBirthsPerMinute: Math.max(state.peakPerMinute, perMinute),
+    members,
+    peakMembers: Math.max(state.peakMembers, members),
+    births: spawns.window.total,
+    unseenBirths: spawns.window.unseen,
+    repeated,
+  };
+  return previous && sameFacts(previous, facts) ? previous : facts;
+}
+
+function sameFacts(a: SpawnStormFacts, b: SpawnStormFacts): boolean {
+  return (
+    a.reason === b.reason &&
+    a.birthsPerMinute === b.birthsPerMinute &&
+    a.repeatsPerMinute === b.repeatsPerMinute &&
+    a.peakBirthsPerMinute === b.peakBirthsPerMinute &&
+    a.members === b.members &&
+    a.peakMembers === b.peakMembers &&
+    a.births === b.births &&
+    a.repeated.length === b.repeated.length &&
+    a.repeated.every((r, i) => r.command === b.repeated[i]!.command && r.count === b.repeated[i]!.count)
+  );
+}

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import type { Monitor } from '../../main/core/monitor/monitor';
+
+/** What a group's births looked like to Corral over a run (docs/spawn-storms.md records these). */
+export interface SpawnPeaks {
+  /** Highest rate the spawn-storm rule read (births a minute over its 10 s window). */
+  peakPerMinute10s: number;
+  /** The same for the most started command line. */
+  peakRepeatsPerMinute10s: number;
+  /** Most births within any 60 s. */
+  peakBirthsIn60s: number;
+  /** Most live members at once. */
+  peakMembers: number;
+  /** Births counted in all, and how many of them exited before they could be read. */
+  births: number;
+  unseenBirths: number;
+  /** Pids the kernel handed out meanwhile, to anyone (threads too): the machine's own churn. */
+  pidsAllocated: number;
+  seconds: number;
+  loadAverage: [number, number, number];
+}
+
+const lastPid = (): number => Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ').pop());
+
+/** Reads the group's birth window every 250 ms until stopped; returns the peaks. */
+export function observeSpawns(monitor: Monitor, pgid: number): { stop(): SpawnPeaks } {
+  const startedAt = Date.now();
+  const firstPid = lastPid();
+  const peaks = {
+    peakPerMinute10s: 0,
+    peakRepeatsPerMinute10s: 0,
+    peakBirthsIn60s: 0,
+    peakMembers: 0,
+    births: 0,
+    unseenBirths: 0,
+  };
+  const look = (): void => {
+    const group = monitor.liveGroup(pgid);
+    if (!group) return;
+    const now = Date.now();
+    peaks.peakMembers = Math.max(peaks.peakMembers, group.live.size);
+    const window = group.spawns?.window;
+    if (!window) return;
+    peaks.peakPerMinute10s = Math.max(peaks.peakPerMinute10s, window.perMinute(now, 10_000));
+    peaks.peakRepeatsPerMinute10s = Math.max(
+      peaks.peakRepeatsPerMinute10s,
+      window.topCommandPerMinute(now, 10_000),
+    );
+    peaks.peakBirthsIn60s = Math.max(peaks.peakBirthsIn60s, window.countWithin(now, 60_000));
+    peaks.births = window.total;
+    peaks.unseenBirths = window.unseen;
+  };
+  const timer = setInterval(look, 250);
+  return {
+    stop: () => {
+      look();
+      clearInterval(timer);
+      const pidsAllocated = lastPid() - firstPid;
+      const seconds = Math.round((Date.now() - startedAt) / 100) / 10;
+      return {
+        ...peaks,
+        pidsAllocated,
+        seconds,
+        loadAverage: loadavg().map((n) => Math.round(n * 10) / 10) as [number, number, number],
+      };
+    },
+  };
+}
