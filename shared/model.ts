@@ -278,6 +278,20 @@ export interface Incident {
   closedAtSource: IncidentTimeSource | null;
   /** What policies made of the group while this incident was open, oldest first (absent: none). */
   policyNotes?: PolicyNote[];
+  /**
+   * Ports the group was seen listening on while the incident was open, lowest first (absent: none
+   * seen, or no view read them): what `corral ps --port` and the UI show as who held a port before.
+   */
+  ports?: number[];
+  /** The agent session the group came from and its project, once provenance told (absent: not known). */
+  session?: IncidentSession;
+}
+
+/** An incident's agent session, as provenance told it while the incident was open. */
+export interface IncidentSession {
+  id: string;
+  /** Nearest enclosing git work tree of the group's cwd, else that cwd; null when unknown. */
+  project: string | null;
 }
 
 /** One policy's match on a group, as recorded: `executed` false in observe mode or when refused. */

@@ -32,6 +32,14 @@ export class IncidentGlue {
     this.state.pendingIncidentSaves.set(incident.id, incident);
   }
 
+  /** Lets `note` amend the group's open incident; saved with the next flush when `note` says it changed it. */
+  amendOpen(groupId: string, note: (incident: Incident) => boolean): boolean {
+    const incident = this.tracker.openFor(groupId);
+    if (!incident || !note(incident)) return false;
+    this.state.pendingIncidentSaves.set(incident.id, incident);
+    return true;
+  }
+
   /** Whether the group's open incident already notes this policy (it may predate a restart). */
   hasPolicyNote(groupId: string, policy: string): boolean {
     return this.tracker.openFor(groupId)?.policyNotes?.some((n) => n.policy === policy) ?? false;

@@ -9,6 +9,7 @@ import { IncidentGlue } from './incident-glue';
 import { MemoryCheck } from './memory-check';
 import { MonitorState } from './monitor-state';
 import { PolicyGlue } from './policy-glue';
+import { IncidentPortGlue } from './incident-port-glue';
 import { ProcessTable } from './process-table';
 import { isStall } from './stall';
 import type { TrackedGroup, TrackedProcess } from './tracked';
@@ -75,6 +76,8 @@ export class Monitor {
   private readonly memory: MemoryCheck;
   /** Policies' events, incident notes and stops (see policy-glue). */
   readonly policies: PolicyGlue;
+  /** Decorated views' ports and sessions, noted on their incidents (see incident-port-glue). */
+  readonly incidentPorts: IncidentPortGlue;
   private readonly pollListeners = new Set<(now: number) => void>();
   private readonly listeners = new Set<(event: MonitorEvent) => void>();
   private readonly tickListeners = new Set<(hadEvents: boolean) => void>();
@@ -119,6 +122,7 @@ export class Monitor {
     this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
+    this.incidentPorts = new IncidentPortGlue(this.incidents, () => this.flush());
   }
 
   private now(): number {

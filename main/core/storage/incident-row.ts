@@ -7,6 +7,7 @@ import type {
   IncidentSpan,
   PolicyNote,
 } from '../../../shared/model';
+import { readPortFacts } from './incident-port-facts';
 import { isPolicyNote } from './policy-journal-row';
 
 // Records, so that a kind or end added to the model without being added here fails to compile.
@@ -149,5 +150,6 @@ export function readIncidentRow(body: unknown): RowReading {
           : 'observed',
   };
   if (r.policyNotes !== undefined) incident.policyNotes = r.policyNotes as PolicyNote[];
+  Object.assign(incident, readPortFacts(r));
   return { incident };
 }
