@@ -35,12 +35,35 @@ export function portHistory(
   now: number,
   windowMs = PORT_HISTORY_WINDOW_MS,
 ): PortHolding[] {
+  return holdingsBetween(incidents, port, port + PORT_DRIFT_SPAN, now, windowMs);
+}
+
+/**
+ * Pure: the holdings of `port` and the ports below it (port−PORT_DRIFT_SPAN … port), oldest first: seen
+ * from a server on :3002, where its predecessors were before they drifted up to it (the UI's list).
+ */
+export function portHistoryUpTo(
+  incidents: readonly Incident[],
+  port: number,
+  now: number,
+  windowMs = PORT_HISTORY_WINDOW_MS,
+): PortHolding[] {
+  return holdingsBetween(incidents, Math.max(1, port - PORT_DRIFT_SPAN), port, now, windowMs);
+}
+
+function holdingsBetween(
+  incidents: readonly Incident[],
+  low: number,
+  high: number,
+  now: number,
+  windowMs: number,
+): PortHolding[] {
   const since = now - windowMs;
   const rows: PortHolding[] = [];
   for (const i of incidents) {
     if (i.closedAt !== null && i.closedAt < since) continue;
     for (const p of i.ports ?? []) {
-      if (p < port || p > port + PORT_DRIFT_SPAN) continue;
+      if (p < low || p > high) continue;
       rows.push({
         port: p,
         groupId: i.groupId,
