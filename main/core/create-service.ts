@@ -16,7 +16,7 @@ import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import { onViewTick } from './view-ticks';
 import type { CorralService, SettingsUpdate } from './service';
-import { matcherFor } from './snapshot/one-shot-snapshot';
+import { matcherFor } from './analysis/signatures';
 import { resolveDataDir } from './storage/data-dir';
 import {
   hooksOverview,

@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from '../core/sampling/linux/auxv';
 import { argvFromCmdline, pickEnv } from '../core/sampling/linux/nul-fields';
 import { parseStat } from '../core/sampling/linux/stat-parser';
-import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
+import type { ProcessRecord } from '../core/model/process-record';
+import type { ProcessSampler } from '../core/sampling/process-sampler';
 import { listProcPids } from '../core/sampling/linux/list-proc-pids';
 import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from '../core/sampling/linux/pid-counter';
 

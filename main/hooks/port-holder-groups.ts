@@ -4,7 +4,7 @@ import { commandOf } from '../core/analysis/grouping';
 import { HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
 import { ProjectRoots } from '../core/provenance/project-root';
 import type { PortListener } from '../core/sampling/linux/port-listeners';
-import type { ProcessRecord } from '../core/sampling/process-record';
+import type { ProcessRecord } from '../core/model/process-record';
 import type { EndedSessions } from '../core/storage/ended-sessions';
 import type { PortHolderGroup } from './port-conflict-note';
 

@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../core/sampling/process-record';
+import type { ProcessRecord } from '../core/model/process-record';
 import type { HookSampler } from './hook-proc-reader';
 import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { findLeftovers } from './find-leftovers';
