@@ -26,6 +26,7 @@ import {
 } from './hooks-setup/hooks-service';
 import type { HooksPlace } from './hooks-setup/hooks-setup';
 import { IncidentStore } from './storage/incident-store';
+import { stopRequestsFor } from './storage/stop-requests';
 
 export interface CorralServiceOptions {
   config?: LoadedConfig;
@@ -79,6 +80,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     settings,
     findHeldPipes: sampler.findHeldPipes?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
+    stopRequests: stopRequestsFor,
     watchIntervalMs: options.watchIntervalMs,
     fullSweepEvery: options.fullSweepEvery,
     onError: options.onError,

@@ -12,7 +12,7 @@ import { rememberedMembers } from '../../core/actions/remembered-members';
 import { alreadyGone } from '../../core/actions/resolve-group-id';
 import { announcedStop } from '../announced-stop';
 import { formatTable, printable } from '../terminal-text';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 import { runKillBy } from './kill-by-provenance';
 import { paint, terminal, truncate, type Terminal } from '../terminal';
 

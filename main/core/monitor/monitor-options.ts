@@ -2,6 +2,7 @@ import type { Incident, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { ProcessSampler } from '../sampling/process-sampler';
 import type { FindHeldPipes } from './held-pipe-check';
+import type { StopRequestSource } from './monitor-inputs';
 
 export interface IncidentSink {
   /** Saves changed incidents in one write; returns false when they could not be made durable. */
@@ -15,6 +16,8 @@ export interface MonitorOptions {
   /** Held-pipe lookup (Linux); omitted where the platform has none. */
   findHeldPipes?: FindHeldPipes;
   incidents?: { restored: readonly Incident[]; sink: IncidentSink };
+  /** Stops asked by another command or Corral (a `corral kill`); none when omitted. */
+  stopRequests?: StopRequestSource;
   /** Interval of the cheap lineage watch of agents' descendants while they are busy (ms). */
   watchIntervalMs?: number;
   /**

@@ -69,7 +69,7 @@ export class Monitor {
       matcher: () => this.matcher,
       baseMs: this.now(),
     });
-    this.incidents = new IncidentGlue(this.state, options.incidents?.restored ?? []);
+    this.incidents = new IncidentGlue(this.state, options.incidents?.restored ?? [], options.stopRequests);
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
     this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
@@ -376,7 +376,8 @@ export class Monitor {
   /** Brings onto the group's timeline the signals a `corral kill` recorded for it (requested-stops.ts). */
   importRequestedStops(groupId: string, now = Date.now()): void {
     const group = this.state.groups.get(groupId);
-    if (!group || !importRequestedStops(this.state, group, now)) return;
+    if (!group || !this.options.stopRequests) return;
+    if (!importRequestedStops(this.state, group, now, this.options.stopRequests)) return;
     this.version++;
     this.flush();
   }
