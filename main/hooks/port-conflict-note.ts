@@ -20,7 +20,7 @@ export interface PortHolderGroup {
     agent: string;
     /** null for an agent that exports no session id (Gemini CLI). */
     id: string | null;
-    /** Nearest git work tree of the group's cwd, else that cwd; null when unknown. */
+    /** Where it runs: its project (a running Corral's SessionRef.project) or its cwd (the hook); null when unknown. */
     project: string | null;
     /** When a hook recorded the session's end, ms since epoch; null when not known to have ended. */
     endedAt: number | null;

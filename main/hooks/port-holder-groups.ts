@@ -2,10 +2,9 @@ import { commandThatMatters } from '../../shared/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import { HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
-import { ProjectRoots } from '../core/provenance/project-root';
 import type { PortListener } from '../core/sampling/linux/port-listeners';
 import type { ProcessRecord } from '../core/model/process-record';
-import type { EndedSessions } from '../core/storage/ended-sessions';
+import type { EndedSessions } from '../core/analysis/session-ended';
 import type { PortHolderGroup } from './port-conflict-note';
 
 /** Pure: the agent session a process's environment markers name, or null when no agent's. */
@@ -43,7 +42,6 @@ export function portHolderGroups(
       if (r && !listenerOfPgid.has(r.pgid)) listenerOfPgid.set(r.pgid, r);
     }
   }
-  const projects = new ProjectRoots();
   return [...listenerOfPgid].map(([pgid, listener]) => {
     const members = records.filter((r) => r.pgid === pgid && r.state !== 'Z');
     const anchor = chooseAnchor(pgid, members);
@@ -59,7 +57,8 @@ export function portHolderGroups(
       startedAt: Math.min(...members.map((r) => r.startedAt)),
       session: marked && {
         ...marked,
-        project: cwd === null ? null : projects.projectOf(cwd),
+        // The hook reads no `.git` (provenance's job): the working directory stands for the project.
+        project: cwd,
         // A resumed session reuses its id: an end recorded before this group began is not its end.
         endedAt: end && end.endedAt + 1000 >= listener.startedAt ? end.endedAt : null,
       },
