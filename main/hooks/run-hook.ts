@@ -8,6 +8,7 @@ import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
 import { portNote } from './port-note';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { isShellName } from '../../shared/shells';
 
 export interface HookContext {
   dataDir: string;
@@ -25,7 +26,8 @@ interface Payload {
   hook_event_name?: unknown;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'env', 'timeout']);
+/** What may stand between an agent and its hook besides a shell. */
+const LAUNCHERS = new Set(['env', 'timeout']);
 
 const CORRAL_SCRIPT_AT_END = new RegExp(`${CORRAL_SCRIPT}$`);
 /**
@@ -39,7 +41,8 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
     const parent: ProcessRecord | undefined = sampler.sampleSome([cur.ppid])[0];
     if (!parent) break;
     const isCorral = parent.argv.some((a) => CORRAL_SCRIPT_AT_END.test(a));
-    if (!SHELLS.has(parent.name) && !isCorral) return { self, agentPid: parent.pid };
+    if (!isShellName(parent.name) && !LAUNCHERS.has(parent.name) && !isCorral)
+      return { self, agentPid: parent.pid };
     self.add(parent.pid);
     cur = parent;
   }
