@@ -100,6 +100,20 @@ export interface Incident {
   policyNotes?: PolicyNote[];
   /** For a spawn storm: the rate, the members and the repeated commands, at their peak (absent: none). */
   spawnStorm?: SpawnStormFacts;
+  /**
+   * Ports the group was seen listening on while the incident was open, lowest first (absent: none
+   * seen, or no view read them): what `corral ps --port` and the UI show as who held a port before.
+   */
+  ports?: number[];
+  /** The agent session the group came from and its project, once provenance told (absent: not known). */
+  session?: IncidentSession;
+}
+
+/** An incident's agent session, as provenance told it while the incident was open. */
+export interface IncidentSession {
+  id: string;
+  /** Nearest enclosing git work tree of the group's cwd, else that cwd; null when unknown. */
+  project: string | null;
 }
 
 /** One policy's match on a group, as recorded: `executed` false in observe mode or when refused. */

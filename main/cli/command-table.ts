@@ -37,7 +37,10 @@ export const COMMANDS: CommandEntry[] = [
       usage: 'corral ps [--all] [--port N] [--session ID] [--json]',
       options: [
         ['--all', 'include groups no agent owns'],
-        ['--port N', 'only the groups listening on port N, whoever owns them'],
+        [
+          '--port N',
+          'only the groups listening on port N, whoever owns them; then who held N and the 9 ports above it in the last day (JSON: portHistory)',
+        ],
         ['--session ID', 'only the groups of one agent session (a unique prefix of 8+ characters will do)'],
         ['--json', 'print the snapshot as JSON'],
       ],

@@ -110,6 +110,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     const at = performance.now();
     if (built?.version === version && at - built.at < VIEWS_MAX_AGE_MS) return built.groups;
     const groups = context.currentViews(views);
+    monitor.incidentPorts.noteViews(groups);
     built = { version, at, groups };
     return groups;
   };

@@ -6,6 +6,7 @@ import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agent
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
+import { portNote } from './port-note';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 import { isShellName } from '../../shared/shells';
 
@@ -83,12 +84,18 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
   }
 
   const start = takeToolCallStart(ctx.dataDir, key);
+  // Whatever else is said, a port the output says is taken is named with its holder.
+  const ports = portNote(payload, ctx);
+  const noted = (note: string): string =>
+    note === '' && ports === ''
+      ? ''
+      : afterToolOutput(event, [note, ports].filter((n) => n !== '').join('\n\n'));
   const input = (payload.tool_input ?? {}) as { run_in_background?: unknown; is_background?: unknown };
   // The agent runs background calls on purpose and keeps track of them itself (Claude Code's
   // run_in_background; Qwen Code's and Gemini CLI's is_background).
-  if (input.run_in_background === true || input.is_background === true) return '';
+  if (input.run_in_background === true || input.is_background === true) return noted('');
   // Without the before-tool record there is no way to tell this call's processes from older ones.
-  if (!start) return '';
+  if (!start) return noted('');
   const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
   const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
   const { self, agentPid } = selfAndAgent(ctx.sampler, ctx.pid);
@@ -99,7 +106,7 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
     agentPid,
     self,
   });
-  if (leftovers.length === 0) return '';
+  if (leftovers.length === 0) return noted('');
   const groups = leftoverGroups(leftovers, records, listeningTcpPorts(leftovers.map((r) => r.pid)));
-  return afterToolOutput(event, leftoverNote(groups));
+  return noted(leftoverNote(groups));
 }

@@ -115,7 +115,8 @@ describe('corral hooks install/uninstall on real settings files', () => {
     installHooks('claude-code', p, PREFIX, false);
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('/old/corral.js');
-    expect(text.split('hook claude-code PostToolUse')).toHaveLength(2);
+    expect(text.split('hook claude-code PostToolUse"')).toHaveLength(2);
+    expect(text.split('hook claude-code PostToolUseFailure"')).toHaveLength(2);
     uninstallHooks('claude-code', p, false);
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
@@ -128,6 +129,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(Object.keys((JSON.parse(readFileSync(path, 'utf8')) as { hooks: object }).hooks)).toEqual([
       'PreToolUse',
       'PostToolUse',
+      'PostToolUseFailure',
       'SessionEnd',
     ]);
     uninstallHooks('claude-code', p, false);

@@ -156,6 +156,7 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
           events: {
             PreToolUse: `${bin} hook claude-code PreToolUse`,
             PostToolUse: `${bin} hook claude-code PostToolUse`,
+            PostToolUseFailure: `${bin} hook claude-code PostToolUseFailure`,
             SessionEnd: `${bin} hook claude-code SessionEnd`,
           },
         }),

@@ -17,6 +17,8 @@ import { UsageError } from '../../common/usage-error';
 import { recentIncidents, withRecordedIds } from '../recorded-group-ids';
 import { withRecordedStorms } from '../recorded-storms';
 import { renderGroups } from '../group-table';
+import { portHistory } from '../../../shared/port-history';
+import { renderPortHistory } from '../port-history-text';
 import { terminal, type Terminal } from '../terminal';
 
 export async function runPs(
@@ -69,15 +71,20 @@ export async function runPs(
         : values.session !== undefined
           ? nothingInSession(values.session)
           : null;
+  // Who held the port (and the ports above it) before, from the incidents that recorded it.
+  const history = port === null ? null : portHistory(recentIncidents(dataDirOf()), port, snapshot.sampledAt);
   if (values.json) {
-    out(JSON.stringify({ sampledAt: snapshot.sampledAt, groups }));
+    out(
+      JSON.stringify({ sampledAt: snapshot.sampledAt, groups, ...(history ? { portHistory: history } : {}) }),
+    );
     return nothing === null ? 0 : 3;
   }
+  const earlier = history ? renderPortHistory(port!, history, snapshot.sampledAt) : [];
   if (nothing !== null) {
-    out(`${nothing[0]!.toUpperCase()}${nothing.slice(1)}.`);
+    out([`${nothing[0]!.toUpperCase()}${nothing.slice(1)}.`, ...earlier].join('\n'));
     return 3;
   }
-  out(renderPsTable(groups, snapshot.sampledAt, values.all));
+  out([renderPsTable(groups, snapshot.sampledAt, values.all), ...earlier].join('\n'));
   return 0;
 }
 

@@ -16,7 +16,9 @@ import { isSecretEnv } from '../analysis/secret-env';
  *   the tool_result); again with 2.1.332 (payloads in test/fixtures/claude/2.1.332/). Observed payloads from 2.1.197: PreToolUse `{session_id, transcript_path, cwd,
  *   prompt_id, permission_mode, effort, hook_event_name, tool_name: "Bash", tool_input: {command,
  *   description}, tool_use_id}`; PostToolUse adds `tool_response` and `duration_ms`; SessionEnd has
- *   `reason`. `session_id` equals the `CLAUDE_CODE_SESSION_ID` the tool calls' processes carry, and
+ *   `reason`. A Bash call that exits non-zero sends PostToolUseFailure, not PostToolUse (2.1.332), with the
+ *   output in `error` and no `tool_response`; its additionalContext reaches the model too.
+ *   `session_id` equals the `CLAUDE_CODE_SESSION_ID` the tool calls' processes carry, and
  *   the hook processes carry it too (so the hook excludes itself and its launchers).
  * - Codex CLI: developers.openai.com/codex/hooks: hooks in `hooks.json` next to the active config
  *   layer (`~/.codex/hooks.json`, `CODEX_HOME` when set), same event → matcher group → handlers shape,
@@ -71,6 +73,8 @@ export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
     events: [
       { event: 'PreToolUse', role: 'before-tool', matcher: 'Bash' },
       { event: 'PostToolUse', role: 'after-tool', matcher: 'Bash' },
+      // A command that exits non-zero (a server failing with EADDRINUSE) ends in this event instead.
+      { event: 'PostToolUseFailure', role: 'after-tool', matcher: 'Bash' },
       { event: 'SessionEnd', role: 'session-end' },
     ],
     sessionMarkers: ['CLAUDE_CODE_SESSION_ID'],

@@ -36,9 +36,16 @@ export class IncidentGlue {
 
   /** Records a spawn storm's facts on the group's open incident (saved with the next flush); false: none open. */
   noteSpawnStorm(groupId: string, facts: SpawnStormFacts): boolean {
+    return this.amendOpen(groupId, (incident) => {
+      incident.spawnStorm = facts;
+      return true;
+    });
+  }
+
+  /** Lets `note` amend the group's open incident; saved with the next flush when `note` says it changed it. */
+  amendOpen(groupId: string, note: (incident: Incident) => boolean): boolean {
     const incident = this.tracker.openFor(groupId);
-    if (!incident) return false;
-    incident.spawnStorm = facts;
+    if (!incident || !note(incident)) return false;
     this.state.pendingIncidentSaves.set(incident.id, incident);
     return true;
   }

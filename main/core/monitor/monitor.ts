@@ -10,6 +10,7 @@ import { MonitorListeners } from './monitor-listeners';
 import { DEFAULT_FULL_SWEEP_EVERY, WATCHED_SWEEP_EVERY, type MonitorOptions } from './monitor-options';
 import { MonitorState } from './monitor-state';
 import { PolicyGlue } from './policy-glue';
+import { IncidentPortGlue } from './incident-port-glue';
 import { PidWatch } from './pid-watch';
 import { SpawnBirths } from './spawn-births';
 import { SpawnStormCheck } from './spawn-storm-check';
@@ -40,6 +41,8 @@ export class Monitor {
   private readonly spawnStorms: SpawnStormCheck;
   /** Policies' events, incident notes and stops (see policy-glue). */
   readonly policies: PolicyGlue;
+  /** Decorated views' ports and sessions, noted on their incidents (see incident-port-glue). */
+  readonly incidentPorts: IncidentPortGlue;
   private readonly listeners = new MonitorListeners((step, run) => this.guard(step, run));
   private readonly pidWatch: PidWatch;
   private settings: Settings;
@@ -76,6 +79,7 @@ export class Monitor {
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
     this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
+    this.incidentPorts = new IncidentPortGlue(this.incidents, () => this.flush());
     this.pidWatch = new PidWatch(options.sampler, this.state, this.table);
     this.pidWatch.onNewPids = (pids) => this.births.announce(pids);
   }

@@ -8,6 +8,7 @@ import type {
   PolicyNote,
   SpawnStormFacts,
 } from '../../../shared/model';
+import { readPortFacts } from './incident-port-facts';
 import { isPolicyNote } from './policy-journal-row';
 
 // Records, so that a kind or end added to the model without being added here fails to compile.
@@ -179,5 +180,6 @@ export function readIncidentRow(body: unknown): RowReading {
   };
   if (r.policyNotes !== undefined) incident.policyNotes = r.policyNotes as PolicyNote[];
   if (r.spawnStorm !== undefined) incident.spawnStorm = r.spawnStorm as SpawnStormFacts;
+  Object.assign(incident, readPortFacts(r));
   return { incident };
 }

@@ -1,5 +1,6 @@
 import type { GroupView } from '../../../shared/model';
 import { cwdInProject, groupPortNumbers, portsText, representative } from '../../../shared/provenance-text';
+import { PortHistoryList } from './PortHistoryList';
 
 /** Where a leftover runs and what it listens on: its cwd (relative to its project inside it) and ports. */
 export function LeftoverContext({ group }: { group: GroupView }) {
@@ -18,6 +19,7 @@ export function LeftoverContext({ group }: { group: GroupView }) {
           {portsText(ports)}
         </span>
       ) : null}
+      {ports.length > 0 ? <PortHistoryList group={group} ports={ports} /> : null}
     </span>
   );
 }

@@ -1,0 +1,37 @@
+import { portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/port-history';
+import { shortSessionId, projectName } from '../../shared/provenance-text';
+import type { IncidentEnd } from '../../shared/model';
+import { formatDuration, formatTable, printable } from './terminal-text';
+
+const END_WORDS: Record<IncidentEnd, string> = {
+  open: 'still running',
+  exited: 'exited',
+  'stopped-by-user': 'stopped by you',
+  'stopped-by-policy': 'stopped by a policy',
+  cleared: 'cleared',
+  unknown: 'end not known',
+};
+
+/**
+ * `corral ps --port N`'s history: who held N and its neighbours in the last day, oldest first, with
+ * the drift (`:3000 → :3001 → :3002`) when the holders moved. Empty when nothing was recorded.
+ */
+export function renderPortHistory(port: number, history: readonly PortHolding[], now: number): string[] {
+  if (history.length === 0) return [];
+  const rows = history.map((h) => {
+    const who = [
+      h.agent ?? 'no agent',
+      h.sessionId ? `session ${printable(shortSessionId(h.sessionId))}` : null,
+      h.project ? printable(projectName(h.project) ?? h.project) : null,
+    ].filter((w) => w !== null);
+    const when = `${formatDuration(now - h.from)} ago, ${h.until === null ? END_WORDS.open : `${END_WORDS[h.end]} ${formatDuration(now - h.until)} ago`}`;
+    return [`  :${h.port}`, printable(h.command), who.join(' · '), when, h.groupId];
+  });
+  const lines = [
+    `Earlier on :${port} and the ${PORT_DRIFT_SPAN} ports above it (last 24 h, from incidents):`,
+  ];
+  lines.push(...formatTable(rows).split('\n'));
+  const drift = portDrift(history);
+  if (drift.length > 1) lines.push(`Drift: ${drift.map((p) => `:${p}`).join(' → ')}`);
+  return lines;
+}

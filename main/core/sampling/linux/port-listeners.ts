@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Who listens on one TCP port: the pids holding a listening socket on it, and the sockets' owners. */
+export interface PortListener {
+  port: number;
+  /** Processes holding one of the port's listening sockets; empty when none could be read. */
+  pids: number[];
+  /** The sockets' owners (uid column of /proc/net/tcp), known even when their processes are not. */
+  uids: number[];
+}
+
+/**
+ * The listeners of the given TCP ports (Linux): the LISTEN rows (state 0A) of /proc/net/tcp and tcp6
+ * for those ports, then the processes whose /proc/<pid>/fd holds one of those sockets. A port with no
+ * listening socket has no entry. The fd scan visits every process (several may share a socket after a
+ * fork) and stops at `deadline` (ms, Date.now clock): an agent waits for the hook that asks.
+ */
+export function portListeners(
+  ports: readonly number[],
+  { procRoot = '/proc', deadline = Infinity }: { procRoot?: string; deadline?: number } = {},
+): Map<number, PortListener> {
+  const out = new Map<number, PortListener>();
+  const portOfInode = new Map<string, number>();
+  for (const table of ['tcp', 'tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(`${procRoot}/net/${table}`, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== '0A') continue;
+      const port = parseInt(f[1]!.split(':')[1] ?? '', 16);
+      if (!ports.includes(port)) continue;
+      const entry = out.get(port) ?? { port, pids: [], uids: [] };
+      const uid = Number(f[7]);
+      if (Number.isInteger(uid) && !entry.uids.includes(uid)) entry.uids.push(uid);
+      out.set(port, entry);
+      if (f[9] !== '0') portOfInode.set(f[9]!, port);
+    }
+  }
+  if (portOfInode.size === 0) return out;
+  let pids: string[];
+  try {
+    pids = readdirSync(procRoot).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    if (Date.now() > deadline) break;
+    let fds: string[];
+    try {
+      fds = readdirSync(`${procRoot}/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = readlinkSync(`${procRoot}/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (!target.startsWith('socket:[')) continue;
+      const port = portOfInode.get(target.slice(8, -1));
+      if (port === undefined) continue;
+      const entry = out.get(port)!;
+      if (!entry.pids.includes(Number(pid))) entry.pids.push(Number(pid));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+import type { GroupView, IncidentEnd } from '../../../shared/model';
+import { portDrift, portHistoryUpTo } from '../../../shared/port-history';
+import { projectName, shortSessionId } from '../../../shared/provenance-text';
+import { visibleText } from '../../../shared/visible-text';
+import { formatDuration } from '../shared-ui/format';
+import { useCorral } from '../store/store-context';
+import { useRecentIncidents } from './recent-incidents';
+
+const SHOWN = 3;
+const END_WORDS: Record<IncidentEnd, string> = {
+  open: 'still running',
+  exited: 'exited',
+  'stopped-by-user': 'stopped by you',
+  'stopped-by-policy': 'stopped by a policy',
+  cleared: 'cleared',
+  unknown: 'end not known',
+};
+
+/**
+ * Under a group's ports: who held them (and the ports just below, where a dev server was before it
+ * drifted up) in the last day, newest first, from the incidents; and the drift, `:3000 → :3001 → :3002`.
+ */
+export function PortHistoryList({ group, ports }: { group: GroupView; ports: readonly number[] }) {
+  const incidents = useRecentIncidents();
+  // Minutes are enough for "2 h ago": the row is not drawn again every second.
+  const now = useCorral((s) => Math.floor(s.now / 60_000) * 60_000);
+  if (incidents.length === 0 || ports.length === 0) return null;
+  const top = Math.max(...ports);
+  const history = portHistoryUpTo(incidents, top, now).filter((h) => h.groupId !== group.id);
+  if (history.length === 0) return null;
+  const drift = [...portDrift(history), ...ports.filter((p) => !history.some((h) => h.port === p))];
+  const shown = history.slice(-SHOWN).reverse();
+  return (
+    <span className="port-history" data-testid="port-history">
+      {drift.length > 1 ? (
+        <span className="port-drift" data-testid="port-drift" title="Ports held in the last day, in order">
+          drift {drift.map((p) => `:${p}`).join(' → ')}
+        </span>
+      ) : null}
+      <ul aria-label={`Earlier on ${ports.map((p) => `:${p}`).join(', ')}`}>
+        {shown.map((h) => (
+          <li
+            key={`${h.groupId}:${h.port}`}
+            data-testid="port-history-row"
+            title={`${visibleText(h.command)} (group ${h.groupId})`}
+          >
+            <span className="port">:{h.port}</span>
+            {h.sessionId ? ` session ${visibleText(shortSessionId(h.sessionId))}` : ''}
+            {h.project ? ` · ${visibleText(projectName(h.project) ?? h.project)}` : ''} ·{' '}
+            {formatDuration(now - h.from)} ago,{' '}
+            {h.until === null ? END_WORDS.open : `${END_WORDS[h.end]} ${formatDuration(now - h.until)} ago`} ·{' '}
+            {visibleText(h.command)}
+          </li>
+        ))}
+      </ul>
+    </span>
+  );
+}

@@ -1,0 +1,140 @@
+// A dev server drifting up the ports, seen in the UI: three agent sessions each start it, the first two
+// on :P and :P+1 end, the third holds :P+2. Its row shows the earlier holders (from the incidents the
+// running Corral recorded) and the drift :P → :P+1 → :P+2. Real `corral serve`, real listeners, real
+// Chromium at the menu-bar popover's size (420 × 700); a screenshot goes to test-artifacts/.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeAgent } from '../support/fake-agent';
+import { groupMembers } from '../support/proc';
+import { startServe, type ServeProcess } from '../support/serve-process';
+import { removeDir } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+const ARTIFACTS = 'test-artifacts';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
+const POPOVER = { width: 420, height: 700 };
+
+let browser: Browser;
+let serve: ServeProcess | null = null;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+});
+
+afterAll(async () => {
+  await serve?.stop();
+  await browser?.close();
+});
+
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+/** A free loopback port P with P+1 and P+2 free too (each checked by binding it). */
+async function threeFreePorts(): Promise<number> {
+  const bind = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(null));
+      s.listen(port, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+  for (let tries = 0; tries < 20; tries++) {
+    const p = await bind(0);
+    if (p !== null && p < 65_000 && (await bind(p + 1)) !== null && (await bind(p + 2)) !== null) return p;
+  }
+  throw new Error('no three neighbouring free ports');
+}
+
+describe('port history in the UI at 420 × 700', () => {
+  it("a server's row lists who held its port and the ports below it, and the drift", async () => {
+    serve = await startServe({ pollIntervalMs: 250 });
+    const page = await browser.newPage({ viewport: POPOVER });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(serve.url);
+
+    const project = tempDir('corral-ui-drift-project-');
+    mkdirSync(join(project, '.git'));
+    const script = join(tempDir('corral-ui-drift-server-'), 'dev-server.mjs');
+    writeFileSync(
+      script,
+      `import { createServer } from 'node:net';
+import { writeFileSync } from 'node:fs';
+createServer().listen(Number(process.argv[2]), '127.0.0.1', () => writeFileSync(process.argv[3], 'listening\\n'));
+`,
+    );
+    const port = await threeFreePorts();
+    const sessions = [randomUUID(), randomUUID(), randomUUID()];
+    const pgids: number[] = [];
+    for (const [n, session] of sessions.entries()) {
+      const agent = await FakeAgent.start({
+        markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: session },
+        cwd: project,
+      });
+      const ready = join(tempDir('corral-ui-drift-ready-'), 'ready');
+      const call = await agent.toolCall(
+        `${process.execPath} ${script} ${port + n} ${ready} & until [ -s ${ready} ]; do sleep 0.05; done; echo ready`,
+        { description: 'Start the dev server' },
+      );
+      await call.exited();
+      pgids.push(call.pid);
+      const row = page.locator(`tr[data-testid=group-row][data-group-id^="${call.pid}:"]`);
+      // The row shows the port once a view read it; that same view noted it on the group's incident.
+      await expect
+        .poll(() => row.locator('[data-testid=group-ports]').textContent(), { timeout: 60_000 })
+        .toBe(`:${port + n}`);
+      if (n < 2) {
+        // The session's server is gone before the next session starts its own (the test's own group).
+        process.kill(-call.pid, 'SIGTERM');
+        await waitFor(`group ${call.pid} gone`, () => groupMembers(call.pid).length === 0);
+        await row.waitFor({ state: 'detached', timeout: 15_000 });
+      }
+    }
+
+    const row = page.locator(`tr[data-testid=group-row][data-group-id^="${pgids[2]}:"]`);
+    const history = row.locator('[data-testid=port-history]');
+    await history.waitFor({ state: 'visible', timeout: 30_000 });
+    await expect
+      .poll(() => row.locator('[data-testid=port-drift]').textContent(), { timeout: 30_000 })
+      .toBe(`drift :${port} → :${port + 1} → :${port + 2}`);
+    const rows = await row.locator('[data-testid=port-history-row]').allTextContents();
+    // Newest first; each names its port, session, project, how it ended, and its command.
+    expect(rows).toHaveLength(2);
+    const name = project.split('/').pop()!;
+    expect(rows[0]).toMatch(
+      new RegExp(
+        `^:${port + 1} session ${sessions[1]!.slice(0, 8)} · ${name} · \\S+ ago, exited \\S+ ago · .*dev-server\\.mjs ${port + 1} `,
+      ),
+    );
+    expect(rows[1]).toMatch(
+      new RegExp(
+        `^:${port} session ${sessions[0]!.slice(0, 8)} · ${name} · \\S+ ago, exited \\S+ ago · .*dev-server\\.mjs ${port} `,
+      ),
+    );
+    expect(await row.locator('[data-testid=port-history] ul').getAttribute('aria-label')).toBe(
+      `Earlier on :${port + 2}`,
+    );
+    // The popover keeps its width: the history is cut with an ellipsis, never scrolled sideways.
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'port-history-420x700.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
