@@ -60,6 +60,11 @@ export interface HookAgentSpec {
   sessionMarkers: readonly string[];
   /** Markers that only say "started by this agent", used when no session marker is set. */
   agentMarkers: readonly string[];
+  /**
+   * The events installed as http hooks answered by the running Corral (hook-server.ts), for an agent
+   * that posts hooks itself; its other events get no hook at all. Absent: every event runs the command.
+   */
+  httpEvents?: readonly string[];
   settingsPath(env: Readonly<Record<string, string | undefined>>, home: string): string;
 }
 
@@ -75,6 +80,8 @@ export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
     ],
     sessionMarkers: ['CLAUDE_CODE_SESSION_ID'],
     agentMarkers: ['CLAUDECODE'],
+    // PostToolUse carries duration_ms, so the call's start needs no PreToolUse (hook-answer.ts).
+    httpEvents: ['PostToolUse', 'SessionEnd'],
     settingsPath: (env, home) =>
       join(env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude'), 'settings.json'),
   },

@@ -3,7 +3,16 @@ import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
 import { hookCommand } from './hook-command';
 import { missingHookProgram } from './hook-program-check';
 import { readSettingsText, writeSettingsText } from './settings-file';
-import { installedEvents, mergeHooks, parseSettings, SettingsError, unmergeHooks } from './settings-merge';
+import { resolveDataDir } from '../storage/data-dir';
+import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl, type HookEndpoint } from './hook-endpoint';
+import {
+  installedEvents,
+  mergeHooks,
+  parseSettings,
+  SettingsError,
+  unmergeHooks,
+  type CorralHandler,
+} from './settings-merge';
 import { lineDiff } from './text-diff';
 
 export interface HooksPlace {
@@ -34,6 +43,34 @@ function change(
   }
 }
 
+/** How long an agent waits for the running Corral's http answer, in seconds (the agents' unit). */
+export const HTTP_HOOK_TIMEOUT_S = 2;
+
+/** The events Corral hooks for this agent: with http hooks, only those the service answers. */
+export function wantedEvents(agent: HookAgent): string[] {
+  const spec = HOOK_AGENT_SPECS[agent];
+  return spec.httpEvents ? [...spec.httpEvents] : spec.events.map((e) => e.event);
+}
+
+/** What Corral installs for one event: an http hook to the running Corral, the hook command, or nothing. */
+export function corralHandler(
+  agent: HookAgent,
+  event: string,
+  prefix: string,
+  endpoint: () => HookEndpoint,
+): CorralHandler | null {
+  const http = HOOK_AGENT_SPECS[agent].httpEvents;
+  if (!http) return { type: 'command', command: hookCommand(prefix, agent, event) };
+  if (!http.includes(event)) return null;
+  const { port, token } = endpoint();
+  return {
+    type: 'http',
+    url: hookUrl(port, agent, event),
+    headers: { [HOOK_TOKEN_HEADER]: token },
+    timeout: HTTP_HOOK_TIMEOUT_S,
+  };
+}
+
 export function installHooks(
   agent: HookAgent,
   place: HooksPlace,
@@ -41,10 +78,12 @@ export function installHooks(
   dryRun: boolean,
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
+  const endpoint = (): HookEndpoint =>
+    ensureHookEndpoint(resolveDataDir(place.env, process.platform, place.home));
   return change(
     agent,
     place,
-    (text, path) => mergeHooks(text, spec, (e) => hookCommand(prefix, agent, e), path),
+    (text, path) => mergeHooks(text, spec, (e) => corralHandler(agent, e, prefix, endpoint), path),
     dryRun,
   );
 }
@@ -62,8 +101,11 @@ export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
   try {
     const { text } = readSettingsText(path);
     const found = installedEvents(parseSettings(text, spec, path), spec);
-    const state = found.size === 0 ? 'absent' : found.size === spec.events.length ? 'installed' : 'partial';
+    const wanted = wantedEvents(agent);
+    const complete = wanted.every((e) => found.has(e)) && found.size === wanted.length;
+    const state = found.size === 0 ? 'absent' : complete ? 'installed' : 'partial';
     const missingCommand = [...found.values()]
+      .filter((command) => !command.startsWith('http://'))
       .map((command) => missingHookProgram(command, place.env))
       .find((m) => m !== null);
     return {

@@ -1,0 +1,130 @@
+import type { ProcessRecord } from '../core/sampling/process-record';
+import { recordSessionEnded } from '../core/storage/ended-sessions';
+import { HOOK_AGENT_SPECS, type HookAgent, type HookAgentSpec } from '../core/hooks-setup/hook-agents';
+import { findLeftovers } from './find-leftovers';
+import type { HookSampler } from './hook-proc-reader';
+import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
+import { listeningPorts } from './listening-ports';
+import { recordsSinceStart } from './pids-since-start';
+import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+
+/** What a running Corral needs to answer a hook request without a hook process of its own. */
+export interface ServiceHookContext {
+  dataDir: string;
+  sampler: HookSampler;
+  /** The kernel clock now, in the unit of ProcessRecord.startKey (clock ticks since boot). */
+  nowTicks: number;
+  /** Milliseconds per clock tick. */
+  tickMs: number;
+  pidMax: number;
+  now: number;
+  /** Is this process an agent (the matcher's agentOf)? */
+  isAgent: (r: ProcessRecord) => boolean;
+}
+
+interface Payload {
+  session_id?: unknown;
+  tool_use_id?: unknown;
+  tool_name?: unknown;
+  tool_input?: unknown;
+  duration_ms?: unknown;
+}
+
+function callIdOf(p: Payload): string {
+  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
+    ? p.tool_use_id
+    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
+}
+
+function carriesSession(r: ProcessRecord, spec: HookAgentSpec, sessionId: string): boolean {
+  if (spec.sessionMarkers.length === 0) return spec.agentMarkers.some((k) => r.markers[k] !== undefined);
+  return spec.sessionMarkers.some((k) => r.markers[k] === sessionId);
+}
+
+/**
+ * The agent of the session, by lineage: from a process of the session, the nearest ancestor that no
+ * longer carries the session's marker is the agent when it is one (the tool call's shell is its child);
+ * when it is not (pid 1 or a subreaper took an orphan in), keep looking from the next process.
+ */
+export function agentPidByLineage(
+  records: readonly ProcessRecord[],
+  sampler: HookSampler,
+  spec: HookAgentSpec,
+  sessionId: string,
+  isAgent: (r: ProcessRecord) => boolean,
+): number | null {
+  const byPid = new Map(records.map((r) => [r.pid, r]));
+  for (const start of records) {
+    if (!carriesSession(start, spec, sessionId)) continue;
+    let cur: ProcessRecord | undefined = start;
+    for (let hops = 0; cur && hops < 64 && cur.ppid > 1; hops++) {
+      const parent: ProcessRecord | undefined = byPid.get(cur.ppid) ?? sampler.sampleSome([cur.ppid])[0];
+      if (!parent) break;
+      if (!carriesSession(parent, spec, sessionId)) {
+        if (isAgent(parent)) return parent.pid;
+        break;
+      }
+      cur = parent;
+    }
+  }
+  return null;
+}
+
+/**
+ * The after-tool call's start in clock ticks: the before-tool record when there is one, else the
+ * payload's `duration_ms` (Claude Code sends how long the tool ran; the hook comes after it ended, so
+ * now − duration is at or before the call's start), less a tick for rounding. Null: no way to tell.
+ */
+function callStart(ctx: ServiceHookContext, recorded: number | null, payload: Payload): number | null {
+  if (recorded !== null) return recorded;
+  if (typeof payload.duration_ms !== 'number' || !(payload.duration_ms >= 0)) return null;
+  return Math.floor(ctx.nowTicks - payload.duration_ms / ctx.tickMs) - 1;
+}
+
+/**
+ * The service's answer to one hook event: what the hook prints ('' for nothing), computed with the
+ * very functions the one-shot hook uses (findLeftovers, leftoverGroups, leftoverNote), so the note is
+ * the same. Throws on internal errors; the server answers those with an empty 200.
+ */
+export function answerHook(agent: HookAgent, event: string, body: string, ctx: ServiceHookContext): string {
+  const spec = HOOK_AGENT_SPECS[agent];
+  const eventSpec = spec.events.find((e) => e.event === event);
+  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
+  const payload = JSON.parse(body) as Payload;
+  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
+
+  if (eventSpec.role === 'session-end') {
+    if (sessionId !== '') {
+      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
+      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
+    }
+    return '';
+  }
+  const key = { agent, sessionId, callId: callIdOf(payload) };
+  if (eventSpec.role === 'before-tool') {
+    const pidCursor = ctx.sampler.newPidsSince?.(null).cursor ?? null;
+    recordToolCallStart(ctx.dataDir, key, { startKey: ctx.nowTicks, pidCursor, at: ctx.now });
+    return '';
+  }
+
+  const recorded = takeToolCallStart(ctx.dataDir, key);
+  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown };
+  if (input.run_in_background === true) return '';
+  const startKey = callStart(ctx, recorded?.startKey ?? null, payload);
+  if (startKey === null) return '';
+  const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
+  const records = fresh
+    ? ctx.sampler.sampleSome(fresh)
+    : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax);
+  const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
+  const leftovers = findLeftovers(records, {
+    spec,
+    sessionId: sessionId === '' ? null : sessionId,
+    startKey,
+    agentPid,
+    self: new Set(),
+  });
+  if (leftovers.length === 0) return '';
+  const groups = leftoverGroups(leftovers, records, listeningPorts(leftovers.map((r) => r.pid)));
+  return afterToolOutput(event, leftoverNote(groups));
+}
