@@ -86,7 +86,14 @@ function callStart(ctx: ServiceHookContext, recorded: number | null, payload: Pa
  * very functions the one-shot hook uses (findLeftovers, leftoverGroups, leftoverNote), so the note is
  * the same. Throws on internal errors; the server answers those with an empty 200.
  */
-export function answerHook(agent: HookAgent, event: string, body: string, ctx: ServiceHookContext): string {
+export function answerHook(
+  agent: HookAgent,
+  event: string,
+  body: string,
+  ctx: ServiceHookContext,
+  /** The command hook client and its launcher (x-corral-client), never reported. */
+  client: readonly number[] = [],
+): string {
   const spec = HOOK_AGENT_SPECS[agent];
   const eventSpec = spec.events.find((e) => e.event === event);
   if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
@@ -122,7 +129,7 @@ export function answerHook(agent: HookAgent, event: string, body: string, ctx: S
     sessionId: sessionId === '' ? null : sessionId,
     startKey,
     agentPid,
-    self: new Set(),
+    self: new Set(client),
   });
   if (leftovers.length === 0) return '';
   const groups = leftoverGroups(leftovers, records, listeningPorts(leftovers.map((r) => r.pid)));

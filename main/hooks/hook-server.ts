@@ -80,13 +80,22 @@ export function startHookServer(
       if (size > MAX_BODY_BYTES) return;
       let text = '';
       try {
-        text = answerHook(agent, event, Buffer.concat(chunks).toString('utf8'), context());
+        const client = String(req.headers['x-corral-client'] ?? '')
+          .split(' ')
+          .map(Number)
+          .filter((n) => Number.isSafeInteger(n) && n > 1);
+        text = answerHook(agent, event, Buffer.concat(chunks).toString('utf8'), context(), client);
         stats.answered++;
       } catch (err) {
         stats.failed++;
         onError(err);
       }
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        // What the command hook client (hook-client-script.ts) takes as Corral's own answer.
+        'x-corral-hook': '1',
+      });
       res.end(text);
     });
   };

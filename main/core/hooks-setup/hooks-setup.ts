@@ -4,6 +4,8 @@ import { hookCommand } from './hook-command';
 import { missingHookProgram } from './hook-program-check';
 import { readSettingsText, writeSettingsText } from './settings-file';
 import { resolveDataDir } from '../storage/data-dir';
+import { bashProgram, hookClientPath, writeHookClient } from './hook-client-script';
+import { shellQuote } from './shell-quote';
 import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl, type HookEndpoint } from './hook-endpoint';
 import {
   installedEvents,
@@ -52,15 +54,18 @@ export function wantedEvents(agent: HookAgent): string[] {
   return spec.httpEvents ? [...spec.httpEvents] : spec.events.map((e) => e.event);
 }
 
-/** What Corral installs for one event: an http hook to the running Corral, the hook command, or nothing. */
+/**
+ * What Corral installs for one event: an http hook to the running Corral, the hook client command
+ * (`clientPrefix`: bash and hook-client-script.ts, which falls back to the one-shot hook), or nothing.
+ */
 export function corralHandler(
   agent: HookAgent,
   event: string,
-  prefix: string,
+  clientPrefix: string,
   endpoint: () => HookEndpoint,
 ): CorralHandler | null {
   const http = HOOK_AGENT_SPECS[agent].httpEvents;
-  if (!http) return { type: 'command', command: hookCommand(prefix, agent, event) };
+  if (!http) return { type: 'command', command: hookCommand(clientPrefix, agent, event) };
   if (!http.includes(event)) return null;
   const { port, token } = endpoint();
   return {
@@ -78,12 +83,22 @@ export function installHooks(
   dryRun: boolean,
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
-  const endpoint = (): HookEndpoint =>
-    ensureHookEndpoint(resolveDataDir(place.env, process.platform, place.home));
+  const dataDir = resolveDataDir(place.env, process.platform, place.home);
+  const endpoint = (): HookEndpoint => ensureHookEndpoint(dataDir);
+  let clientPrefix = `${shellQuote(bashProgram())} ${shellQuote(hookClientPath(dataDir))}`;
+  if (!spec.httpEvents && !dryRun) {
+    try {
+      endpoint();
+      writeHookClient(dataDir, prefix);
+    } catch {
+      // A data directory Corral may not write: the hooks run the one-shot command directly.
+      clientPrefix = prefix;
+    }
+  }
   return change(
     agent,
     place,
-    (text, path) => mergeHooks(text, spec, (e) => corralHandler(agent, e, prefix, endpoint), path),
+    (text, path) => mergeHooks(text, spec, (e) => corralHandler(agent, e, clientPrefix, endpoint), path),
     dryRun,
   );
 }
