@@ -20,7 +20,18 @@ export interface ServiceHookContext {
   now: number;
   /** Is this process an agent (the matcher's agentOf)? */
   isAgent: (r: ProcessRecord) => boolean;
+  /**
+   * The service's memory of each session's last after-tool answer (nowTicks then), by
+   * `<agent>\0<session>`: a call began after the session's previous one was answered.
+   */
+  lastAnswered: Map<string, number>;
 }
+
+/**
+ * How much earlier than `now − duration_ms` a call may have begun: the hook reaches the service some
+ * time after the tool ended (milliseconds on an idle machine, measured at 550 ms on a loaded one).
+ */
+const DELIVERY_SLACK_MS = 2_000;
 
 interface Payload {
   session_id?: unknown;
@@ -71,14 +82,22 @@ export function agentPidByLineage(
 }
 
 /**
- * The after-tool call's start in clock ticks: the before-tool record when there is one, else the
- * payload's `duration_ms` (Claude Code sends how long the tool ran; the hook comes after it ended, so
- * now − duration is at or before the call's start), less a tick for rounding. Null: no way to tell.
+ * The after-tool call's start in clock ticks: the before-tool record when there is one, else from the
+ * payload's `duration_ms` (Claude Code and Qwen Code send how long the tool ran). The hook arrives some
+ * time after the tool ended, so `now − duration` is later than the start by that delay: the start is
+ * taken DELIVERY_SLACK_MS earlier, but never before the session's previous call was answered (whose
+ * leftovers that call reported). Null: no way to tell.
  */
-function callStart(ctx: ServiceHookContext, recorded: number | null, payload: Payload): number | null {
+function callStart(
+  ctx: ServiceHookContext,
+  recorded: number | null,
+  payload: Payload,
+  previous: number | undefined,
+): number | null {
   if (recorded !== null) return recorded;
   if (typeof payload.duration_ms !== 'number' || !(payload.duration_ms >= 0)) return null;
-  return Math.floor(ctx.nowTicks - payload.duration_ms / ctx.tickMs) - 1;
+  const early = Math.floor(ctx.nowTicks - (payload.duration_ms + DELIVERY_SLACK_MS) / ctx.tickMs);
+  return previous === undefined ? early : Math.max(early, previous);
 }
 
 /**
@@ -101,6 +120,7 @@ export function answerHook(
   const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
 
   if (eventSpec.role === 'session-end') {
+    ctx.lastAnswered.delete(`${agent}\0${sessionId}`);
     if (sessionId !== '') {
       recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
       forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
@@ -117,8 +137,14 @@ export function answerHook(
   const recorded = takeToolCallStart(ctx.dataDir, key);
   const input = (payload.tool_input ?? {}) as { run_in_background?: unknown };
   if (input.run_in_background === true) return '';
-  const startKey = callStart(ctx, recorded?.startKey ?? null, payload);
+  const sessionKey = `${agent}\0${sessionId}`;
+  const startKey = callStart(ctx, recorded?.startKey ?? null, payload, ctx.lastAnswered.get(sessionKey));
   if (startKey === null) return '';
+  if (sessionId !== '') {
+    // Sessions that never said they ended (a killed agent) are forgotten in bulk, not kept forever.
+    if (ctx.lastAnswered.size >= 10_000) ctx.lastAnswered.clear();
+    ctx.lastAnswered.set(sessionKey, ctx.nowTicks);
+  }
   const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
   const records = fresh
     ? ctx.sampler.sampleSome(fresh)

@@ -22,6 +22,7 @@ export function serviceHookContextFactory(
   const pidMax = readPidMax(procRoot);
   const matcher = new AgentMatcher(BUILTIN_SIGNATURES);
   const isAgent: ServiceHookContext['isAgent'] = (r) => matcher.agentOf(r) !== null;
+  const lastAnswered = new Map<string, number>();
   return () => {
     const uptimeSeconds = Number(readFileSync(`${procRoot}/uptime`, 'latin1').split(' ')[0]);
     if (!Number.isFinite(uptimeSeconds)) throw new Error(`${procRoot}/uptime is not a number`);
@@ -33,6 +34,7 @@ export function serviceHookContextFactory(
       pidMax,
       now: Date.now(),
       isAgent,
+      lastAnswered,
     };
   };
 }
