@@ -1,10 +1,10 @@
-import type { ProcessRecord } from '../core/sampling/process-record';
+import type { ProcessRecord } from '../core/model/process-record';
 import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { HOOK_AGENT_SPECS, type HookAgent, type HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import { findLeftovers } from './find-leftovers';
-import type { HookSampler } from './hook-proc-reader';
+import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
-import { listeningPorts } from './listening-ports';
+import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
 import { recordsSinceStart } from './pids-since-start';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
@@ -158,6 +158,6 @@ export function answerHook(
     self: new Set(client),
   });
   if (leftovers.length === 0) return '';
-  const groups = leftoverGroups(leftovers, records, listeningPorts(leftovers.map((r) => r.pid)));
+  const groups = leftoverGroups(leftovers, records, listeningTcpPorts(leftovers.map((r) => r.pid)));
   return afterToolOutput(event, leftoverNote(groups));
 }

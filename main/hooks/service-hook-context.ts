@@ -4,7 +4,7 @@ import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_MARKER_KEYS } from '../core/hooks-setup/hook-agents';
 import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
 import { readPidMax } from '../core/sampling/linux/pid-counter';
-import { HookProcReader } from './hook-proc-reader';
+import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
 import type { ServiceHookContext } from './hook-answer';
 
 /**
