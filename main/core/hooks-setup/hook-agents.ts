@@ -65,6 +65,12 @@ export interface HookAgentSpec {
    * that posts hooks itself; its other events get no hook at all. Absent: every event runs the command.
    */
   httpEvents?: readonly string[];
+  /**
+   * Whether its command hooks run the bash client that asks the running Corral first
+   * (hook-client-script.ts). Verified with the real Codex; Qwen Code 0.24.4 did not finish a turn with
+   * it (not yet understood), so Qwen Code and its parent Gemini CLI keep the one-shot command.
+   */
+  viaClient?: boolean;
   settingsPath(env: Readonly<Record<string, string | undefined>>, home: string): string;
 }
 
@@ -96,6 +102,7 @@ export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
     ],
     sessionMarkers: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID'],
     agentMarkers: ['CODEX_CI', 'CODEX_MANAGED_BY_NPM'],
+    viaClient: true,
     settingsPath: (env, home) => join(env.CODEX_HOME?.trim() || join(home, '.codex'), 'hooks.json'),
   },
   'gemini-cli': {

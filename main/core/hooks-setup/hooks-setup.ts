@@ -85,8 +85,10 @@ export function installHooks(
   const spec = HOOK_AGENT_SPECS[agent];
   const dataDir = resolveDataDir(place.env, process.platform, place.home);
   const endpoint = (): HookEndpoint => ensureHookEndpoint(dataDir);
-  let clientPrefix = `${shellQuote(bashProgram())} ${shellQuote(hookClientPath(dataDir))}`;
-  if (!spec.httpEvents && !dryRun) {
+  let clientPrefix = spec.viaClient
+    ? `${shellQuote(bashProgram())} ${shellQuote(hookClientPath(dataDir))}`
+    : prefix;
+  if (spec.viaClient && !dryRun) {
     try {
       endpoint();
       writeHookClient(dataDir, prefix);
