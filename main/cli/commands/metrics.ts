@@ -7,15 +7,10 @@ import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
 import { untilSignalled } from '../shutdown';
 import { UsageError } from '../../common/usage-error';
+import { listenPort } from '../../common/listen-port';
 
 export const METRICS_USAGE = 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
 export const DEFAULT_METRICS_PORT = 9977;
-
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port: expected 0..65535, got '${value}'`);
-  return port;
-}
 
 /** `corral metrics`: Prometheus metrics without the UI; loopback unless --host says otherwise. */
 export async function runMetrics(
@@ -34,7 +29,7 @@ export async function runMetrics(
     },
     strict: true,
   });
-  const port = parsePort(values.port);
+  const port = listenPort(values.port);
   const host = values.host;
   if (host === '') throw new UsageError('--host: expected an address such as 127.0.0.1');
   const token = resolveToken({ token: values.token, tokenFile: values['token-file'] }, process.env);

@@ -9,7 +9,7 @@ import { exposeMetrics } from '../../metrics/expose-metrics';
 import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';
 import { untilSignalled } from '../shutdown';
-import { UsageError } from '../../common/usage-error';
+import { listenPort } from '../../common/listen-port';
 
 export const SERVE_USAGE = 'corral serve [--port N] [--metrics]';
 
@@ -43,9 +43,7 @@ export async function runServe(
     options: { port: { type: 'string', default: '7077' }, metrics: { type: 'boolean', default: false } },
     strict: true,
   });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port: expected 0..65535, got '${values.port}'`);
+  const port = listenPort(values.port);
   const staticDir = rendererDir();
   if (!staticDir)
     return fail('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');

@@ -1,10 +1,9 @@
 import type { GroupView } from '../../../shared/model';
+import { parsePortNumber } from '../../../shared/port-number';
 
 /** A port number from the command line; null when it is not one. */
 export function parsePort(text: string): number | null {
-  if (!/^\d{1,5}$/.test(text)) return null;
-  const port = Number(text);
-  return port >= 1 && port <= 65535 ? port : null;
+  return parsePortNumber(text);
 }
 
 /** What `ps --port` and `kill --port` both say when nothing listens there. */
