@@ -1,6 +1,7 @@
-// Just the agent-hook row of the benchmark (bench/run.ts runs it too, in its 4,000 phase):
+// Just the agent-hook rows of the benchmark (bench/run.ts runs them too, at 1,000 and 4,000):
 // `unshare --pid --fork --mount-proc --kill-child tini -- tsx bench/hook-bench.ts [--quick]`
 // after `npm run build`. Spawns its own 4,000 processes and removes them by PGID.
+import { readFileSync } from 'node:fs';
 import {
   createdGroups,
   killAllCreatedSync,
@@ -8,17 +9,28 @@ import {
   removeGroups,
   spawnPopulation,
 } from './lib/populations';
-import { textTable } from './lib/table';
+import { textTable, type Row } from './lib/table';
 import { hookLatencyRows, measureHookLatency } from './phases/hook-latency';
+import { hookServiceRows, measureHookService } from './phases/hook-service';
 
-const EXTRA = 4000;
+const POPULATIONS = [1000, 4000];
 
 async function main(): Promise<void> {
-  await spawnPopulation(EXTRA);
-  const alive = liveCount(createdGroups());
-  if (alive !== EXTRA) throw new Error(`population should be ${EXTRA} processes, found ${alive}`);
-  const result = await measureHookLatency(process.argv.includes('--quick') ? 10 : 30);
-  process.stdout.write(`${textTable(hookLatencyRows(EXTRA, result))}\n`);
+  const trials = process.argv.includes('--quick') ? 10 : 30;
+  const rows: Row[] = [];
+  let spawned = 0;
+  for (const extra of POPULATIONS) {
+    await spawnPopulation(extra - spawned);
+    spawned = extra;
+    const alive = liveCount(createdGroups());
+    if (alive !== extra) throw new Error(`population should be ${extra} processes, found ${alive}`);
+    rows.push(...hookServiceRows(extra, await measureHookService(trials)));
+  }
+  rows.push(...hookLatencyRows(spawned, await measureHookLatency(trials)));
+  process.stdout.write(
+    `load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
+  );
+  process.stdout.write(`${textTable(rows)}\n`);
 }
 
 process.on('exit', killAllCreatedSync);

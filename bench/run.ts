@@ -25,6 +25,7 @@ import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
 import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
 import { hookLatencyRows, measureHookLatency, type HookLatency } from './phases/hook-latency';
+import { hookServiceRows, measureHookService, type HookServiceResult } from './phases/hook-service';
 import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
   const rows: Row[] = [];
   const snapshots: Record<string, { tableSize: number; results: MethodResult[] }> = {};
+  const hookService: Record<string, HookServiceResult> = {};
 
   try {
     // 1. Snapshots at each population size; the 4,000 one includes the agent the monitor phases use.
@@ -155,6 +157,11 @@ async function main(): Promise<void> {
       const { tableSize, results } = await snapshotsAt(extra, { floor, markerKeys, psList });
       snapshots[extra] = { tableSize, results };
       rows.push(...snapshotRows(extra, tableSize, results, extra === TARGET_POPULATION));
+      if (extra >= 1000) {
+        log(`agent hook per tool call, with the service answering and without, ${extra} extra processes`);
+        hookService[extra] = await measureHookService(quick ? 10 : 30);
+        rows.push(...hookServiceRows(extra, hookService[extra]));
+      }
     }
     log('agent hook: corral hook claude-code PostToolUse with the 4,000 extra processes');
     const hookLatency: HookLatency = await measureHookLatency(quick ? 10 : 30);
@@ -257,6 +264,7 @@ async function main(): Promise<void> {
       },
       memory,
       hookLatency,
+      hookService,
       shipped,
       rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
     };

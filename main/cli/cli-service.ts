@@ -1,7 +1,10 @@
 import type { Settings } from '../../shared/model';
 import { loadConfig, type LoadedConfig } from '../core/config/load-config';
+import { homedir } from 'node:os';
 import { createCorralService, type RunningService } from '../core/create-service';
 import { ownHookCommand } from './own-hook-command';
+import { resolveDataDir } from '../core/storage/data-dir';
+import { startServiceHooks } from '../hooks/service-hooks';
 
 /**
  * The running core for a long-lived CLI command; problems are reported on stderr, named for it. The
@@ -23,5 +26,14 @@ export function startCliService(
     process.stderr.write(`corral ${command}: storage: ${problem ?? 'incidents are saved to disk again'}\n`),
   );
   running.store.onTakeOver((notice) => process.stderr.write(`corral ${command}: storage: ${notice}\n`));
+  // Agents' hooks are answered here while the service runs (main/hooks/hook-server.ts).
+  const hooks = startServiceHooks(resolveDataDir(process.env, process.platform, homedir()), (step, err) =>
+    process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
+  );
+  const stop = running.stop.bind(running);
+  running.stop = async () => {
+    await (await hooks)?.close();
+    await stop();
+  };
   return running;
 }

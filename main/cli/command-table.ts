@@ -172,10 +172,14 @@ export const COMMANDS: CommandEntry[] = [
       name: 'hooks',
       summary: "Corral's hooks in the agents' own settings: the agent is told what its command left running.",
       usage:
-        'corral hooks install|uninstall|status [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--json]',
+        'corral hooks install|uninstall|status [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--http] [--json]',
       options: [
         ['--agent A', 'which agent (default all)'],
         ['--dry-run', 'print the diff instead of writing'],
+        [
+          '--http',
+          'with install: Claude Code posts its hooks to the running Corral (no process per call; no note while none runs)',
+        ],
         ['--json', 'with status: print as JSON'],
       ],
       notes: ['Exit 1: a settings file was left untouched (not valid JSON, or not the expected shape).'],

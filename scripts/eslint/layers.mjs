@@ -24,7 +24,8 @@ export const LAYERS = {
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
   [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
-  [`${CORE}/hooks-setup`]: ['shared', ...core('analysis', 'sampling')],
+  // storage: the hook endpoint and client are written in the user's own data directory (own-data-dir.ts).
+  [`${CORE}/hooks-setup`]: ['shared', ...core('analysis', 'sampling', 'storage')],
   [`${CORE}/user-service`]: ['shared', ...core('hooks-setup')],
   // The service (service.ts, create-service.ts, service-requests.ts) assembles the core's parts.
   [CORE]: [

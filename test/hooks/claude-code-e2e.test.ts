@@ -1,9 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HOOK_AGENT_SPECS } from '../../main/core/hooks-setup/hook-agents';
+import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
+import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import {
   CLAUDE_CODE_VERSION,
   claudeCodeSkipReason,
@@ -63,12 +65,17 @@ async function oneTurn(
   const { home } = makeClaudeHome();
   dirs.push(home);
   const data = tempDir('corral-e2e-data-');
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
   if (withHooks) {
-    execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'claude-code'], { env });
-    // The hooks run the built hook entry, which loads neither the CLI's config nor native code.
-    const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
-    expect(settings).toContain(`${join(BUILT_CLI, '..', 'corral-hook.js')} hook claude-code PostToolUse`);
+    // The one-shot command hooks (what Corral installed before its Claude Code hooks were http, and
+    // what runs with no Corral service): the built hook entry, which loads no config nor native code.
+    // `corral hooks install` writes http hooks now (claude-code-http-e2e.test.ts).
+    const path = join(home, '.claude', 'settings.json');
+    const hookEntry = `${shellQuote(process.execPath)} ${shellQuote(join(BUILT_CLI, '..', 'corral-hook.js'))}`;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(
+      path,
+      mergeHooks('', HOOK_AGENT_SPECS['claude-code'], (e) => `${hookEntry} hook claude-code ${e}`, path),
+    );
   }
   const run = await runClaude({
     prompt: 'Start the sleeper.',

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
 import { installAgentHooks, resolveHookCommand } from '../../main/core/hooks-setup/hooks-service';
+import { shellWords } from '../../main/core/hooks-setup/hook-program-check';
 import { corralHookOf } from '../../main/core/hooks-setup/settings-merge';
 import { isAlive } from '../support/proc';
 import { runCli } from '../support/run-cli';
@@ -32,11 +33,11 @@ function tempDir(prefix: string): string {
 function installedCommands(agent: HookAgent, home: string, env: Record<string, string>): Map<string, string> {
   const file = HOOK_AGENT_SPECS[agent].settingsPath(env, home);
   const settings = JSON.parse(readFileSync(file, 'utf8')) as {
-    hooks: Record<string, { hooks: { command: string }[] }[]>;
+    hooks: Record<string, { hooks: { command?: string }[] }[]>;
   };
   const out = new Map<string, string>();
   for (const [event, groups] of Object.entries(settings.hooks)) {
-    for (const g of groups) for (const h of g.hooks) if (corralHookOf(h.command)) out.set(event, h.command);
+    for (const g of groups) for (const h of g.hooks) if (corralHookOf(h.command)) out.set(event, h.command!);
   }
   return out;
 }
@@ -73,7 +74,9 @@ function payload(session: string, event: string): string {
 /** Each agent's installed hooks run through its shell: the tool-call pair reports a leftover, SessionEnd records the end. */
 async function checkInstalledHooksRun(home: string, data: string): Promise<void> {
   const env = cleanEnv({ HOME: home, CORRAL_DATA_DIR: data });
-  for (const agent of HOOK_AGENTS) {
+  // Claude Code's hooks are http (answered by a running Corral): no command to run.
+  expect(installedCommands('claude-code', home, {}).size).toBe(0);
+  for (const agent of HOOK_AGENTS.filter((a) => a !== 'claude-code')) {
     const commands = installedCommands(agent, home, {});
     const spec = HOOK_AGENT_SPECS[agent];
     expect([...commands.keys()].sort()).toEqual(spec.events.map((e) => e.event).sort());
@@ -86,8 +89,9 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
     expect(endedLines).toContain(`"sessionId":"${session}"`);
   }
 
-  // Claude Code's tool-call pair through `sh -c`: the note names what the call left running.
-  const commands = installedCommands('claude-code', home, {});
+  // Codex's tool-call pair through `sh -c` (its client, falling back to the one-shot hook with no
+  // Corral running): the note names what the call left running.
+  const commands = installedCommands('codex', home, {});
   const session = randomUUID();
   const pre = await runThroughShell(
     '/bin/sh',
@@ -97,7 +101,7 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
   );
   expect(pre).toEqual({ code: 0, stdout: '', stderr: '' });
   const tool = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', {
-    env: cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
+    env: cleanEnv({ CODEX_CI: '1', CODEX_THREAD_ID: session }),
   });
   const leftover = Number(await tool.ready('pid'));
   await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
@@ -155,8 +159,10 @@ describe('hooks installed with a corral path that holds a space', { timeout: 240
     });
     expect(install.stderr).toBe('');
     expect(install.code).toBe(0);
-    const written = installedCommands('claude-code', home, {}).get('PreToolUse')!;
-    expect(written).toContain(`'${join(checkout, 'bin', 'corral.mjs')}'`);
+    // The client falls back to the checkout's launcher, quoted for the shell.
+    const written = installedCommands('codex', home, {}).get('PreToolUse')!;
+    const client = shellWords(written)[1]!;
+    expect(readFileSync(client, 'utf8')).toContain(`'${join(checkout, 'bin', 'corral.mjs')}'`);
     await checkInstalledHooksRun(home, data);
   });
 });

@@ -25,7 +25,9 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     const dry = await runCli(['hooks', 'install', '--agent', 'claude-code', '--dry-run'], { env });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`Claude Code: would change ${settings}:`);
-    expect(dry.stdout).toMatch(/^\+ .*bin\/corral\.mjs hook claude-code PostToolUse"$/m);
+    // Claude Code's hook is an http hook to the running Corral, the token beside it.
+    expect(dry.stdout).toMatch(/^\+ .*"url": "http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code\/PostToolUse",$/m);
+    expect(dry.stdout).toMatch(/^\+ .*"x-corral-token": "[0-9a-f]{64}"$/m);
     expect(existsSync(settings)).toBe(false);
 
     const install = await runCli(['hooks', 'install', '--agent', 'claude-code'], { env });

@@ -80,7 +80,7 @@ describe('hooks:status and hooks:install against real settings files', () => {
     // The offer's preview: the diff, and the file untouched.
     const preview = await ask<HooksChangeView>('hooks:install', { agent: 'claude-code', dryRun: true });
     expect(preview).toMatchObject({ agent: 'claude-code', path: settingsFile, changed: true, backup: null });
-    expect(preview.diff).toContain(`${COMMAND} hook claude-code PostToolUse`);
+    expect(preview.diff).toMatch(/"url": "http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code\/PostToolUse"/);
     expect(readFileSync(settingsFile, 'utf8')).toBe(USER_SETTINGS);
     expect(readdirSync(claudeDir)).toEqual(['settings.json']);
 
@@ -91,22 +91,21 @@ describe('hooks:status and hooks:install against real settings files', () => {
     expect(readFileSync(installed.backup!, 'utf8')).toBe(USER_SETTINGS);
     const after = JSON.parse(readFileSync(settingsFile, 'utf8')) as {
       model: string;
-      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+      hooks: Record<string, Array<{ hooks: Array<{ command?: string; url?: string }> }>>;
     };
     expect(after.model).toBe('opus');
-    expect(after.hooks.PostToolUse!.map((g) => g.hooks[0]!.command)).toEqual([
+    const url = (event: string): string =>
+      expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/hook/claude-code/${event}$`)) as string;
+    expect(after.hooks.PostToolUse!.map((g) => g.hooks[0]!.command ?? g.hooks[0]!.url)).toEqual([
       '~/bin/audit.sh',
-      `${COMMAND} hook claude-code PostToolUse`,
+      url('PostToolUse'),
     ]);
     const status = await ask<HooksOverview>('hooks:status', undefined);
     expect(status.agents[0]).toMatchObject({
       state: 'installed',
-      events: {
-        PreToolUse: `${COMMAND} hook claude-code PreToolUse`,
-        PostToolUse: `${COMMAND} hook claude-code PostToolUse`,
-        SessionEnd: `${COMMAND} hook claude-code SessionEnd`,
-      },
+      events: { PostToolUse: url('PostToolUse'), SessionEnd: url('SessionEnd') },
     });
+    expect(Object.keys(status.agents[0]!.events)).toEqual(['PostToolUse', 'SessionEnd']);
     // Installing twice changes nothing.
     expect(
       await ask<HooksChangeView>('hooks:install', { agent: 'claude-code', dryRun: false }),

@@ -3,6 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
+import { hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
+import { readHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
+import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
+import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
+import { resolveDataDir } from '../../main/core/storage/data-dir';
 import {
   hooksStatus,
   installHooks,
@@ -27,6 +32,26 @@ function settingsPath(agent: HookAgent, p: HooksPlace): string {
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+function dataDirOf(p: HooksPlace): string {
+  return resolveDataDir(p.env, process.platform, p.home);
+}
+
+/** Claude Code's http hook as install writes it: the running Corral's port and the token from the endpoint file. */
+function claudeHttpGroup(p: HooksPlace, event: string): unknown {
+  const endpoint = readHookEndpoint(dataDirOf(p))!;
+  return {
+    ...(event === 'SessionEnd' ? {} : { matcher: 'Bash' }),
+    hooks: [
+      {
+        type: 'http',
+        url: `http://127.0.0.1:${endpoint.port}/hook/claude-code/${event}`,
+        headers: { 'x-corral-token': endpoint.token },
+        timeout: 2,
+      },
+    ],
+  };
 }
 
 function backupsBeside(path: string): string[] {
@@ -71,20 +96,14 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(after.model).toBe('opus');
     expect(after.permissions).toEqual(before.permissions);
     expect(after.hooks.Stop).toEqual(before.hooks.Stop);
-    // The user's two PostToolUse groups first and unchanged, then Corral's own group.
+    // The user's two PostToolUse groups first and unchanged, then Corral's own group: an http hook
+    // to the running Corral (no process per tool call), and none on PreToolUse.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
-    expect(after.hooks.PostToolUse![2]).toEqual({
-      matcher: 'Bash',
-      hooks: [{ type: 'command', command: `${PREFIX} hook claude-code PostToolUse` }],
-    });
-    expect(after.hooks.PreToolUse).toEqual([
-      { matcher: 'Bash', hooks: [{ type: 'command', command: `${PREFIX} hook claude-code PreToolUse` }] },
-    ]);
-    expect(after.hooks.SessionEnd).toEqual([
-      { hooks: [{ type: 'command', command: `${PREFIX} hook claude-code SessionEnd` }] },
-    ]);
+    expect(after.hooks.PostToolUse![2]).toEqual(claudeHttpGroup(p, 'PostToolUse'));
+    expect(after.hooks.PreToolUse).toBeUndefined();
+    expect(after.hooks.SessionEnd).toEqual([claudeHttpGroup(p, 'SessionEnd')]);
     // The file keeps its own four-space indentation.
-    expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
+    expect(readFileSync(path, 'utf8')).toContain('\n        "SessionEnd": [');
 
     expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
 
@@ -109,9 +128,27 @@ describe('corral hooks install/uninstall on real settings files', () => {
 
   it('replaces its own entries when Corral moved (a new command path), leaving one group per event', () => {
     const p = place();
-    const path = settingsPath('claude-code', p);
+    const path = settingsPath('codex', p);
     write(path, CLAUDE_SETTINGS);
-    installHooks('claude-code', p, '/old/node /old/corral.js', false);
+    installHooks('codex', p, '/old/node /old/corral.js', false);
+    installHooks('codex', p, PREFIX, false);
+    const text = readFileSync(path, 'utf8');
+    expect(text.split('hook codex PostToolUse')).toHaveLength(2);
+    // The old path survives only as the client's fallback, which the new install rewrote.
+    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    uninstallHooks('codex', p, false);
+    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
+  });
+
+  it("replaces an older install's Claude Code command hooks (PreToolUse too) with the http hooks", () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    const spec = HOOK_AGENT_SPECS['claude-code'];
+    // What Corral wrote before its hooks were http: a command on every event.
+    write(
+      path,
+      mergeHooks(CLAUDE_SETTINGS, spec, (e) => `/old/node /old/corral.js hook claude-code ${e}`, path),
+    );
     installHooks('claude-code', p, PREFIX, false);
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('/old/corral.js');
@@ -127,7 +164,6 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const c = installHooks('claude-code', p, PREFIX, false);
     expect(c).toMatchObject({ changed: true, backup: null });
     expect(Object.keys((JSON.parse(readFileSync(path, 'utf8')) as { hooks: object }).hooks)).toEqual([
-      'PreToolUse',
       'PostToolUse',
       'PostToolUseFailure',
       'SessionEnd',
@@ -147,6 +183,15 @@ describe('corral hooks install/uninstall on real settings files', () => {
       hooks: Record<string, unknown[]>;
     };
     expect(Object.keys(codex.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'SessionEnd']);
+    // Codex runs hooks as commands: the client in the data directory, which falls back to PREFIX.
+    const client = hookClientPath(dataDirOf(q));
+    expect(codex.hooks.PostToolUse).toEqual([
+      {
+        matcher: 'Bash',
+        hooks: [{ type: 'command', command: `/bin/bash ${shellQuote(client)} hook codex PostToolUse` }],
+      },
+    ]);
+    expect(readFileSync(client, 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
   });
 
   it('keeps comments in Gemini CLI and Qwen Code settings (both accept JSONC) and restores them on uninstall', () => {
@@ -215,7 +260,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(c.changed).toBe(true);
     expect(c.backup).toBeNull();
     expect(c.diff).toContain(`+ `);
-    expect(c.diff).toContain(`hook claude-code PostToolUse`);
+    expect(c.diff).toContain(`/hook/claude-code/PostToolUse`);
     // A removed line only ever comes back with the comma a following entry needs.
     const diffLines = c.diff.split('\n');
     for (const removed of diffLines.filter((l) => l.startsWith('- '))) {

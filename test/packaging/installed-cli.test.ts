@@ -2,6 +2,7 @@
 // prefix with the machine's npm from the registry (dependencies' install scripts skipped, as npm does
 // for global installs), then run with nothing of the checkout on PATH, on the machine's Node and on
 // the official Node 22, 24 and 26 binaries scripts/install-test-node.sh puts in the cache.
+import { shellWords } from '../../main/core/hooks-setup/hook-program-check';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,7 +150,11 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
       ) as {
         agents: { state: string; events: Record<string, string>; missingCommand?: string }[];
       };
-      const bin = join(prefix, 'bin', 'corral');
+      // Claude Code's hooks are http hooks to the running Corral: the stale command is gone.
+      const url = (event: string): string =>
+        expect.stringMatching(
+          new RegExp(`^http://127\\.0\\.0\\.1:\\d+/hook/claude-code/${event}$`),
+        ) as string;
       expect(installed.agents[0]).toEqual(
         expect.objectContaining({
           state: 'installed',
@@ -163,9 +168,20 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
       );
       expect(installed.agents[0]!.missingCommand).toBeUndefined();
 
+      // Codex runs hooks as commands: the client, which falls back to the installed `corral`.
+      expect(corral(['hooks', 'install', '--agent', 'codex']).code).toBe(0);
+      const codex = JSON.parse(corral(['hooks', 'status', '--agent', 'codex', '--json']).stdout) as {
+        agents: { state: string; events: Record<string, string>; missingCommand?: string }[];
+      };
+      expect(codex.agents[0]).toMatchObject({ state: 'installed' });
+      expect(codex.agents[0]!.missingCommand).toBeUndefined();
+      const bin = join(prefix, 'bin', 'corral');
+      const client = shellWords(codex.agents[0]!.events.SessionEnd!)[1]!;
+      expect(readFileSync(client, 'utf8')).toContain(`${bin} hook "$agent" "$event"`);
+
       // The agent runs the hook through a shell, with the payload on stdin.
       const session = `packaging-${process.pid}-${Date.now()}`;
-      const hook = spawnSync('sh', ['-c', installed.agents[0]!.events.SessionEnd!], {
+      const hook = spawnSync('sh', ['-c', codex.agents[0]!.events.SessionEnd!], {
         env: env(),
         encoding: 'utf8',
         input: JSON.stringify({

@@ -88,7 +88,11 @@ export async function runHooks(
   }
   const { values } = parseArgs({
     args: rest,
-    options: { agent: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } },
+    options: {
+      agent: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+    },
     strict: true,
     allowPositionals: false,
   });
@@ -99,7 +103,7 @@ export async function runHooks(
   for (const agent of agents) {
     const c =
       action === 'install'
-        ? installHooks(agent, place, prefix, dryRun)
+        ? installHooks(agent, place, prefix, dryRun, values.http)
         : uninstallHooks(agent, place, dryRun);
     if (c.error) failed = true;
     report(c, action, dryRun, out);

@@ -62,6 +62,17 @@ export interface HookAgentSpec {
   sessionMarkers: readonly string[];
   /** Markers that only say "started by this agent", used when no session marker is set. */
   agentMarkers: readonly string[];
+  /**
+   * The events installed as http hooks answered by the running Corral (hook-server.ts), for an agent
+   * that posts hooks itself; its other events get no hook at all. Absent: every event runs the command.
+   */
+  httpEvents?: readonly string[];
+  /**
+   * Whether its command hooks run the bash client that asks the running Corral first
+   * (hook-client-script.ts). Verified with the real Codex; Qwen Code 0.24.4 did not finish a turn with
+   * it (not yet understood), so Qwen Code and its parent Gemini CLI keep the one-shot command.
+   */
+  viaClient?: boolean;
   settingsPath(env: Readonly<Record<string, string | undefined>>, home: string): string;
 }
 
@@ -79,6 +90,11 @@ export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
     ],
     sessionMarkers: ['CLAUDE_CODE_SESSION_ID'],
     agentMarkers: ['CLAUDECODE'],
+    // Chosen with `corral hooks install --http`: PostToolUse carries duration_ms, so the call's start
+    // needs no PreToolUse (hook-answer.ts). By default the client asks the running Corral and falls
+    // back to the one-shot hook, so a user with no Corral service running still gets the note.
+    httpEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd'],
+    viaClient: true,
     settingsPath: (env, home) =>
       join(env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude'), 'settings.json'),
   },
@@ -93,6 +109,7 @@ export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
     ],
     sessionMarkers: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID'],
     agentMarkers: ['CODEX_CI', 'CODEX_MANAGED_BY_NPM'],
+    viaClient: true,
     settingsPath: (env, home) => join(env.CODEX_HOME?.trim() || join(home, '.codex'), 'hooks.json'),
   },
   'gemini-cli': {

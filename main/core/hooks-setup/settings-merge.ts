@@ -35,19 +35,35 @@ export function corralHookOf(command: unknown): { agent: string; event: string }
   return m ? { agent: m[1]!, event: m[2]! } : null;
 }
 
+/** Corral's http hook: `http://127.0.0.1:<port>/hook/<agent>/<event>` (hook-endpoint.ts). */
+const CORRAL_HOOK_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/hook\/([a-z-]+)\/([A-Za-z]+)$/;
+
+function corralHandlerOf(h: unknown): { agent: string; event: string } | null {
+  if (typeof h !== 'object' || h === null) return null;
+  const { type, command, url } = h as { type?: unknown; command?: unknown; url?: unknown };
+  if (type === 'command') return corralHookOf(command);
+  if (type !== 'http' || typeof url !== 'string') return null;
+  const m = CORRAL_HOOK_URL.exec(url);
+  return m ? { agent: m[1]!, event: m[2]! } : null;
+}
+
 function isCorralGroup(group: unknown, agent: string, event: string): boolean {
   if (typeof group !== 'object' || group === null || Array.isArray(group)) return false;
   const hooks = (group as MatcherGroup).hooks;
   if (!Array.isArray(hooks) || hooks.length !== 1) return false;
-  const h = hooks[0] as { type?: unknown; command?: unknown } | null;
-  const found = h && h.type === 'command' ? corralHookOf(h.command) : null;
+  const found = corralHandlerOf(hooks[0]);
   return found !== null && found.agent === agent && found.event === event;
 }
 
-export function corralGroup(spec: HookEventSpec, command: string): MatcherGroup {
+/** One hook handler Corral installs: the hook command, or (Claude Code) an http hook to the running Corral. */
+export type CorralHandler =
+  | { type: 'command'; command: string }
+  | { type: 'http'; url: string; headers: Record<string, string>; timeout: number };
+
+export function corralGroup(spec: HookEventSpec, handler: CorralHandler | string): MatcherGroup {
   const group: MatcherGroup = {};
   if (spec.matcher !== undefined) group.matcher = spec.matcher;
-  group.hooks = [{ type: 'command', command }];
+  group.hooks = [typeof handler === 'string' ? { type: 'command', command: handler } : handler];
   return group;
 }
 
@@ -174,13 +190,14 @@ function addGroup(text: string, event: string, group: unknown): string {
   return append(text, root, { [event]: [group] }, 'hooks');
 }
 
-/** Which of the agent's events already carry Corral's hook, with the command each runs. */
+/** Which of the agent's events already carry Corral's hook, with the command each runs (or the url it posts to). */
 export function installedEvents(settings: Record<string, unknown>, spec: HookAgentSpec): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of spec.events) {
     for (const g of eventList(settings, e.event)) {
       if (isCorralGroup(g, spec.agent, e.event)) {
-        out.set(e.event, ((g as MatcherGroup).hooks as { command: string }[])[0]!.command);
+        const h = ((g as MatcherGroup).hooks as { command?: string; url?: string }[])[0]!;
+        out.set(e.event, h.command ?? h.url ?? '');
       }
     }
   }
@@ -188,25 +205,30 @@ export function installedEvents(settings: Record<string, unknown>, spec: HookAge
 }
 
 /**
- * The settings text with Corral's groups present exactly once per event, running `commandFor(event)`.
- * An existing Corral group with another command (an older install path) is replaced in place.
+ * The settings text with Corral's groups present exactly once per event, running `handlerFor(event)`
+ * (a command line, or a handler); an event whose handler is null has no Corral group (Claude Code's
+ * PreToolUse once its hooks are http). An existing Corral group with another handler (an older install
+ * path, a command replaced by an http hook) is replaced.
  */
 export function mergeHooks(
   text: string,
   spec: HookAgentSpec,
-  commandFor: (event: string) => string,
+  handlerFor: (event: string) => CorralHandler | string | null,
   path: string,
 ): string {
   let out = text.trim() === '' ? '{}\n' : text;
   for (const e of spec.events) {
     const settings = parseSettings(out, spec, path);
     const list = eventList(settings, e.event);
-    const wanted = corralGroup(e, commandFor(e.event));
+    const handler = handlerFor(e.event);
+    const wanted = handler === null ? null : corralGroup(e, handler);
     const mine = list.map((g, i) => (isCorralGroup(g, spec.agent, e.event) ? i : -1)).filter((i) => i >= 0);
-    if (mine.length === 1 && JSON.stringify(list[mine[0]!]) === JSON.stringify(wanted)) continue;
+    if (wanted && mine.length === 1 && JSON.stringify(list[mine[0]!]) === JSON.stringify(wanted)) continue;
+    if (!wanted && mine.length === 0) continue;
     // Remove stale or duplicate Corral groups (highest index first), then append one.
-    for (const i of mine.reverse()) out = removeAt(out, ['hooks', e.event, i]);
-    out = addGroup(out, e.event, wanted);
+    if (!wanted && mine.length === list.length) out = removeAt(out, ['hooks', e.event]);
+    else for (const i of mine.reverse()) out = removeAt(out, ['hooks', e.event, i]);
+    if (wanted) out = addGroup(out, e.event, wanted);
   }
   return out;
 }

@@ -1,0 +1,20 @@
+// The running Corral's hook server alone, for the hook bench (bench/phases/hook-service.ts), so the CPU
+// it spends per hook request is measured in a process that does nothing else:
+// `node --import tsx bench/hook-server-child.ts <data dir>`; prints `ready <port>` once listening.
+import { startServiceHooks } from '../main/hooks/service-hooks';
+
+async function main(): Promise<void> {
+  const dataDir = process.argv[2];
+  if (!dataDir) throw new Error('usage: hook-server-child.ts <data dir>');
+  const server = await startServiceHooks(dataDir, (step, err) => {
+    process.stderr.write(`hook server: ${step}: ${String(err)}\n`);
+  });
+  if (!server) throw new Error('the hook server did not start (not Linux, or the port is taken)');
+  process.stdout.write(`ready ${server.port}\n`);
+  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`hook-server-child: ${String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,270 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl } from '../../main/core/hooks-setup/hook-endpoint';
+import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
+import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
+import { childrenCpuMicros } from '../lib/cpu-clock';
+import { percentile, summarize } from '../lib/stats';
+import { benchEnv, killGroup, trackGroup } from '../lib/populations';
+import type { Row } from '../lib/table';
+import { waitUntil } from '../lib/wait';
+
+const CHILD = fileURLToPath(new URL('../hook-server-child.ts', import.meta.url));
+const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
+
+/** Per tool call: what the agent waits for (ms) and the CPU Corral spends in all its processes (ms). */
+export interface HookPath {
+  waitMs: number[];
+  cpuMs: number[];
+}
+
+export interface HookServiceResult {
+  /** Claude Code's http hook answered by the running Corral (PostToolUse only). */
+  http: HookPath;
+  /** The command client (Codex, Gemini CLI, Qwen Code) answered by the running Corral (Pre + Post). */
+  client: HookPath;
+  /** No service: the client finds nothing listening and runs the one-shot hook (Pre + Post). */
+  clientFallback: HookPath;
+  /** No service, today's one-shot hooks (Pre + Post). */
+  oneShot: HookPath;
+  missing?: string;
+}
+
+/** CPU (ms) of every thread of a process, from schedstat (ns resolution, unlike stat's clock ticks). */
+function processCpuMs(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0]);
+    } catch {
+      // A thread that ended.
+    }
+  }
+  return ns / 1e6;
+}
+
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A tool call's shell in its own group, carrying the session's markers, that leaves `sleep` behind. */
+async function toolShell(session: string): Promise<{ pgid: number; leftover: number }> {
+  const shell = spawn('/bin/bash', ['-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: benchEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CODEX_THREAD_ID: session }),
+  });
+  trackGroup(shell.pid!);
+  let text = '';
+  shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
+  await new Promise((resolve) => shell.on('close', resolve));
+  await waitUntil(`tool shell ${shell.pid} to exit`, () => isGone(shell.pid!));
+  return { pgid: shell.pid!, leftover: Number(text.trim()) };
+}
+
+function payload(session: string, i: number, event: string, durationMs?: number): string {
+  return JSON.stringify({
+    session_id: session,
+    tool_use_id: `toolu_bench${i}`,
+    tool_name: 'Bash',
+    tool_input: { command: 'sleep 600 &', description: 'bench' },
+    hook_event_name: event,
+    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
+  });
+}
+
+/** Runs a hook command as an agent does (payload on stdin); its wall time and its processes' CPU. */
+function runCommand(
+  argv: string[],
+  input: string,
+  env: Record<string, string>,
+): { ms: number; cpuMs: number; out: string } {
+  const cpu = childrenCpuMicros();
+  const t = performance.now();
+  const r = spawnSync(argv[0]!, argv.slice(1), { input, env, encoding: 'utf8' });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, cpuMs: (childrenCpuMicros() - cpu) / 1000, out: r.stdout };
+}
+
+function expectNote(out: string, leftover: number, what: string): void {
+  if (!out.includes(`pid ${leftover} `)) throw new Error(`${what} did not name leftover ${leftover}: ${out}`);
+}
+
+async function startServer(data: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, data], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: benchEnv({ CORRAL_DATA_DIR: data }),
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  await waitUntil('the hook server to listen', () => out.startsWith('ready '), 30_000);
+  return child;
+}
+
+/**
+ * Per tool call, with the running Corral answering (its hook server in a process of its own, whose
+ * CPU is read from schedstat around each call) and without (today's one-shot hooks, and the client
+ * falling back to them), each trial a real tool call's shape: a shell that leaves `sleep` behind and
+ * exits, then the hook(s) the agent runs, which must name the leftover.
+ */
+export async function measureHookService(trials: number): Promise<HookServiceResult> {
+  const empty = (): HookPath => ({ waitMs: [], cpuMs: [] });
+  const result: HookServiceResult = {
+    http: empty(),
+    client: empty(),
+    clientFallback: empty(),
+    oneShot: empty(),
+  };
+  if (!existsSync(BUILT_HOOK)) return { ...result, missing: `no ${BUILT_HOOK} (npm run build)` };
+  const data = mkdtempSync(join(tmpdir(), 'corral-bench-hookservice-'));
+  const env = benchEnv({ CORRAL_DATA_DIR: data });
+  const { port, token } = ensureHookEndpoint(data);
+  const oneShot = [process.execPath, BUILT_HOOK];
+  const client = writeHookClient(data, oneShot.map(shellQuote).join(' '));
+  const session = randomUUID();
+  try {
+    const server = await startServer(data);
+    try {
+      // One request first, so the rows are the steady state, not the server's first (compiling) one.
+      await fetch(hookUrl(port, 'claude-code', 'SessionEnd'), {
+        method: 'POST',
+        headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: randomUUID(), hook_event_name: 'SessionEnd' }),
+      }).then((r) => r.text());
+      for (let i = 0; i < trials; i++) {
+        // Claude Code's http hook: the agent's own request; only the service's CPU is Corral's.
+        const began = performance.now();
+        const tool = await toolShell(session);
+        const cpu = processCpuMs(server.pid!);
+        const t = performance.now();
+        // duration_ms as Claude Code sends it: how long the tool ran, up to the hook.
+        const res = await fetch(hookUrl(port, 'claude-code', 'PostToolUse'), {
+          method: 'POST',
+          headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
+          body: payload(session, i, 'PostToolUse', Math.ceil(t - began)),
+        });
+        const text = await res.text();
+        result.http.waitMs.push(performance.now() - t);
+        result.http.cpuMs.push(processCpuMs(server.pid!) - cpu);
+        expectNote(text, tool.leftover, `the http hook (status ${res.status})`);
+        killGroup(tool.pgid);
+
+        // The command client, answered by the service: PreToolUse, the call, PostToolUse.
+        const cpu2 = processCpuMs(server.pid!);
+        const pre = runCommand(
+          ['/bin/bash', client, 'hook', 'codex', 'PreToolUse'],
+          payload(session, i, 'PreToolUse'),
+          env,
+        );
+        const tool2 = await toolShell(session);
+        const post = runCommand(
+          ['/bin/bash', client, 'hook', 'codex', 'PostToolUse'],
+          payload(session, i, 'PostToolUse'),
+          env,
+        );
+        result.client.waitMs.push(pre.ms + post.ms);
+        result.client.cpuMs.push(pre.cpuMs + post.cpuMs + processCpuMs(server.pid!) - cpu2);
+        expectNote(post.out, tool2.leftover, 'the client');
+        killGroup(tool2.pgid);
+      }
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.on('exit', r));
+    }
+    for (let i = 0; i < trials; i++) {
+      for (const [path, argv] of [
+        [result.oneShot, [...oneShot, 'hook', 'codex']],
+        [result.clientFallback, ['/bin/bash', client, 'hook', 'codex']],
+      ] as const) {
+        const pre = runCommand([...argv, 'PreToolUse'], payload(session, i + trials, 'PreToolUse'), env);
+        const tool = await toolShell(session);
+        const post = runCommand([...argv, 'PostToolUse'], payload(session, i + trials, 'PostToolUse'), env);
+        path.waitMs.push(pre.ms + post.ms);
+        path.cpuMs.push(pre.cpuMs + post.cpuMs);
+        expectNote(post.out, tool.leftover, argv.join(' '));
+        killGroup(tool.pgid);
+      }
+    }
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+  return result;
+}
+
+export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
+  const section = `agent hook per tool call, ${extra.toLocaleString('en-US')} extra processes`;
+  const row = (name: string, unit: string, values: number[], target: number | null, note: string): Row => ({
+    section,
+    name,
+    unit,
+    summary: r.missing ? null : summarize(values),
+    p95: percentile(values, 95),
+    ...(target === null
+      ? {}
+      : { target: { kind: 'at-most' as const, value: target }, targetOn: 'p95' as const }),
+    note: r.missing ?? note,
+  });
+  const n = `${r.http.waitMs.length} trials`;
+  return [
+    row(
+      'service running, Claude Code http hook: agent waits',
+      'ms',
+      r.http.waitMs,
+      15,
+      `${n}; PostToolUse only, no process`,
+    ),
+    row(
+      'service running, Claude Code http hook: CPU by Corral',
+      'ms',
+      r.http.cpuMs,
+      5,
+      'the service process, schedstat',
+    ),
+    row(
+      'service running, command client (Codex, Gemini, Qwen): agent waits',
+      'ms',
+      r.client.waitMs,
+      null,
+      'PreToolUse + PostToolUse, each one bash',
+    ),
+    row(
+      'service running, command client: CPU by Corral',
+      'ms',
+      r.client.cpuMs,
+      null,
+      'the two bash clients + the service',
+    ),
+    row(
+      'no service, one-shot hooks (today): agent waits',
+      'ms',
+      r.oneShot.waitMs,
+      null,
+      'PreToolUse + PostToolUse, each one node',
+    ),
+    row('no service, one-shot hooks (today): CPU', 'ms', r.oneShot.cpuMs, null, 'both hook processes'),
+    row(
+      'no service, command client falling back: agent waits',
+      'ms',
+      r.clientFallback.waitMs,
+      null,
+      'refused at once, then the one-shot hook',
+    ),
+    row(
+      'no service, command client falling back: CPU',
+      'ms',
+      r.clientFallback.cpuMs,
+      null,
+      'bash + the one-shot hook, twice',
+    ),
+  ];
+}

@@ -1,0 +1,175 @@
+import type { ProcessRecord } from '../core/model/process-record';
+import { recordSessionEnded } from '../core/storage/ended-sessions';
+import { HOOK_AGENT_SPECS, type HookAgent, type HookAgentSpec } from '../core/hooks-setup/hook-agents';
+import { findLeftovers } from './find-leftovers';
+import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
+import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
+import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
+import { recordsSinceStart } from './pids-since-start';
+import { portNote } from './port-note';
+import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+
+/** What a running Corral needs to answer a hook request without a hook process of its own. */
+export interface ServiceHookContext {
+  dataDir: string;
+  sampler: HookSampler;
+  /** The kernel clock now, in the unit of ProcessRecord.startKey (clock ticks since boot). */
+  nowTicks: number;
+  /** Milliseconds per clock tick. */
+  tickMs: number;
+  pidMax: number;
+  now: number;
+  /** Is this process an agent (the matcher's agentOf)? */
+  isAgent: (r: ProcessRecord) => boolean;
+  /**
+   * The service's memory of each session's last after-tool answer (nowTicks then), by
+   * `<agent>\0<session>`: a call began after the session's previous one was answered.
+   */
+  lastAnswered: Map<string, number>;
+}
+
+/**
+ * How much earlier than `now − duration_ms` a call may have begun: the hook reaches the service some
+ * time after the tool ended (milliseconds on an idle machine, measured at 550 ms on a loaded one).
+ */
+const DELIVERY_SLACK_MS = 2_000;
+
+interface Payload {
+  session_id?: unknown;
+  tool_use_id?: unknown;
+  tool_name?: unknown;
+  tool_input?: unknown;
+  duration_ms?: unknown;
+}
+
+function callIdOf(p: Payload): string {
+  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
+    ? p.tool_use_id
+    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
+}
+
+function carriesSession(r: ProcessRecord, spec: HookAgentSpec, sessionId: string): boolean {
+  if (spec.sessionMarkers.length === 0) return spec.agentMarkers.some((k) => r.markers[k] !== undefined);
+  return spec.sessionMarkers.some((k) => r.markers[k] === sessionId);
+}
+
+/**
+ * The agent of the session, by lineage: from a process of the session, the nearest ancestor that no
+ * longer carries the session's marker is the agent when it is one (the tool call's shell is its child);
+ * when it is not (pid 1 or a subreaper took an orphan in), keep looking from the next process.
+ */
+export function agentPidByLineage(
+  records: readonly ProcessRecord[],
+  sampler: HookSampler,
+  spec: HookAgentSpec,
+  sessionId: string,
+  isAgent: (r: ProcessRecord) => boolean,
+): number | null {
+  const byPid = new Map(records.map((r) => [r.pid, r]));
+  for (const start of records) {
+    if (!carriesSession(start, spec, sessionId)) continue;
+    let cur: ProcessRecord | undefined = start;
+    for (let hops = 0; cur && hops < 64 && cur.ppid > 1; hops++) {
+      const parent: ProcessRecord | undefined = byPid.get(cur.ppid) ?? sampler.sampleSome([cur.ppid])[0];
+      if (!parent) break;
+      if (!carriesSession(parent, spec, sessionId)) {
+        if (isAgent(parent)) return parent.pid;
+        break;
+      }
+      cur = parent;
+    }
+  }
+  return null;
+}
+
+/**
+ * The after-tool call's start in clock ticks: the before-tool record when there is one, else from the
+ * payload's `duration_ms` (Claude Code and Qwen Code send how long the tool ran). The hook arrives some
+ * time after the tool ended, so `now − duration` is later than the start by that delay: the start is
+ * taken DELIVERY_SLACK_MS earlier, but never before the session's previous call was answered (whose
+ * leftovers that call reported). Null: no way to tell.
+ */
+function callStart(
+  ctx: ServiceHookContext,
+  recorded: number | null,
+  payload: Payload,
+  previous: number | undefined,
+): number | null {
+  if (recorded !== null) return recorded;
+  if (typeof payload.duration_ms !== 'number' || !(payload.duration_ms >= 0)) return null;
+  const early = Math.floor(ctx.nowTicks - (payload.duration_ms + DELIVERY_SLACK_MS) / ctx.tickMs);
+  return previous === undefined ? early : Math.max(early, previous);
+}
+
+/**
+ * The service's answer to one hook event: what the hook prints ('' for nothing), computed with the
+ * very functions the one-shot hook uses (findLeftovers, leftoverGroups, leftoverNote), so the note is
+ * the same. Throws on internal errors; the server answers those with an empty 200.
+ */
+export function answerHook(
+  agent: HookAgent,
+  event: string,
+  body: string,
+  ctx: ServiceHookContext,
+  /** The command hook client and its launcher (x-corral-client), never reported. */
+  client: readonly number[] = [],
+): string {
+  const spec = HOOK_AGENT_SPECS[agent];
+  const eventSpec = spec.events.find((e) => e.event === event);
+  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
+  const payload = JSON.parse(body) as Payload;
+  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
+
+  if (eventSpec.role === 'session-end') {
+    ctx.lastAnswered.delete(`${agent}\0${sessionId}`);
+    if (sessionId !== '') {
+      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
+      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
+    }
+    return '';
+  }
+  const key = { agent, sessionId, callId: callIdOf(payload) };
+  if (eventSpec.role === 'before-tool') {
+    const pidCursor = ctx.sampler.newPidsSince?.(null).cursor ?? null;
+    recordToolCallStart(ctx.dataDir, key, { startKey: ctx.nowTicks, pidCursor, at: ctx.now });
+    return '';
+  }
+
+  const recorded = takeToolCallStart(ctx.dataDir, key);
+  // Whatever else is said, a port the output says is taken is named with its holder (as run-hook.ts).
+  const ports = portNote(payload, {
+    dataDir: ctx.dataDir,
+    sampler: ctx.sampler,
+    pid: process.pid,
+    now: ctx.now,
+  });
+  const noted = (note: string): string =>
+    note === '' && ports === ''
+      ? ''
+      : afterToolOutput(event, [note, ports].filter((n) => n !== '').join('\n\n'));
+  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown; is_background?: unknown };
+  if (input.run_in_background === true || input.is_background === true) return noted('');
+  const sessionKey = `${agent}\0${sessionId}`;
+  const startKey = callStart(ctx, recorded?.startKey ?? null, payload, ctx.lastAnswered.get(sessionKey));
+  if (startKey === null) return noted('');
+  if (sessionId !== '') {
+    // Sessions that never said they ended (a killed agent) are forgotten in bulk, not kept forever.
+    if (ctx.lastAnswered.size >= 10_000) ctx.lastAnswered.clear();
+    ctx.lastAnswered.set(sessionKey, ctx.nowTicks);
+  }
+  const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
+  const records = fresh
+    ? ctx.sampler.sampleSome(fresh)
+    : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax);
+  const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
+  const leftovers = findLeftovers(records, {
+    spec,
+    sessionId: sessionId === '' ? null : sessionId,
+    startKey,
+    agentPid,
+    self: new Set(client),
+  });
+  if (leftovers.length === 0) return noted('');
+  const groups = leftoverGroups(leftovers, records, listeningTcpPorts(leftovers.map((r) => r.pid)));
+  return noted(leftoverNote(groups));
+}

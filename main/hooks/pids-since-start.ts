@@ -1,0 +1,38 @@
+import type { ProcessRecord } from '../core/model/process-record';
+import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
+
+/** Beyond this many pids probed downwards, listing the whole table is cheaper. */
+const MAX_PROBES = 20_000;
+const BATCH = 64;
+
+/**
+ * The processes started at or after `startKey` (clock ticks since boot), for a hook answered without a
+ * before-tool record: the kernel hands out pids in increasing order until it wraps at pid_max, so
+ * reading downwards from the last pid allocated, the first live process started before `startKey`
+ * proves every lower pid older. Only the pids allocated since the call began are read (plus the holes
+ * exited processes left), never the whole table, unless that many were allocated.
+ */
+export function recordsSinceStart(sampler: HookSampler, startKey: number, pidMax: number): ProcessRecord[] {
+  const last = sampler.newPidsSince?.(null).cursor ?? -1;
+  if (last <= 0) return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
+  const out: ProcessRecord[] = [];
+  let pid = last;
+  for (let probed = 0; probed < MAX_PROBES;) {
+    const batch: number[] = [];
+    for (let i = 0; i < BATCH && probed < MAX_PROBES; i++, probed++) {
+      batch.push(pid);
+      pid = pid > 1 ? pid - 1 : pidMax - 1;
+      if (pid === last) break;
+    }
+    // Highest first, so the first older process ends the walk.
+    const byPid = new Map(sampler.sampleSome(batch).map((r) => [r.pid, r]));
+    for (const p of batch) {
+      const r = byPid.get(p);
+      if (!r) continue;
+      if (r.startKey < startKey) return out;
+      out.push(r);
+    }
+    if (pid === last) return out;
+  }
+  return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
+}

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { AgentMatcher } from '../core/analysis/agent-matcher';
+import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
+import { HOOK_MARKER_KEYS } from '../core/hooks-setup/hook-agents';
+import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
+import { readPidMax } from '../core/sampling/linux/pid-counter';
+import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
+import type { ServiceHookContext } from './hook-answer';
+
+/**
+ * The service's context for answering hooks on Linux: the hook's own one-shot /proc reader (records
+ * exactly as the one-shot hook reads them) and the kernel's clock in start-time ticks (/proc/uptime
+ * counts boot time, as /proc/<pid>/stat's starttime does). Elsewhere null: the hook runs one-shot.
+ */
+export function serviceHookContextFactory(
+  dataDir: string,
+  procRoot = '/proc',
+): (() => ServiceHookContext) | null {
+  if (process.platform !== 'linux') return null;
+  const sampler = new HookProcReader(HOOK_MARKER_KEYS, procRoot);
+  const tickMs = 1000 / (auxvValue(AT_CLKTCK) ?? 100);
+  const pidMax = readPidMax(procRoot);
+  const matcher = new AgentMatcher(BUILTIN_SIGNATURES);
+  const isAgent: ServiceHookContext['isAgent'] = (r) => matcher.agentOf(r) !== null;
+  const lastAnswered = new Map<string, number>();
+  return () => {
+    const uptimeSeconds = Number(readFileSync(`${procRoot}/uptime`, 'latin1').split(' ')[0]);
+    if (!Number.isFinite(uptimeSeconds)) throw new Error(`${procRoot}/uptime is not a number`);
+    return {
+      dataDir,
+      sampler,
+      nowTicks: Math.floor((uptimeSeconds * 1000) / tickMs),
+      tickMs,
+      pidMax,
+      now: Date.now(),
+      isAgent,
+      lastAnswered,
+    };
+  };
+}
