@@ -39,7 +39,7 @@ describe('a quiet agent that marks its tool calls', () => {
       monitor.stop();
       sampler.close();
     };
-    expect(monitor.watchPaceMs).toBe(40);
+    expect(monitor.watchPaceMs).toBe(15);
     await waitFor('the monitor to go quiet', () => monitor.watchPaceMs === null, { timeoutMs: 15_000 });
     const quietFrom = looks.length;
 
@@ -57,6 +57,6 @@ describe('a quiet agent that marks its tool calls', () => {
     expect(sinceQuiet.length).toBeGreaterThan(0);
     expect(sinceQuiet.filter((look) => look !== 'poll')).toEqual([]);
     // The birth makes the watch busy again.
-    expect(monitor.watchPaceMs).toBe(40);
+    expect(monitor.watchPaceMs).toBe(15);
   });
 });
