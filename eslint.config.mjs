@@ -15,10 +15,7 @@ const CORE = [
 ];
 const ANALYSIS = [
   rule('^node:|^(koffi|libsql|systeminformation)$', 'analysis is pure: no I/O (that lives in sampling)'),
-  rule(
-    '(^|/)sampling/(?!process-record$|match-held-pipes$)',
-    'analysis takes records, not samplers: only sampling/process-record and sampling/match-held-pipes',
-  ),
+  rule('(^|/)sampling/', 'analysis takes records (core/model), not samplers'),
   rule(
     '(^|/)(monitor|actions|storage|snapshot|config|worker|host|os)/|create-service|service-requests',
     'analysis sits below the monitor, actions and storage and never imports them',

@@ -3,7 +3,7 @@
 // growth of resident set and heap as one JSON line.
 import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
 import { Monitor } from '../main/core/monitor/monitor';
-import { matcherFor } from '../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../main/core/analysis/signatures';
 import { SyntheticSampler } from './lib/synthetic-sampler';
 
 const gc = (globalThis as { gc?: () => void }).gc;

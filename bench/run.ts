@@ -7,7 +7,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
-import { matcherFor } from '../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../main/core/analysis/signatures';
 import { compileFloor, runKillFloor } from './lib/c-floor';
 import { machineInfo } from './lib/machine';
 import { startMonitor } from './lib/monitor-harness';
@@ -19,7 +19,8 @@ import {
   removeGroups,
   spawnPopulation,
 } from './lib/populations';
-import { markdownTable, textTable, verdict, type Row } from './lib/table';
+import { formatted, resultsMarkdown, withRowsReplaced, withShippedSection } from './lib/results-markdown';
+import { textTable, verdict, type Row } from './lib/table';
 import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
 import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
@@ -50,69 +51,23 @@ import {
   teardownRows,
   workerMainThreadRows,
 } from './report';
+import {
+  GRACE_MS,
+  IGNORING_SIZE,
+  PLAN,
+  POPULATIONS,
+  quick,
+  SHIPPED_PLAN,
+  TARGET_POPULATION,
+  TEARDOWN_SIZE,
+} from './plan';
 
-const quick = process.argv.includes('--quick');
 /**
  * `--only shipped`: just the rows of what ships (serve, the desktop arrangement, a page), into their own section.
  * `--only monitor`: the 4,000-process snapshot, the monitor's cost and the orphan-detection latency, whose
  * rows replace theirs in RESULTS.md (the others are kept as they were).
  */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
-const SHIPPED_PLAN = quick
-  ? {
-      warmupSeconds: 10,
-      idleWindowSeconds: 15,
-      windowSeconds: 15,
-      pageWarmupSeconds: 25,
-      pageEarlyFromSeconds: 5,
-      controlWarmupSeconds: 5,
-    }
-  : {
-      warmupSeconds: 30,
-      idleWindowSeconds: 120,
-      windowSeconds: 60,
-      pageWarmupSeconds: 300,
-      pageEarlyFromSeconds: 180,
-      controlWarmupSeconds: 60,
-    };
-const PLAN = quick
-  ? {
-      rounds: 5,
-      perRound: 5,
-      monitorSeconds: 15,
-      windowSeconds: 5,
-      breakdownSeconds: 5,
-      warmupSeconds: 2,
-      monitorWarmupSeconds: 10,
-      monitorEarlyFromSeconds: 5,
-      sweeps: 2,
-      trials: 20,
-      teardownRuns: 3,
-      ignoringRuns: 2,
-      scrape: { pairs: 2, windowSeconds: 30, scrapeEverySeconds: 15, warmupSeconds: 10, burst: 20 },
-    }
-  : {
-      rounds: 12,
-      perRound: 10,
-      monitorSeconds: 60,
-      windowSeconds: 10,
-      breakdownSeconds: 30,
-      warmupSeconds: 5,
-      // V8's compiles of the 1 Hz code go on for minutes (bench/phases/monitor-cost-process.ts); the
-      // windows end before the first scheduled full sweep (poll 300), which is timed apart.
-      monitorWarmupSeconds: 180,
-      monitorEarlyFromSeconds: 30,
-      sweeps: 5,
-      trials: 30,
-      teardownRuns: 5,
-      ignoringRuns: 5,
-      scrape: { pairs: 4, windowSeconds: 60, scrapeEverySeconds: 15, warmupSeconds: 30, burst: 50 },
-    };
-const POPULATIONS = [100, 1000, 4000];
-const TARGET_POPULATION = 1000;
-const TEARDOWN_SIZE = 1000;
-const IGNORING_SIZE = 1000;
-const GRACE_MS = 500;
 const OUT_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 const log = (msg: string): void => {
@@ -320,6 +275,7 @@ async function main(): Promise<void> {
           results.mode,
           date,
         ),
+        join(OUT_DIR, 'RESULTS.md'),
       ),
     );
     log(
@@ -330,63 +286,6 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     if ('path' in floor) rmSync(join(floor.path, '..'), { recursive: true, force: true });
   }
-}
-
-/** The Markdown as the repository's Prettier would write it, so `format:check` stays clean. */
-async function formatted(markdown: string): Promise<string> {
-  try {
-    const prettier = await import('prettier');
-    const file = join(OUT_DIR, 'RESULTS.md');
-    const config = (await prettier.resolveConfig(file)) ?? {};
-    return await prettier.format(markdown, { ...config, filepath: file });
-  } catch {
-    return markdown;
-  }
-}
-
-function resultsMarkdown(
-  rows: readonly Row[],
-  mode: string,
-  date: string,
-  machine: ReturnType<typeof machineInfo>,
-): string {
-  return [
-    '# Corral benchmark results',
-    '',
-    `${mode} run, ${date}, on ${machine.cpuModel} (${machine.cores} cores), Linux ${machine.kernel}, Node ${machine.node}.`,
-    'CPU figures are user + system time per snapshot, children included; medians with min and max over rounds.',
-    'Produced by `npm run bench` (see bench/README.md); the raw figures are in bench/results.json.',
-    '',
-    markdownTable(rows),
-    '',
-  ].join('\n');
-}
-
-const SHIPPED_START = '<!-- shipped:start -->';
-const SHIPPED_END = '<!-- shipped:end -->';
-
-/** RESULTS.md with its "what ships" section (re)written; the rest of the file is kept as it was. */
-function withShippedSection(markdown: string, shipped: readonly Row[], mode: string, date: string): string {
-  const section = [
-    SHIPPED_START,
-    '',
-    '## What ships: whole processes',
-    '',
-    `${mode} run, ${date}. CPU of whole processes (all threads, utime + stime from \`/proc/<pid>/stat\`) over one window each:`,
-    '`corral watch --json` (the monitor alone), `corral serve` with no page and with one Chromium page on "Everything", and the',
-    'desktop arrangement (the core in a worker thread from `out/main/service-worker.js`, in a plain Node process).',
-    "A single window per figure: a noisy machine moves them by more than the targets allow, so read them with the run's conditions.",
-    `Load average when written: ${loadavg()[0]!.toFixed(1)} (1 min) on ${cpus().length} cores.`,
-    '',
-    markdownTable(shipped),
-    '',
-    SHIPPED_END,
-  ].join('\n');
-  const start = markdown.indexOf(SHIPPED_START);
-  const end = markdown.indexOf(SHIPPED_END);
-  if (start >= 0 && end > start)
-    return markdown.slice(0, start) + section + markdown.slice(end + SHIPPED_END.length);
-  return `${markdown.trimEnd()}\n\n${section}\n`;
 }
 
 /** `--only shipped`: the shipped rows alone, into bench/results-shipped.json and RESULTS.md's section. */
@@ -404,7 +303,7 @@ async function mainShipped(): Promise<void> {
     );
     const file = join(OUT_DIR, 'RESULTS.md');
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Corral benchmark results\n';
-    writeFileSync(file, await formatted(withShippedSection(current, rows, mode, date)));
+    writeFileSync(file, await formatted(withShippedSection(current, rows, mode, date), file));
     log('done: wrote bench/results-shipped.json and the shipped section of bench/RESULTS.md');
   } finally {
     await removeGroups().catch((err: unknown) => log(`cleanup: ${String(err)}`));
@@ -447,41 +346,13 @@ async function mainMonitor(): Promise<void> {
     const file = join(OUT_DIR, 'RESULTS.md');
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Corral benchmark results\n';
     const note = `Rows of the 4,000-process snapshot, the monitor and orphan detection re-run with \`--only monitor\` (${quick ? 'quick' : 'full'}), ${new Date().toISOString()}, load average ${load} (1 min) on ${cpus().length} cores.`;
-    writeFileSync(file, await formatted(withRowsReplaced(current, rows, note)));
+    writeFileSync(file, await formatted(withRowsReplaced(current, rows, note), file));
     log('done: replaced the re-run rows of bench/RESULTS.md');
   } finally {
     await removeGroups().catch((err: unknown) => log(`cleanup: ${String(err)}`));
     rmSync(dir, { recursive: true, force: true });
     if ('path' in floor) rmSync(join(floor.path, '..'), { recursive: true, force: true });
   }
-}
-
-const RERUN_START = '<!-- rerun:start -->';
-const RERUN_END = '<!-- rerun:end -->';
-
-/** RESULTS.md with each re-run row in place of the row of the same measurement (added when new), and the note. */
-function withRowsReplaced(markdown: string, rows: readonly Row[], note: string): string {
-  const lines = markdown.split('\n');
-  // The same measurement, whatever the table held that time: "(4006 in table)" matches "(4004 in table)".
-  const firstCell = (line: string): string =>
-    (line.split('|')[1]?.trim() ?? '').replace(/\(\d+ in table\)/, '(… in table)');
-  for (const row of rows) {
-    const line = markdownTable([row]).split('\n').at(-1)!;
-    const at = lines.findIndex((l) => l.startsWith('|') && firstCell(l) === firstCell(line));
-    if (at >= 0) lines[at] = line;
-    else {
-      const lastRow = lines.findIndex((l, i) => l.startsWith('|') && !lines[i + 1]?.startsWith('|'));
-      lines.splice(lastRow + 1, 0, line);
-    }
-  }
-  let out = lines.join('\n');
-  const start = out.indexOf(RERUN_START);
-  const end = out.indexOf(RERUN_END);
-  if (start >= 0 && end > start)
-    out = out.slice(0, start) + out.slice(end + RERUN_END.length).replace(/^\n+/, '');
-  const table = out.indexOf('\n|');
-  const block = `${RERUN_START}\n${note}\n${RERUN_END}\n`;
-  return table >= 0 ? `${out.slice(0, table + 1)}${block}\n${out.slice(table + 1)}` : `${out}\n${block}`;
 }
 
 // Whatever happens, the populations go: by PGID, synchronously, on every way out.

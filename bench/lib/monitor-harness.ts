@@ -5,7 +5,7 @@ import { findHeldPipes } from '../../main/core/sampling/linux/find-held-pipes';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { DEFAULT_FULL_SWEEP_EVERY, Monitor } from '../../main/core/monitor/monitor';
 import { createSampler } from '../../main/core/sampling/create-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { IncidentStore } from '../../main/core/storage/incident-store';
 import { TimedSampler, type CallCost } from './timed-sampler';
 

@@ -1,4 +1,5 @@
-import type { ProcessRecord, ProcessSampler } from '../../main/core/sampling/process-record';
+import type { ProcessRecord } from '../../main/core/model/process-record';
+import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 
 /**
  * A process table made up in memory: one agent (comm `claude`) with `toolCalls` tool-call groups of

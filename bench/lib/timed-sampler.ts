@@ -1,8 +1,5 @@
-import type {
-  ExitWatchCoverage,
-  ProcessRecord,
-  ProcessSampler,
-} from '../../main/core/sampling/process-record';
+import type { ExitWatchCoverage, ProcessSampler } from '../../main/core/sampling/process-sampler';
+import type { ProcessRecord } from '../../main/core/model/process-record';
 
 export interface CallCost {
   calls: number;

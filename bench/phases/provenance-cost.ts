@@ -3,7 +3,7 @@ import { attribute } from '../../main/core/analysis/attribution';
 import { buildGroups } from '../../main/core/analysis/grouping';
 import { Provenance } from '../../main/core/provenance/add-provenance';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { selfCpuMicros } from '../lib/cpu-clock';
 import { summarize } from '../lib/stats';
 import type { Row } from '../lib/table';

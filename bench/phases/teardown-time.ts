@@ -1,7 +1,7 @@
 import { teardown } from '../../main/core/actions/teardown';
 import { formatGroupId } from '../../main/core/analysis/group-id';
 import { createSampler } from '../../main/core/sampling/create-sampler';
-import type { ProcessSampler } from '../../main/core/sampling/process-record';
+import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import { liveCount, removeGroups, spawnPopulation } from '../lib/populations';
 
 export interface TeardownRun {

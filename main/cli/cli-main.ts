@@ -3,7 +3,7 @@ import { loadConfig } from '../core/config/load-config';
 import { COMMANDS, findCommand } from './command-table';
 import { commandHelp, globalHelp, parseErrorMessage } from './help';
 import { detectTerminal, setTerminal } from './terminal';
-import { UsageError } from './usage-error';
+import { UsageError } from '../common/usage-error';
 import { corralVersion } from './version';
 
 export async function main(argv: string[]): Promise<number> {

@@ -16,7 +16,7 @@ import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import { onViewTick } from './view-ticks';
 import type { CorralService, SettingsUpdate } from './service';
-import { matcherFor } from './snapshot/one-shot-snapshot';
+import { matcherFor } from './analysis/signatures';
 import { resolveDataDir } from './storage/data-dir';
 import {
   hooksOverview,
@@ -26,6 +26,7 @@ import {
 } from './hooks-setup/hooks-service';
 import type { HooksPlace } from './hooks-setup/hooks-setup';
 import { IncidentStore } from './storage/incident-store';
+import { stopRequestsFor } from './storage/stop-requests';
 
 export interface CorralServiceOptions {
   config?: LoadedConfig;
@@ -79,6 +80,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     settings,
     findHeldPipes: sampler.findHeldPipes?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
+    stopRequests: stopRequestsFor,
     watchIntervalMs: options.watchIntervalMs,
     fullSweepEvery: options.fullSweepEvery,
     onError: options.onError,

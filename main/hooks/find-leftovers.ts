@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../core/sampling/process-record';
+import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgentSpec } from '../core/hooks-setup/hook-agents';
 
 export interface LeftoverQuery {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HOOK_MARKER_KEYS, isHookAgent } from '../core/hooks-setup/hook-agents';
 import { resolveDataDir } from '../core/storage/data-dir';
 import { appendOwnFile, ensureOwnDataDir } from '../core/storage/own-data-dir';
-import { HookProcReader, type HookSampler } from './hook-proc-reader';
+import { HookProcReader, type HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { runHook } from './run-hook';
 
 export const HOOK_USAGE = 'corral hook <agent> <event>   (run by the agent; the JSON payload on stdin)';

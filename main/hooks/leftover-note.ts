@@ -1,6 +1,6 @@
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
-import type { ProcessRecord } from '../core/sampling/process-record';
+import type { ProcessRecord } from '../core/model/process-record';
 import { quoteAsData } from './quote-as-data';
 
 export interface LeftoverGroup {

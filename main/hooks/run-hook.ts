@@ -1,11 +1,11 @@
-import type { ProcessRecord } from '../core/sampling/process-record';
-import type { HookSampler } from './hook-proc-reader';
+import type { ProcessRecord } from '../core/model/process-record';
+import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { findLeftovers } from './find-leftovers';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
-import { listeningPorts } from './listening-ports';
+import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
 export interface HookContext {
@@ -96,6 +96,6 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
     self,
   });
   if (leftovers.length === 0) return '';
-  const groups = leftoverGroups(leftovers, records, listeningPorts(leftovers.map((r) => r.pid)));
+  const groups = leftoverGroups(leftovers, records, listeningTcpPorts(leftovers.map((r) => r.pid)));
   return afterToolOutput(event, leftoverNote(groups));
 }

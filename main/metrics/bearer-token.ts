@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isRefusal, readUntrustedFile } from '../core/sampling/untrusted-file';
-import { UsageError } from '../cli/usage-error';
+import { UsageError } from '../common/usage-error';
 
 /** Short tokens can be guessed by anyone who can reach the port. */
 const MIN_TOKEN_LENGTH = 16;

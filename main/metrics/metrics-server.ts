@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
-import { loopbackHosts } from '../serve/request-guard';
+import { loopbackHosts } from '../common/loopback-hosts';
 import type { MetricsHandler } from './metrics-endpoint';
 
 export interface RunningMetricsServer {

@@ -2,6 +2,7 @@
 // opens can still aim a request at 127.0.0.1: the Host check stops DNS rebinding, the Origin check
 // stops cross-site pages, and the token stops everything else that has no way to read the URL.
 import { timingSafeEqual } from 'node:crypto';
+import { loopbackHosts } from '../common/loopback-hosts';
 
 export interface GuardedRequest {
   host: string | undefined;
@@ -14,10 +15,6 @@ export interface GuardOptions {
   port: number;
   token: string;
   requireToken: boolean;
-}
-
-export function loopbackHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }
 
 export function tokenMatches(given: string | null, expected: string): boolean {

@@ -1,6 +1,6 @@
 import { chooseAnchor, formatGroupId } from '../../main/core/analysis/group-id';
 import type { ProcessIdentity, TeardownTarget } from '../../main/core/actions/teardown';
-import type { ProcessRecord } from '../../main/core/sampling/process-record';
+import type { ProcessRecord } from '../../main/core/model/process-record';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 
 export const newSampler = (): LinuxSampler => new LinuxSampler({ markerKeys: new Set() });

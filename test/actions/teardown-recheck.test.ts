@@ -1,7 +1,7 @@
 import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { teardown } from '../../main/core/actions/teardown';
-import type { ProcessSampler } from '../../main/core/sampling/process-record';
+import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import type { TeardownResult } from '../../shared/model';
 import { isAlive, readProcStat } from '../support/proc';
 import { spawnGroup, trackGroup } from '../support/spawned-groups';

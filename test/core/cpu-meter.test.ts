@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuMeter } from '../../main/core/analysis/cpu-meter';
-import { identityKey } from '../../main/core/sampling/process-record';
+import { identityKey } from '../../main/core/model/identity';
 import { rec } from './record-fixture';
 
 const key = (pid: number, startKey = pid * 10) => identityKey(pid, startKey);

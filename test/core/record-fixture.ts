@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../../main/core/sampling/process-record';
+import type { ProcessRecord } from '../../main/core/model/process-record';
 
 /** A process record for pure-function tests (decisions, not the OS: those are tested on real processes). */
 export function rec(fields: Partial<ProcessRecord> & { pid: number }): ProcessRecord {

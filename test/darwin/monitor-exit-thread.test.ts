@@ -3,7 +3,7 @@ import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { DarwinSampler } from '../../main/core/sampling/darwin/darwin-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { waitFor } from '../support/wait-for';
 import { putProcess } from './put-process';
 import { FakeLibSystem } from './fake-libsystem';

@@ -5,7 +5,8 @@ import { BUILTIN_SIGNATURES } from '../../main/core/analysis/signatures';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor, type MonitorOptions } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import type { ProcessRecord, ProcessSampler } from '../../main/core/sampling/process-record';
+import type { ProcessRecord } from '../../main/core/model/process-record';
+import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import { FakeAgent } from '../support/fake-agent';
 import { waitFor } from '../support/wait-for';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PipeFd } from '../../main/core/sampling/linux/pipe-fds';
-import { matchHeldPipes, type PipeListing } from '../../main/core/sampling/match-held-pipes';
+import type { PipeFd } from '../../main/core/model/held-pipe';
+import { matchHeldPipes, type PipeListing } from '../../main/core/analysis/held-pipes/match-held-pipes';
 import { describeHeldPipe } from '../../main/core/analysis/held-pipes/describe-held-pipe';
 
 const AGENT = 600;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { HOOK_MARKER_KEYS } from '../../main/core/hooks-setup/hook-agents';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { HookProcReader } from '../../main/hooks/hook-proc-reader';
+import { HookProcReader } from '../../main/core/sampling/linux/hook-proc-reader';
 import { cleanEnv, trackGroup } from '../support/spawned-groups';
 
 describe.runIf(process.platform === 'linux')("the hook's own /proc reader", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { MonitorState } from '../../main/core/monitor/monitor-state';
 import { ProcessTable } from '../../main/core/monitor/process-table';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { rec } from '../core/record-fixture';
 import { CLAUDE_MARKERS } from '../support/fake-agent';
 

@@ -6,7 +6,7 @@ import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import type { TrackedProcess } from '../../main/core/monitor/tracked';
-import type { ProcessRecord } from '../../main/core/sampling/process-record';
+import type { ProcessRecord } from '../../main/core/model/process-record';
 import { rec } from '../core/record-fixture';
 import { spawnGroup } from '../support/spawned-groups';
 import { sweepingMonitor as sweepingMonitorOf } from '../support/sweeping-monitor';

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { IDLE_READ_EVERY } from '../../main/core/monitor/process-table';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
 import { waitFor } from '../support/wait-for';
 

@@ -3,7 +3,7 @@ import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
 import { waitFor } from '../support/wait-for';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { claudeCodeSkipReason, makeClaudeHome, runClaude, trackGroupsOfRun } from '../support/claude-code';
 import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { groupMembers } from '../support/proc';

@@ -5,8 +5,8 @@ import { GroupTracker } from '../../main/core/monitor/group-tracker';
 import { IncidentGlue } from '../../main/core/monitor/incident-glue';
 import { MonitorState } from '../../main/core/monitor/monitor-state';
 import { ProcessTable } from '../../main/core/monitor/process-table';
-import type { ProcessRecord } from '../../main/core/sampling/process-record';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import type { ProcessRecord } from '../../main/core/model/process-record';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { rec } from '../core/record-fixture';
 
 // An agent (200) ran a tool call: group and session 300 (its shell, the leader) with members 301.. .

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
 
 afterEach(() => {

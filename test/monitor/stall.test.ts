@@ -7,7 +7,7 @@ import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/monitor-views';
 import { isStall } from '../../main/core/monitor/stall';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
 import { waitFor } from '../support/wait-for';
 

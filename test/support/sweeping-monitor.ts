@@ -1,7 +1,7 @@
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../main/core/analysis/signatures';
 
 /** A setting no timer reaches during a test: ten minutes. The tests poll by hand. */
 export const NEVER = 600_000;

@@ -9,7 +9,7 @@ import { flagsInWords } from '../../../shared/flag-words';
 import type { IncidentEnd } from '../../../shared/model';
 import { formatDuration, formatTable, printable } from '../terminal-text';
 import { terminal, truncate } from '../terminal';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 
 const END_WORDS: Record<IncidentEnd, string> = {
   open: 'still open',

@@ -14,7 +14,7 @@ import {
   uninstallHooks,
   type HooksChange,
 } from '../../core/hooks-setup/hooks-setup';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 
 export const HOOKS_USAGE =
   'corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] | corral hooks status [--json]';

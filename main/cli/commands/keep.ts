@@ -15,7 +15,7 @@ import {
   type KeepRecord,
 } from '../../core/storage/keeps';
 import { formatTable, printable } from '../terminal-text';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 import { cliDataDir } from './keep-list';
 
 const NOTE_MAX = 200;

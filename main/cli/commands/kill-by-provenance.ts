@@ -2,7 +2,8 @@ import type { Settings, TeardownResult } from '../../../shared/model';
 import { stopGroup } from '../../core/actions/stop-group';
 import { resolvePortTargets, resolveSessionTargets } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
-import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../core/analysis/signatures';
+import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { announcedStop } from '../announced-stop';
 
 export interface KillByOptions {

@@ -6,12 +6,13 @@ import { stopGroup } from '../../core/actions/stop-group';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { parsePort } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
-import { matcherFor, takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { matcherFor } from '../../core/analysis/signatures';
+import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
 import { alreadyGone } from '../../core/actions/resolve-group-id';
 import { announcedStop } from '../announced-stop';
 import { formatTable, printable } from '../terminal-text';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 import { runKillBy } from './kill-by-provenance';
 import { paint, terminal, truncate, type Terminal } from '../terminal';
 

@@ -6,7 +6,7 @@ import { isLoopbackHost, startMetricsServer } from '../../metrics/metrics-server
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
 import { untilSignalled } from '../shutdown';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 
 export const METRICS_USAGE = 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
 export const DEFAULT_METRICS_PORT = 9977;

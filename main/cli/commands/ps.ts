@@ -12,7 +12,7 @@ import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions, type EndedSession } from '../../core/storage/ended-sessions';
 import { keepsOrNone } from './keep-list';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 import { recentIncidents, withRecordedIds } from '../recorded-group-ids';
 import { renderGroups } from '../group-table';
 import { terminal, type Terminal } from '../terminal';

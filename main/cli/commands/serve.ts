@@ -9,7 +9,7 @@ import { exposeMetrics } from '../../metrics/expose-metrics';
 import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';
 import { untilSignalled } from '../shutdown';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 
 export const SERVE_USAGE = 'corral serve [--port N] [--metrics]';
 

@@ -10,7 +10,7 @@ import {
   type ServicePlace,
   type ServiceReport,
 } from '../../core/user-service/user-service';
-import { UsageError } from '../usage-error';
+import { UsageError } from '../../common/usage-error';
 
 function place(): ServicePlace {
   return {

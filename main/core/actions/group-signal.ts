@@ -1,5 +1,5 @@
 import type { MemberStat } from './member-stats';
-import { identityKey } from '../sampling/process-record';
+import { identityKey } from '../model/identity';
 import { killResult } from './identity-signal';
 import type { SignalName, SignalResult } from './teardown-types';
 

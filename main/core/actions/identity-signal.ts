@@ -1,4 +1,5 @@
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import { pidfdClose, pidfdOpen, pidfdSendSignal, type PidfdOpen } from '../os/pidfd';
 import type { ProcessIdentity, SignalName, SignalResult } from './teardown-types';
 

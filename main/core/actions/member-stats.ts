@@ -1,4 +1,4 @@
-import type { MemberStat, ProcessSampler } from '../sampling/process-record';
+import type { MemberStat, ProcessSampler } from '../sampling/process-sampler';
 
 export type { MemberStat };
 

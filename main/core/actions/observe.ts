@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import type { MemberStat } from './member-stats';
 import { commandOf, type Tracked } from './outcome-book';
 import { groupHasMembers } from './group-signal';

@@ -1,6 +1,6 @@
 import type { SignalRecord, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
-import type { ProcessRecord } from '../sampling/process-record';
-import { identityKey } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
+import { identityKey } from '../model/identity';
 import type { MemberStat } from './member-stats';
 import type { ProcessIdentity, SignalName, SignalResult } from './teardown-types';
 import { userName } from './user-names';

@@ -1,4 +1,4 @@
-import type { ProcessSampler } from '../sampling/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import type { GroupIdentities } from './group-signal';
 import type { ReadMembers } from './member-stats';
 import type { IdentityHandle } from './identity-signal';

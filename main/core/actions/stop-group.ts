@@ -1,7 +1,7 @@
 import type { StopGroupRequest } from '../../../shared/contract';
 import type { GroupView, TeardownResult } from '../../../shared/model';
-import type { ProcessSampler } from '../sampling/process-record';
-import { teardownTarget } from '../snapshot/teardown-target';
+import type { ProcessSampler } from '../sampling/process-sampler';
+import { teardownTarget } from './teardown-target';
 import { resolveGroupId, type GroupResolution, type KnownMember } from './resolve-group-id';
 import { teardown } from './teardown';
 

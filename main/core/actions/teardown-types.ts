@@ -1,5 +1,5 @@
 import type { TeardownResult } from '../../../shared/model';
-import type { ProcessSampler } from '../sampling/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 
 export interface ProcessIdentity {
   pid: number;

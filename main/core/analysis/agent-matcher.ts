@@ -1,5 +1,5 @@
 import type { AgentSignatureConfig } from '../../../shared/model';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import { compileLinear, type LinearPattern } from './linear-pattern';
 import { isSecretEnv } from './secret-env';
 

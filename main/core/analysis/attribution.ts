@@ -1,4 +1,5 @@
-import { identityKey, type ProcessRecord } from '../sampling/process-record';
+import { identityKey } from '../model/identity';
+import type { ProcessRecord } from '../model/process-record';
 import type { AgentMatcher } from './agent-matcher';
 import type { LineageMemory } from './lineage-memory';
 

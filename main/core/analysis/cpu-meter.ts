@@ -1,4 +1,5 @@
-import { identityKey, type ProcessRecord } from '../sampling/process-record';
+import { identityKey } from '../model/identity';
+import type { ProcessRecord } from '../model/process-record';
 
 /**
  * CPU percent from CPU-time deltas between two readings of the same process identity (pid + start),

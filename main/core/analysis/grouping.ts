@@ -1,5 +1,5 @@
 import type { GroupFlag, GroupView, ProcessFlag, ProcessView } from '../../../shared/model';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import type { Attribution } from './attribution';
 import { chooseAnchor, formatGroupId } from './group-id';
 

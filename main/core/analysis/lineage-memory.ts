@@ -1,4 +1,4 @@
-import { identityKey, startKeyOfIdentity } from '../sampling/process-record';
+import { identityKey, startKeyOfIdentity } from '../model/identity';
 
 /** What Corral learned about a process while its ancestry was still visible. */
 export interface LineageEntry {

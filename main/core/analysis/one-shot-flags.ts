@@ -1,5 +1,5 @@
 import type { ProcessFlag } from '../../../shared/model';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import type { Attribution } from './attribution';
 import type { ProcessAnnotation } from './grouping';
 import { isOrphan } from './orphans';

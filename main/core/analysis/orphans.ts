@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 
 /** Processes that adopt orphans: init systems, container inits, per-user service managers (subreapers). */
 const REAPER_NAMES = new Set([

@@ -1,4 +1,5 @@
-import type { AgentSignatureConfig } from '../../../shared/model';
+import type { AgentSignatureConfig, Settings } from '../../../shared/model';
+import { AgentMatcher } from './agent-matcher';
 
 /**
  * Built-in agent signatures. Data, not code: users add their own with the same shape under `agents`
@@ -109,3 +110,8 @@ export const PROVENANCE_ENV: readonly string[] = [
   'QWEN_CODE_PROJECT_DIR',
   'HOME',
 ];
+
+/** The matcher for these settings: the user's signatures first, then the built-in ones. */
+export function matcherFor(settings: Settings): AgentMatcher {
+  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES], PROVENANCE_ENV);
+}

@@ -3,7 +3,8 @@ import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
-import type { ProcessRecord, ProcessSampler } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import {
   endedSessionsPath,
   flagSessionEnded,

@@ -1,7 +1,7 @@
 import type { GroupView } from '../../../shared/model';
 import { PROCESS_REFRESH_MS } from '../provenance/add-provenance';
 import type { Monitor } from './monitor';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
 

@@ -1,7 +1,7 @@
 import { commandOf } from '../analysis/grouping';
 import { describeHeldPipe } from '../analysis/held-pipes/describe-held-pipe';
-import type { HeldPipe } from '../sampling/match-held-pipes';
-import type { HeldPipeQuery } from '../sampling/process-record';
+import type { HeldPipe } from '../model/held-pipe';
+import type { HeldPipeQuery } from '../sampling/process-sampler';
 import type { MonitorState } from './monitor-state';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 

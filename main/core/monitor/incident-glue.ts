@@ -1,6 +1,7 @@
 import type { Incident, PolicyNote } from '../../../shared/model';
 import { incidentFlags } from './group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
+import type { StopRequestSource } from './monitor-inputs';
 import type { MonitorState } from './monitor-state';
 import type { TrackedGroup } from './tracked';
 
@@ -11,8 +12,9 @@ export class IncidentGlue {
   constructor(
     private readonly state: MonitorState,
     restored: readonly Incident[],
+    stopRequests?: StopRequestSource,
   ) {
-    this.tracker = new IncidentTracker(restored, () => state.watchingSince);
+    this.tracker = new IncidentTracker(restored, () => state.watchingSince, stopRequests);
   }
 
   openIncidents(): Incident[] {

@@ -7,8 +7,8 @@ import type {
   IncidentTimeSource,
 } from '../../../shared/model';
 import { commandOf } from '../analysis/grouping';
-import { stopWasRequested } from '../storage/stop-requests';
 import type { TrackedGroup, TrackedProcess } from './tracked';
+import { NO_STOP_REQUESTS, type StopRequestSource } from './monitor-inputs';
 
 export interface IncidentChange {
   incident: Incident;
@@ -159,6 +159,8 @@ export class IncidentTracker {
     restored: readonly Incident[] = [],
     /** When the monitor's first poll looked (monitor-state.ts); null for none yet. */
     private readonly watchingSince: () => number | null = () => null,
+    /** Stops asked by another command or Corral (monitor-inputs.ts). */
+    private readonly stopRequests: StopRequestSource = NO_STOP_REQUESTS,
   ) {
     for (const incident of restored) {
       if (!this.open.has(incident.groupId)) this.open.set(incident.groupId, incident);
@@ -315,7 +317,10 @@ export class IncidentTracker {
   /** A `corral kill` (or another Corral) asked to stop this group while the incident was open. */
   private askedElsewhere(group: TrackedGroup, incident: Incident, now: number): boolean {
     const members = [...group.members.values()].map((p) => p.record);
-    return stopWasRequested({ id: group.id, pgid: group.pgid, members }, incident.openedAt - 60_000, now);
+    return (
+      this.stopRequests({ id: group.id, pgid: group.pgid, members }, incident.openedAt - 60_000, now).length >
+      0
+    );
   }
 
   /** A restored phase (runaway, held pipe) still open that this tracker has not yet seen itself. */

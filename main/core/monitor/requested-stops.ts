@@ -1,4 +1,4 @@
-import { stopRequestsFor } from '../storage/stop-requests';
+import type { StopRequestSource } from './monitor-inputs';
 import type { MonitorState } from './monitor-state';
 import type { TrackedGroup } from './tracked';
 
@@ -12,7 +12,12 @@ export const requesterWords = (via: string | undefined, pid: number): string =>
  * the request named, and a `signal-sent` event. A signal is brought over once. Returns whether
  * anything was added.
  */
-export function importRequestedStops(state: MonitorState, group: TrackedGroup, now: number): boolean {
+export function importRequestedStops(
+  state: MonitorState,
+  group: TrackedGroup,
+  now: number,
+  stopRequestsFor: StopRequestSource,
+): boolean {
   const members = [...group.members.values()].map((p) => p.record);
   const requests = stopRequestsFor({ id: group.id, pgid: group.pgid, members }, group.startedAt, now);
   let added = false;

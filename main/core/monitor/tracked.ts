@@ -3,7 +3,7 @@ import type { Attribution } from '../analysis/attribution';
 import type { MemoryHogState } from '../analysis/memory-hog';
 import type { LineageEntry } from '../analysis/lineage-memory';
 import type { RunawayState } from '../analysis/runaway';
-import type { ProcessRecord } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
 import type { CpuHistory } from './cpu-history';
 
 /** One process identity (pid + start) as the monitor follows it through its life. */

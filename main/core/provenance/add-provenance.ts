@@ -1,26 +1,22 @@
-import { join } from 'node:path';
 import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../../shared/model';
 import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { commandOf } from '../analysis/grouping';
-import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import type { NoteRefusal } from '../sampling/untrusted-file';
-import { readClaudeSessionFile } from './claude-session-files';
-import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';
-import { locateCodexSession } from './codex-session-files';
-import type { TranscriptCall } from './claude-transcript-records';
-import { collectCodexCalls } from './codex-session-records';
-import { matchToolCall, START_SLACK_MS } from './match-tool-call';
+import { AgentFiles } from './agent-files';
+import { matchToolCall } from './match-tool-call';
 import { matchConfiguredServer } from './match-mcp-server';
-import { McpConfigs } from './mcp-configs';
 import { classifyRole } from './mcp-server';
-import { OwnerHomes } from './owner-home';
 import { ProblemNotes } from './problem-notes';
+import { PROCESS_REFRESH_MS, ProcessReads } from './process-reads';
 import { ProjectRoots } from './project-root';
-import { locateQwenChat } from './qwen-chat-files';
-import { collectQwenCalls } from './qwen-chat-records';
+import { ReadBudget } from './read-budget';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
-import { commandInsideEval, commandInsideGeminiScript } from './tool-call-command';
+import { forkedWrapperCommand, SHELLS, wrappedCommand } from './wrapped-command';
+
+export { PROCESS_REFRESH_MS, QUIET_PROCESS_REFRESH_MS } from './process-reads';
 
 export interface ProvenanceOptions {
   /** Read Claude Code transcripts for tool calls' descriptions (setting `provenance.transcripts`). */
@@ -36,15 +32,6 @@ export interface ProvenanceInputs {
   portsOfAll?: boolean;
 }
 
-const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
-
-/** How long one process's cwd and ports are trusted before they are read again. */
-export const PROCESS_REFRESH_MS = 10_000;
-/**
- * How long they are trusted while the process has not run since (its run mark stands): a bound for what
- * another process can change in it all the same (one that shares its descriptor table, CLONE_FILES).
- */
-export const QUIET_PROCESS_REFRESH_MS = 60_000;
 /**
  * How long one of the monitor's passes may spend reading agents' files (session files, transcripts, MCP
  * configurations, `.git` lookups): past it, the pass's remaining groups get what their environment says,
@@ -65,15 +52,6 @@ interface PassFacts {
   sessionOfAgent: ReadonlyMap<number, string>;
 }
 
-/** When a process's cwd or ports were read, and its run mark then (see ProcessSampler.runMark). */
-interface ReadAt {
-  pid: number;
-  /** Of the record the pid had when read: a pid taken by a newer process is another key. */
-  startKey: number | null;
-  at: number;
-  mark: string | null;
-}
-
 /**
  * Fills in where each agent group came from: cwd, listening ports and role of its processes, and the
  * group's session, project, tool call and ports. Keeps caches (projects, transcripts, homes) between
@@ -82,22 +60,11 @@ interface ReadAt {
  */
 export class Provenance {
   private readonly projects = new ProjectRoots();
-  private readonly homes = new OwnerHomes();
-  private readonly transcripts = new ClaudeTranscripts();
-  private readonly codexSessions = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectCodexCalls);
-  private readonly qwenChats = new ClaudeTranscripts(TRANSCRIPT_TAIL_BYTES, collectQwenCalls);
-  private readonly mcpConfigs: McpConfigs;
   private readonly notes: ProblemNotes;
   private readonly noteFile: NoteRefusal;
-  /** When this pass's file reads must stop (performance.now()), `readBudgetMs` after it began. */
-  private readsUntil = Infinity;
-  private readonly readBudgetMs: number;
-
-  private readonly cwdCache = new Map<string, ReadAt & { value: string | null }>();
-  private readonly portCache = new Map<string, ReadAt & { value: ListeningPort[] }>();
-  private readonly sessionFiles = new Map<string, { at: number; value: string | null }>();
-  /** Codex session files found, by `<CODEX_HOME>\0<thread id>`; a miss is looked for again next time. */
-  private readonly codexSessionPaths = new Map<string, string>();
+  private readonly budget: ReadBudget;
+  private readonly files: AgentFiles;
+  private readonly processReads: ProcessReads;
 
   /**
    * `refreshMs`: how long a process's cwd and ports are kept before they are read again. `report`: told
@@ -111,14 +78,15 @@ export class Provenance {
     private readonly now: () => number = Date.now,
     { report, readBudgetMs = Infinity }: { report?: (message: string) => void; readBudgetMs?: number } = {},
   ) {
-    this.readBudgetMs = readBudgetMs;
     this.notes = new ProblemNotes(report);
+    this.budget = new ReadBudget(readBudgetMs, this.notes);
     this.noteFile = (path, refusal) =>
       this.notes.say(
         `${refusal.refused}\0${path}`,
         `not reading ${path} (${refusal.refused}); what it would tell is shown as not known`,
       );
-    this.mcpConfigs = new McpConfigs(now, undefined, this.noteFile);
+    this.files = new AgentFiles(refreshMs, now, this.budget, this.noteFile);
+    this.processReads = new ProcessReads(refreshMs, now);
   }
 
   setOptions(options: ProvenanceOptions): void {
@@ -131,13 +99,13 @@ export class Provenance {
    * had, and nothing here throws, so no group, view or event is ever lost to it.
    */
   addTo(groups: GroupView[], inputs: ProvenanceInputs): void {
-    this.readsUntil = performance.now() + this.readBudgetMs;
+    this.budget.begin();
     try {
       this.decorate(groups, inputs);
     } catch (err) {
       this.notes.say(`pass\0${String(err)}`, `left not known this time (${String(err)})`);
     } finally {
-      this.readsUntil = Infinity;
+      this.budget.end();
     }
   }
 
@@ -151,7 +119,7 @@ export class Provenance {
     const portPids = inputs.portsOfAll
       ? groups.flatMap((g) => g.processes.filter((p) => p.state !== 'Z').map((p) => p.pid))
       : agentPids;
-    const { cwds, ports } = this.readProcesses(agentPids, portPids, byPid, sampler);
+    const { cwds, ports } = this.processReads.read(agentPids, portPids, byPid, sampler);
 
     // Only attributed processes can carry a session: walk those, not the whole table.
     const marks = new Map<number, SessionMarks>();
@@ -163,7 +131,7 @@ export class Provenance {
       if (m) marks.set(pid, m);
       let sessionId = m?.sessionId ?? null;
       if (a.isAgent && sessionId === null && a.agent === 'claude-code')
-        sessionId = this.sessionFileOf(r, sampler);
+        sessionId = this.files.sessionFileOf(r, sampler.platform);
       facts.push({ pid, sessionId, isAgent: a.isAgent, agentPid: a.agentPid });
     }
     const links = linkSessionsToAgents(facts);
@@ -252,68 +220,6 @@ export class Provenance {
     markBackgroundTask(g);
   }
 
-  /**
-   * cwd and ports, each process's kept for `refreshMs`: a leftover rarely changes either, and reading
-   * them costs a readdir and a readlink per descriptor (measured in the bench's provenance rows). Kept
-   * longer, up to QUIET_PROCESS_REFRESH_MS, while the sampler's run mark shows the process has not run since
-   * they were read: only the process itself changes them.
-   */
-  private readProcesses(
-    agentPids: readonly number[],
-    portPids: readonly number[],
-    byPid: ReadonlyMap<number, ProcessRecord>,
-    sampler: ProvenanceInputs['sampler'],
-  ): { cwds: Map<number, string | null>; ports: Map<number, ListeningPort[]> } {
-    const now = this.now();
-    const keyOf = (pid: number): string => {
-      const r = byPid.get(pid);
-      return r ? identityKey(pid, r.startKey) : `${pid}`;
-    };
-    const marks = new Map<number, string | null>();
-    const markOf = (pid: number): string | null => {
-      if (!marks.has(pid)) marks.set(pid, sampler.runMark?.(pid) ?? null);
-      return marks.get(pid)!;
-    };
-    const readNow = (pid: number): ReadAt => ({
-      pid,
-      startKey: byPid.get(pid)?.startKey ?? null,
-      at: now,
-      mark: markOf(pid),
-    });
-    const stale = (pids: readonly number[], cache: Map<string, ReadAt>): number[] =>
-      pids.filter((pid) => {
-        const hit = cache.get(keyOf(pid));
-        if (hit === undefined) return true;
-        const age = now - hit.at;
-        const quiet = hit.mark !== null && hit.mark === markOf(pid);
-        return age >= (quiet ? Math.max(this.refreshMs, QUIET_PROCESS_REFRESH_MS) : this.refreshMs);
-      });
-    const freshCwds = sampler.readCwd?.(stale(agentPids, this.cwdCache)) ?? new Map<number, string | null>();
-    for (const [pid, cwd] of freshCwds) this.cwdCache.set(keyOf(pid), { ...readNow(pid), value: cwd });
-    const portsToRead = stale(portPids, this.portCache);
-    const freshPorts = sampler.listeningPorts?.(portsToRead) ?? new Map<number, ListeningPort[]>();
-    for (const pid of portsToRead) {
-      const held = freshPorts.get(pid);
-      if (held) this.portCache.set(keyOf(pid), { ...readNow(pid), value: held });
-      else this.portCache.delete(keyOf(pid));
-    }
-    const cwds = new Map<number, string | null>();
-    for (const pid of agentPids) {
-      const hit = this.cwdCache.get(keyOf(pid));
-      if (hit) cwds.set(pid, hit.value);
-    }
-    const ports = new Map<number, ListeningPort[]>();
-    for (const pid of portPids) {
-      const hit = this.portCache.get(keyOf(pid));
-      if (hit) ports.set(pid, hit.value);
-    }
-    // What was read of processes that are gone is dropped. A live process's stays though it was not asked
-    // for now: the caller may ask for some groups only (the ones whose views it built afresh).
-    for (const cache of [this.cwdCache, this.portCache])
-      for (const [k, hit] of cache) if (byPid.get(hit.pid)?.startKey !== hit.startKey) cache.delete(k);
-    return { cwds, ports };
-  }
-
   private roleOf(
     r: ProcessRecord,
     byPid: ReadonlyMap<number, ProcessRecord>,
@@ -337,7 +243,9 @@ export class Provenance {
     const agent = a?.agentPid ? byPid.get(a.agentPid) : undefined;
     // The agent's MCP configuration, read only for its direct non-shell children and reparented processes.
     const configured = (argv: readonly string[], owner: ProcessRecord): string | null =>
-      a ? matchConfiguredServer(argv, this.mcpServersOf(a.agent, owner, cwds.get(owner.pid) ?? null)) : null;
+      a
+        ? matchConfiguredServer(argv, this.files.mcpServersOf(a.agent, owner, cwds.get(owner.pid) ?? null))
+        : null;
     const topAgent = top ? byPid.get(top.ppid) : undefined;
     const topToolCallShell = top !== null && matcher.toolCallOf(top.argv) !== null;
     const topIsShell =
@@ -374,7 +282,7 @@ export class Provenance {
     const wrapperCommand = leader ? wrappedCommand(leader, matcher) : forkedWrapperCommand(g, byPid, matcher);
     const readTranscripts = this.options.transcripts && this.mayRead();
     const transcript =
-      readTranscripts && envSession && witness ? this.transcriptOf(g, envSession, cwd, witness) : null;
+      readTranscripts && envSession && witness ? this.files.transcriptOf(g, envSession, cwd, witness) : null;
     if (transcript) {
       const live = g.processes.filter((p) => p.state !== 'Z');
       const call = matchToolCall(transcript.values(), {
@@ -398,13 +306,7 @@ export class Provenance {
     }
     const id = envSession?.toolCallId ?? null;
     if (readTranscripts && g.agent?.name === 'codex' && envSession && id !== null && witness) {
-      // Codex hands the call's id to its descendants (CODEX_TOOL_CALL_ID): the call is found by id.
-      const path = this.codexSessionPath(this.codexHome(witness), envSession.sessionId);
-      const call = path
-        ? this.codexSessions
-            .bashCalls(path, g.startedAt - START_SLACK_MS, { owner: witness.uid, note: this.noteFile })
-            .get(id)
-        : undefined;
+      const call = this.files.codexCall(g, envSession, id, witness);
       if (call) return { id, command: call.command, description: null, startedAt: call.issuedAt };
     }
     if (id === null && wrapperCommand === null) return null;
@@ -416,140 +318,9 @@ export class Provenance {
     };
   }
 
-  /**
-   * The calls of the session's transcript that a leftover started at `g.startedAt` could come from:
-   * Claude Code's transcript (under the tool call's CLAUDE_CONFIG_DIR or HOME), Qwen Code's chat
-   * records (its QWEN_CODE_PROJECT_DIR, or found under HOME). Null for other agents, or when not found.
-   */
-  private transcriptOf(
-    g: GroupView,
-    session: SessionMarks,
-    cwd: string | null,
-    witness: ProcessRecord,
-  ): Map<string, TranscriptCall> | null {
-    const since = g.startedAt - START_SLACK_MS;
-    if (g.agent?.name === 'claude-code') {
-      const path = this.transcripts.locate(this.claudeConfigDir(witness), session.sessionId, cwd);
-      return path
-        ? this.transcripts.bashCalls(path, since, { owner: witness.uid, note: this.noteFile })
-        : null;
-    }
-    if (g.agent?.name === 'qwen-code') {
-      const own = witness.markers.QWEN_CODE_PROJECT_DIR;
-      const path = locateQwenChat(own?.startsWith('/') ? own : null, this.homeOf(witness), session.sessionId);
-      return path ? this.qwenChats.bashCalls(path, since, { owner: witness.uid, note: this.noteFile }) : null;
-    }
-    return null;
-  }
-
-  /** The session named by a Claude Code process's session file, re-read every `refreshMs`. */
-  private sessionFileOf(r: ProcessRecord, sampler: ProvenanceInputs['sampler']): string | null {
-    const key = identityKey(r.pid, r.startKey);
-    const now = this.now();
-    const hit = this.sessionFiles.get(key);
-    if (hit && (now - hit.at < this.refreshMs || !this.mayRead())) return hit.value;
-    if (!this.mayRead()) return null;
-    const value = readClaudeSessionFile(
-      this.claudeConfigDir(r),
-      r.pid,
-      sampler.platform === 'linux' ? r.startKey : null,
-      { owner: r.uid, note: this.noteFile },
-    );
-    if (this.sessionFiles.size > 1024) this.sessionFiles.clear();
-    this.sessionFiles.set(key, { at: now, value });
-    return value;
-  }
-
-  private mcpServersOf(agent: string, owner: ProcessRecord, cwd: string | null) {
-    if (!this.mayRead()) return [];
-    const home = this.homeOf(owner);
-    if (!home) return [];
-    const own = (key: string) => (owner.markers[key]?.startsWith('/') ? owner.markers[key] : undefined);
-    return this.mcpConfigs.serversOf({
-      agent,
-      home,
-      claudeConfigDir: own('CLAUDE_CONFIG_DIR'),
-      codexHome: own('CODEX_HOME'),
-      projectDir: cwd && cwd.startsWith('/') ? cwd : null,
-      owner: owner.uid,
-    });
-  }
-
-  /** Whether this pass may still read agents' files (FILE_READ_BUDGET_MS); said once when it may not. */
   private mayRead(): boolean {
-    if (performance.now() < this.readsUntil) return true;
-    this.notes.say(
-      'budget',
-      `reading agents' files took over ${this.readBudgetMs} ms in one pass; the rest waits for a later pass`,
-    );
-    return false;
+    return this.budget.mayRead();
   }
-
-  private codexSessionPath(codexHome: string, threadId: string): string | null {
-    const key = `${codexHome}\0${threadId}`;
-    const known = this.codexSessionPaths.get(key);
-    if (known) return known;
-    const found = locateCodexSession(codexHome, threadId);
-    if (found) {
-      if (this.codexSessionPaths.size > 1024) this.codexSessionPaths.clear();
-      this.codexSessionPaths.set(key, found);
-    }
-    return found;
-  }
-
-  private codexHome(r: ProcessRecord): string {
-    const own = r.markers.CODEX_HOME;
-    if (own && own.startsWith('/')) return own;
-    return join(this.homeOf(r) ?? '/nonexistent', '.codex');
-  }
-
-  private claudeConfigDir(r: ProcessRecord): string {
-    const own = r.markers.CLAUDE_CONFIG_DIR;
-    if (own && own.startsWith('/')) return own;
-    return join(this.homeOf(r) ?? '/nonexistent', '.claude');
-  }
-
-  /**
-   * The home the agent ran with: the process's own HOME (inherited from the agent, which may run with
-   * another than its owner's, as in a container or a CI job), else the owner's from passwd.
-   */
-  private homeOf(r: ProcessRecord): string | null {
-    const own = r.markers.HOME;
-    if (own && own.startsWith('/')) return own;
-    return this.homes.homeOf(r.uid);
-  }
-}
-
-/**
- * With the tool-call shell gone, the command it ran as a leftover that is the shell's own fork still
- * shows it (`until false; do :; done &` runs in a subshell with the wrapper's command line). Only an
- * agent's recognised wrapper counts: any `bash -c …` in the group may be a command the call started.
- */
-function forkedWrapperCommand(
-  g: GroupView,
-  byPid: ReadonlyMap<number, ProcessRecord>,
-  matcher: AgentMatcher,
-): string | null {
-  for (const p of g.processes) {
-    const r = byPid.get(p.pid);
-    if (!r || matcher.toolCallOf(r.argv) === null) continue;
-    const inside = wrappedCommand(r, matcher);
-    if (inside !== null) return inside;
-  }
-  return null;
-}
-
-/** The command a tool-call shell runs: Claude's `eval '…'`, Gemini CLI's script, else a shell's `-c` argument. */
-function wrappedCommand(leader: ProcessRecord, matcher: AgentMatcher): string | null {
-  const argv = leader.argv;
-  if (matcher.toolCallOf(argv) !== null) {
-    const inside =
-      commandInsideEval(argv.join(' ')) ?? commandInsideGeminiScript(argv[argv.length - 1] ?? '');
-    if (inside !== null) return inside;
-  }
-  if (argv.length < 3 || !SHELLS.test(argv[0]!)) return null;
-  const flag = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-  return flag > 0 && flag + 1 < argv.length ? argv[flag + 1]! : null;
 }
 
 function portKey(p: ListeningPort): string {

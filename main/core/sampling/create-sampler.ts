@@ -1,6 +1,6 @@
 import { DarwinSampler } from './darwin/darwin-sampler';
 import { LinuxSampler } from './linux/linux-sampler';
-import type { ProcessSampler, SamplerOptions } from './process-record';
+import type { ProcessSampler, SamplerOptions } from './process-sampler';
 
 export function createSampler(
   options: SamplerOptions,

@@ -1,4 +1,4 @@
-import type { ProcessRecord } from './process-record';
+import type { ProcessRecord } from '../model/process-record';
 
 /** Reads each pid, skipping the ones that vanished: processes exit while a table is read. */
 export function readEach(

@@ -1,23 +1,20 @@
 import type { GroupView, Settings } from '../../../shared/model';
-import { AgentMatcher } from '../analysis/agent-matcher';
 import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { annotateOneShot } from '../analysis/one-shot-flags';
-import { BUILTIN_SIGNATURES, PROVENANCE_ENV } from '../analysis/signatures';
+import { matcherFor } from '../analysis/signatures';
 import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
-import { identityKey, type ProcessRecord, type ProcessSampler } from '../sampling/process-record';
+import { identityKey } from '../model/identity';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import { flagSessionEnded, type EndedSessions } from '../storage/ended-sessions';
 import { markKept, type KeepRecord } from '../storage/keeps';
 
 export interface OneShotSnapshot {
   sampledAt: number;
   groups: GroupView[];
-}
-
-export function matcherFor(settings: Settings): AgentMatcher {
-  return new AgentMatcher([...settings.agents, ...BUILTIN_SIGNATURES], PROVENANCE_ENV);
 }
 
 export function provenanceOptions(settings: Settings): { transcripts: boolean } {

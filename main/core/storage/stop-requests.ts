@@ -102,12 +102,3 @@ export function stopRequestsFor(
   }
   return out;
 }
-
-/** Whether another command (or this one) asked Corral to stop this group since `since`. */
-export function stopWasRequested(
-  group: { id: string; pgid: number; members: Iterable<{ pid: number; startKey: number }> },
-  since: number,
-  now: number,
-): boolean {
-  return stopRequestsFor(group, since, now).length > 0;
-}

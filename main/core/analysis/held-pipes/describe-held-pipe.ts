@@ -1,4 +1,4 @@
-import type { HeldPipe } from '../../sampling/match-held-pipes';
+import type { HeldPipe } from '../../model/held-pipe';
 
 /**
  * One line for people: `pipe:[12345] fd 1 of pid 678 (sleep 5) → read by pid 600 (claude)`.

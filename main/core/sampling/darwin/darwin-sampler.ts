@@ -1,50 +1,15 @@
 import type { ListeningPort } from '../../../../shared/model';
-import { distinctPorts } from '../linux/listening-ports';
-import type { ExitWatchCoverage, ProcessRecord, ProcessSampler, SamplerOptions } from '../process-record';
+import type { ExitWatchCoverage, ProcessSampler, SamplerOptions } from '../process-sampler';
+import type { ProcessRecord } from '../../model/process-record';
+import { forgetMissing, readEach } from '../read-each';
+import { readArgMax, tickConverter } from './darwin-host-facts';
+import { DarwinProcessFiles } from './darwin-process-files';
 import { KqueueExitWatch } from './kqueue-exit-watch';
 import { type LibSystem, loadLibSystem } from './libsystem';
-import {
-  type BsdInfo,
-  type TaskInfo,
-  decodeBsdInfo,
-  decodeCwd,
-  decodeKinfoStartMicros,
-  decodeListeningSocket,
-  decodePhysFootprint,
-  decodeShortBsdInfo,
-  decodeSocketFds,
-  decodeTaskInfo,
-  machTicksToMs,
-  stateLetter,
-  ticksToMsAtFrequency,
-} from './proc-info-decoders';
-import {
-  BSDINFO_SIZE,
-  CTL_KERN,
-  EPERM,
-  KERN_ARGMAX,
-  KERN_PROC,
-  KERN_PROC_PID,
-  KERN_PROCARGS2,
-  KINFO_PROC_SIZE,
-  PROC_FDINFO_SIZE,
-  PROC_FLAG_SLEADER,
-  PROC_PIDFDSOCKETINFO,
-  PROC_PIDLISTFDS,
-  PROC_PIDT_SHORTBSDINFO,
-  PROC_PIDTASKALLINFO,
-  PROC_PIDTBSDINFO,
-  PROC_PIDVNODEPATHINFO,
-  RUSAGE_INFO_V4,
-  RUSAGE_INFO_V4_SIZE,
-  SHORTBSDINFO_SIZE,
-  SOCKET_FDINFO_SIZE,
-  SZOMB,
-  TASKALLINFO_SIZE,
-  VNODEPATHINFO_SIZE,
-} from './proc-info-layout';
+import { stateLetter } from './proc-info-decoders';
+import { CTL_KERN, KERN_PROCARGS2, SZOMB } from './proc-info-layout';
+import { ProcInfoReader } from './proc-info-reader';
 import { decodeProcArgs2 } from './procargs-decoder';
-import { forgetMissing, readEach } from '../read-each';
 
 interface IdentityCache {
   startKey: number;
@@ -59,9 +24,6 @@ interface IdentityCache {
   denied: boolean;
 }
 
-/** ARG_MAX in xnu bsd/sys/syslimits.h, which kern.argmax reports on macOS. */
-const DEFAULT_ARGMAX = 1024 * 1024;
-
 /**
  * Reads the macOS process table through libproc and sysctl, one process at a time, without spawning.
  * Without root, proc_pidinfo's full flavors, proc_pid_rusage and KERN_PROCARGS2 answer only for the
@@ -75,13 +37,9 @@ export class DarwinSampler implements ProcessSampler {
   private readonly cache = new Map<number, IdentityCache>();
   private readonly ttyNames = new Map<number, string | null>();
   private readonly ticksToMs: (ticks: number) => number;
-  private readonly info = Buffer.alloc(TASKALLINFO_SIZE);
-  private readonly kinfo = Buffer.alloc(KINFO_PROC_SIZE);
-  private readonly rusage = Buffer.alloc(RUSAGE_INFO_V4_SIZE);
   private readonly args: Buffer;
-  private vnodePaths: Buffer | null = null;
-  private readonly socketInfo = Buffer.alloc(SOCKET_FDINFO_SIZE);
-  private fdList = Buffer.alloc(256 * PROC_FDINFO_SIZE);
+  private readonly procInfo: ProcInfoReader;
+  private readonly files: DarwinProcessFiles;
   private pids = new Int32Array(4096);
   private exitWatch: KqueueExitWatch | null = null;
 
@@ -91,9 +49,11 @@ export class DarwinSampler implements ProcessSampler {
   ) {
     // libSystem (and koffi) load only here, so importing this module loads nothing native.
     this.lib = lib ?? loadLibSystem();
-    this.ticksToMs = this.tickConverter();
+    this.ticksToMs = tickConverter(this.lib);
     // KERN_PROCARGS2 refuses a buffer larger than kern.argmax (+ the int argc) with EINVAL: ask with exactly argmax.
-    this.args = Buffer.alloc(this.readArgMax());
+    this.args = Buffer.alloc(readArgMax(this.lib));
+    this.procInfo = new ProcInfoReader(this.lib);
+    this.files = new DarwinProcessFiles(this.lib, (pid) => this.cache.get(pid)?.denied === true);
   }
 
   listPids(): number[] {
@@ -108,13 +68,7 @@ export class DarwinSampler implements ProcessSampler {
     const children = this.listInto((buf) => this.lib.procListChildPids(pid, buf));
     if (children === null || children.length > 0) return children;
     // No children and no such process look alike: the short BSD info tells them apart.
-    const alive = this.lib.procPidInfo(
-      pid,
-      PROC_PIDT_SHORTBSDINFO,
-      1,
-      this.info.subarray(0, SHORTBSDINFO_SIZE),
-    );
-    return alive >= SHORTBSDINFO_SIZE ? [] : null;
+    return this.procInfo.exists(pid) ? [] : null;
   }
 
   /** Runs a libproc pid-list call, growing the buffer while the answer may have been cut short. */
@@ -159,65 +113,16 @@ export class DarwinSampler implements ProcessSampler {
     this.exitWatch?.close();
   }
 
-  /**
-   * Working directories from proc_pidinfo(PROC_PIDVNODEPATHINFO) (pvi_cdir.vip_path): null for a gone
-   * pid or a zombie (ESRCH, proc_find) and for another user's process unless root (EPERM,
-   * proc_security_policy), as bsd/kern/proc_info.c proc_pidinfo refuses them. An identity already
-   * refused its task info is not asked again.
-   */
   readCwd(pids: Iterable<number>): Map<number, string | null> {
-    const buf = (this.vnodePaths ??= Buffer.alloc(VNODEPATHINFO_SIZE));
-    const out = new Map<number, string | null>();
-    for (const pid of pids) {
-      if (this.cache.get(pid)?.denied) {
-        out.set(pid, null);
-        continue;
-      }
-      const n = this.lib.procPidInfo(pid, PROC_PIDVNODEPATHINFO, 0, buf);
-      out.set(pid, n >= VNODEPATHINFO_SIZE ? decodeCwd(buf) : null);
-    }
-    return out;
+    return this.files.readCwd(pids);
   }
 
-  /**
-   * Listening sockets from each pid's descriptor list (PROC_PIDLISTFDS) and, for each socket
-   * descriptor, proc_pidfdinfo(PROC_PIDFDSOCKETINFO): one call per descriptor of these pids only, no
-   * table of the whole system. A pid the kernel refuses (gone, zombie, another user's) is absent, and
-   * so is a process with no descriptor at all, which libproc's 0 cannot tell from a refusal. A
-   * descriptor closed or replaced between the two calls is skipped (EBADF / ENOTSOCK, fp_get_ftype).
-   */
   listeningPorts(pids: Iterable<number>): Map<number, ListeningPort[]> {
-    const out = new Map<number, ListeningPort[]>();
-    for (const pid of pids) {
-      if (this.cache.get(pid)?.denied) continue;
-      const fds = this.socketFdsOf(pid);
-      if (fds === null) continue;
-      const found: (ListeningPort | null)[] = [];
-      for (const fd of fds) {
-        if (this.lib.procPidFdInfo(pid, fd, PROC_PIDFDSOCKETINFO, this.socketInfo) < SOCKET_FDINFO_SIZE)
-          continue;
-        found.push(decodeListeningSocket(this.socketInfo));
-      }
-      out.set(pid, distinctPorts(found));
-    }
-    return out;
-  }
-
-  /**
-   * proc_pidfdlist copies as many entries as fit and returns their bytes; a full buffer may have been
-   * cut short, so it is doubled and asked again.
-   */
-  private socketFdsOf(pid: number): number[] | null {
-    for (;;) {
-      const n = this.lib.procPidInfo(pid, PROC_PIDLISTFDS, 0, this.fdList);
-      if (n <= 0) return null;
-      if (n < this.fdList.length) return decodeSocketFds(this.fdList, n);
-      this.fdList = Buffer.alloc(this.fdList.length * 2);
-    }
+    return this.files.listeningPorts(pids);
   }
 
   private startKeyNow(pid: number): number | null {
-    const other = this.readOthers(pid);
+    const other = this.procInfo.readOthers(pid);
     return other && other.bsd.status !== SZOMB ? other.startMicros : null;
   }
 
@@ -236,7 +141,7 @@ export class DarwinSampler implements ProcessSampler {
   /** One process, or null when it vanished (never an error: processes exit while we read). */
   readOne(pid: number): ProcessRecord | null {
     const cached = this.cache.get(pid);
-    const read = this.readInfo(pid, cached);
+    const read = this.procInfo.read(pid, cached);
     if (!read) {
       this.cache.delete(pid);
       return null;
@@ -252,7 +157,7 @@ export class DarwinSampler implements ProcessSampler {
       this.cache.set(pid, known);
     }
     known.denied = denied;
-    const sid = this.sessionOf(pid, bsd.pgid, bsd.flags, zombie);
+    const sid = this.procInfo.sessionOf(pid, bsd.pgid, bsd.flags, zombie);
     if (sid !== null) known.sid = sid;
     else if (!zombie) {
       // Gone between proc_pidinfo and getsid.
@@ -264,7 +169,7 @@ export class DarwinSampler implements ProcessSampler {
       // Leave it out rather than invent a session id (see ProcessRecord.sid).
       return null;
     }
-    const footprint = task && !zombie ? this.footprintOf(pid) : null;
+    const footprint = task && !zombie ? this.procInfo.footprintOf(pid) : null;
 
     return {
       pid,
@@ -286,82 +191,6 @@ export class DarwinSampler implements ProcessSampler {
     };
   }
 
-  /**
-   * The richest info the kernel grants: BSD + task info for our own processes (or as root), BSD info
-   * alone for zombies (arg 1 asks for them), and for other users' processes the short BSD info plus
-   * the start time from kinfo_proc. Null when the pid is gone. An identity refused before (EPERM) goes
-   * straight to what every user may read.
-   */
-  private readInfo(
-    pid: number,
-    cached: IdentityCache | undefined,
-  ): { bsd: BsdInfo; task: TaskInfo | null; startMicros: number; denied: boolean } | null {
-    if (cached?.denied) {
-      const other = this.readOthers(pid);
-      // The same identity: the kernel would refuse again. A new one (pid reused) is asked afresh.
-      if (!other || other.startMicros === cached.startKey) return other && { ...other, denied: true };
-    }
-    const info = this.info;
-    if (this.lib.procPidInfo(pid, PROC_PIDTASKALLINFO, 0, info) >= TASKALLINFO_SIZE) {
-      const bsd = decodeBsdInfo(info);
-      if (bsd?.startMicros != null && bsd.pid === pid) {
-        const task = decodeTaskInfo(info, BSDINFO_SIZE);
-        return { bsd, task, startMicros: bsd.startMicros, denied: false };
-      }
-    }
-    // proc_pidinfo checks the caller's uid against the target's for every flavor but the short one
-    // (xnu bsd/kern/proc_info.c proc_pidinfo → proc_security_policy): EPERM means another user's.
-    if (this.lib.errno() === EPERM) {
-      const other = this.readOthers(pid);
-      return other && { ...other, denied: true };
-    }
-    if (this.lib.procPidInfo(pid, PROC_PIDTBSDINFO, 1, info.subarray(0, BSDINFO_SIZE)) >= BSDINFO_SIZE) {
-      const bsd = decodeBsdInfo(info);
-      if (bsd?.startMicros != null && bsd.pid === pid)
-        return { bsd, task: null, startMicros: bsd.startMicros, denied: false };
-    }
-    const denied = this.lib.errno() === EPERM;
-    const other = this.readOthers(pid);
-    return other && { ...other, denied };
-  }
-
-  /** What the kernel tells any user: the short BSD info (zombies too) and kinfo_proc's start time. */
-  private readOthers(pid: number): { bsd: BsdInfo; task: null; startMicros: number } | null {
-    const info = this.info.subarray(0, SHORTBSDINFO_SIZE);
-    if (this.lib.procPidInfo(pid, PROC_PIDT_SHORTBSDINFO, 1, info) < SHORTBSDINFO_SIZE) return null;
-    const bsd = decodeShortBsdInfo(info);
-    if (!bsd || bsd.pid !== pid) return null;
-    const mib = Int32Array.of(CTL_KERN, KERN_PROC, KERN_PROC_PID, pid);
-    if (this.lib.sysctl(mib, this.kinfo) < KINFO_PROC_SIZE) return null;
-    const startMicros = decodeKinfoStartMicros(this.kinfo, pid);
-    return startMicros === null ? null : { bsd, task: null, startMicros };
-  }
-
-  /**
-   * The session id, or null when the kernel cannot say. getsid refuses zombies (xnu bsd/kern/kern_prot.c
-   * getsid: proc_find skips them, ESRCH); a process group lies within one session, so the group
-   * leader's session is the zombie's, and a zombie that led its session is its own.
-   */
-  private sessionOf(pid: number, pgid: number, flags: number, zombie: boolean): number | null {
-    // getsid(0) means "my own session": the kernel's pid 0 has none.
-    if (pid === 0) return 0;
-    const sid = this.lib.getsid(pid);
-    if (sid >= 0) return sid;
-    if (!zombie) return null;
-    if (flags & PROC_FLAG_SLEADER) return pid;
-    if (pgid > 0 && pgid !== pid) {
-      const viaGroup = this.lib.getsid(pgid);
-      if (viaGroup >= 0) return viaGroup;
-    }
-    return null;
-  }
-
-  /** ri_phys_footprint from proc_pid_rusage(RUSAGE_INFO_V4), or null when refused or gone. */
-  private footprintOf(pid: number): number | null {
-    if (this.lib.procPidRusage(pid, RUSAGE_INFO_V4, this.rusage) !== 0) return null;
-    return decodePhysFootprint(this.rusage);
-  }
-
   private readArgs(
     pid: number,
     zombie: boolean,
@@ -372,28 +201,6 @@ export class DarwinSampler implements ProcessSampler {
     const length = this.lib.sysctl(Int32Array.of(CTL_KERN, KERN_PROCARGS2, pid), this.args);
     if (length < 0) return unreadable;
     return decodeProcArgs2(this.args, length, this.options.markerKeys) ?? unreadable;
-  }
-
-  private readArgMax(): number {
-    const buf = Buffer.alloc(4);
-    const n = this.lib.sysctl(Int32Array.of(CTL_KERN, KERN_ARGMAX), buf);
-    const argmax = n === 4 ? buf.readInt32LE(0) : 0;
-    return argmax > 0 ? argmax : DEFAULT_ARGMAX;
-  }
-
-  /**
-   * Mach ticks → ms from hw.tbfrequency (xnu bsd/kern/kern_mib.c sysctl_tbfrequency, a 64-bit value):
-   * under Rosetta mach_timebase_info answers 1/1 while proc_pidinfo counts the native 24 MHz ticks,
-   * which would read CPU 41.7× too low. mach_timebase_info only when the sysctl is missing.
-   */
-  private tickConverter(): (ticks: number) => number {
-    const buf = Buffer.alloc(8);
-    if (this.lib.sysctlByName('hw.tbfrequency', buf) === 8) {
-      const hz = Number(buf.readBigUInt64LE(0));
-      if (hz > 0) return (ticks) => ticksToMsAtFrequency(ticks, hz);
-    }
-    const { numer, denom } = this.lib.timebase();
-    return (ticks) => machTicksToMs(ticks, numer, denom);
   }
 
   private ttyName(dev: number | null): string | null {

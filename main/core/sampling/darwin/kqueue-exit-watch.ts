@@ -1,5 +1,5 @@
 import { ThreadedPoll } from '../../os/threaded-poll';
-import type { ExitWatchCoverage } from '../process-record';
+import type { ExitWatchCoverage } from '../process-sampler';
 import type { LibSystem } from './libsystem';
 import {
   ESRCH,

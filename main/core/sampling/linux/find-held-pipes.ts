@@ -1,7 +1,9 @@
-import { listPipeFds, type PipeFd } from './pipe-fds';
-import { matchHeldPipes, type HeldPipe, type PipeListing } from '../match-held-pipes';
+import { listPipeFds } from './pipe-fds';
+import type { PipeFd } from '../../model/held-pipe';
+import { matchHeldPipes, type PipeListing } from '../../analysis/held-pipes/match-held-pipes';
+import type { HeldPipe } from '../../model/held-pipe';
 import { readUnixSocketPeers, readUnixSocketPeersOf } from './unix-socket-peers';
-import type { HeldPipeQuery } from '../process-record';
+import type { HeldPipeQuery } from '../process-sampler';
 
 export interface HeldPipeSources {
   /** `wantedPipe`: the pipes (by inode) whose end is worth reading; the others may be left out. */

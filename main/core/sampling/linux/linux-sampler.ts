@@ -1,25 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, readlinkSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
-import type { HeldPipe } from '../match-held-pipes';
+import type { HeldPipe } from '../../model/held-pipe';
 import type {
   ExitWatchCoverage,
   HeldPipeQuery,
   MemberStat,
-  ProcessRecord,
   ProcessSampler,
   SamplerOptions,
-} from '../process-record';
+} from '../process-sampler';
+import type { ProcessRecord } from '../../model/process-record';
 import { findHeldPipes } from './find-held-pipes';
 import { procMemberReader } from './member-stats';
 import { forgetMissing, readEach } from '../read-each';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
-import { argvFromCmdline, pickEnv } from './nul-fields';
-import { keptFds } from './kept-fds';
+import { KeptProcFds } from './kept-proc-fds';
 import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
+import { keepText, readIdentity, sameText, type IdentityCache } from './process-identity';
 import { SchedstatProbe } from './schedstat-probe';
 import { parseStat, statState, ttyName } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
@@ -32,44 +32,14 @@ import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-coun
  */
 const LISTING_OVERLAP = 16;
 
-interface IdentityCache {
-  startKey: number;
-  /** comm when argv was read: a change means the process exec'd and argv must be read again. */
-  name: string;
-  argv: string[];
-  /**
-   * Read inside execve's window: the new name is set (begin_new_exec) before the new image's argument
-   * area is (create_elf_tables), and until then /proc/<pid>/cmdline reads empty (get_mm_cmdline returns 0
-   * while arg_end is 0) and so does environ. Read again at the next look instead of kept for good.
-   */
-  readMidExec: boolean;
-  uid: number;
-  markers: Record<string, string>;
-  environReadable: boolean;
-  ttyNr: number;
-  tty: string | null;
-  /** The stat text last parsed and the record built from it: the same text again is the same record. */
-  statText: Buffer | null;
-  record: ProcessRecord | null;
-  /** One thread at the last stat read: the schedstat probe speaks for it (see schedstat-probe). */
-  singleThreaded: boolean;
-  /** The schedstat text read just before that stat: the same text again, and it has not run since. */
-  schedText: Buffer | null;
-}
-
 /** Reads the Linux process table straight from /proc. */
 export class LinuxSampler implements ProcessSampler {
   readonly platform = 'linux' as const;
   private readonly reader = new ProcFileReader();
   private readonly cache = new Map<number, IdentityCache>();
-  /**
-   * Open /proc/<pid>/stat descriptors, re-read with pread: one system call a process instead of three.
-   * A descriptor stays tied to its process, so after that process dies it reads ESRCH, never a new
-   * process that reused the pid.
-   */
-  private readonly statFds = new Map<number, number>();
+  /** Kept /proc/<pid>/stat and children descriptors, re-read with pread (kept-proc-fds.ts). */
+  private readonly fds: KeptProcFds;
   private readonly lastChildren = new Map<number, { text: string; list: number[] }>();
-  private readonly childFds = new Map<number, number>();
   private loadavgFd: number | null = null;
   /** The pid counter when the last full sweep began; null: the next sweep lists /proc. */
   private sweepCursor: number | null = null;
@@ -95,6 +65,7 @@ export class LinuxSampler implements ProcessSampler {
     this.bootTimeMs = readBootTimeMs(procRoot);
     this.pidMax = readPidMax(procRoot);
     this.probe = new SchedstatProbe(procRoot);
+    this.fds = new KeptProcFds(procRoot, this.reader, (pid) => this.forget(pid));
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
@@ -113,7 +84,7 @@ export class LinuxSampler implements ProcessSampler {
 
   /** Unchanged child lists come back as the same array, so a caller can skip them by identity. */
   childrenOf(pid: number): number[] | null {
-    const length = this.readChildren(pid);
+    const length = this.fds.readChildren(pid);
     if (length === null) {
       this.lastChildren.delete(pid);
       return null;
@@ -150,7 +121,7 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   private startKeyNow(pid: number): number | null {
-    const length = this.readStat(pid);
+    const length = this.fds.readStat(pid);
     if (length === null) return null;
     const f = parseStat(this.reader.bytes, length);
     return f && f.pid === pid && f.exitSignal !== -1 ? f.startTicks : null;
@@ -177,24 +148,21 @@ export class LinuxSampler implements ProcessSampler {
     const fresh = this.sweepCursor === null ? null : this.newPidsSince(this.sweepCursor);
     if (fresh && fresh.pids !== null && this.everyKnownKept()) {
       this.sweepCursor = fresh.cursor;
-      const pids = [...this.statFds.keys()];
-      for (const pid of fresh.pids) if (!this.statFds.has(pid)) pids.push(pid);
+      const pids = [...this.fds.statPids()];
+      for (const pid of fresh.pids) if (!this.fds.hasStat(pid)) pids.push(pid);
       return this.sampleSome(pids);
     }
     this.sweepCursor = this.counterMatchesProc() ? this.newPidsSince(null).cursor : null;
     const pids = this.listPids();
     const records = this.sampleSome(pids);
-    if (this.cache.size > records.length || this.statFds.size > records.length) {
-      forgetMissing([...this.cache.keys(), ...this.statFds.keys(), ...this.childFds.keys()], pids, (pid) =>
-        this.forget(pid),
-      );
-    }
+    if (this.cache.size > records.length || this.fds.statCount > records.length)
+      forgetMissing([...this.cache.keys(), ...this.fds.keptPids()], pids, (pid) => this.forget(pid));
     return records;
   }
 
   /** Whether every process read so far is read through a kept descriptor, so none can be missed. */
   private everyKnownKept(): boolean {
-    for (const pid of this.cache.keys()) if (!this.statFds.has(pid)) return false;
+    for (const pid of this.cache.keys()) if (!this.fds.hasStat(pid)) return false;
     return true;
   }
 
@@ -236,8 +204,8 @@ export class LinuxSampler implements ProcessSampler {
         : null;
     if (sched && cached?.record && sameText(cached.schedText, sched.bytes, sched.length))
       return cached.record;
-    const readBefore = cached !== undefined || this.statFds.has(pid);
-    const length = this.readStat(pid);
+    const readBefore = cached !== undefined || this.fds.hasStat(pid);
+    const length = this.fds.readStat(pid);
     if (length === null) {
       // Announced by the counter and never read: it may be a process being born, not yet in /proc.
       if (!readBefore) this.births.missed(pid, performance.now());
@@ -260,7 +228,13 @@ export class LinuxSampler implements ProcessSampler {
     }
 
     if (!known || known.startKey !== f.startTicks || known.name !== f.name || known.readMidExec) {
-      const fresh = this.readIdentity(`${this.procRoot}/${pid}`, f.startTicks, f.name);
+      const fresh = readIdentity(
+        this.reader,
+        `${this.procRoot}/${pid}`,
+        f.startTicks,
+        f.name,
+        this.options.markerKeys,
+      );
       if (!fresh) return null;
       // Zombies and kernel threads (children of kthreadd, pid 2) have no argument area at all.
       fresh.readMidExec = fresh.argv.length === 0 && f.state !== 'Z' && f.ppid !== 2 && pid !== 2;
@@ -306,10 +280,9 @@ export class LinuxSampler implements ProcessSampler {
     const memo = this.parentsAlive.get(ppid);
     if (memo !== undefined) return memo;
     const parent = this.cache.get(ppid);
-    const fd = this.statFds.get(ppid);
     let alive = false;
-    if (parent !== undefined && parent.startKey <= child.startKey && fd !== undefined) {
-      const length = this.reader.reread(fd);
+    if (parent !== undefined && parent.startKey <= child.startKey && this.fds.hasStat(ppid)) {
+      const length = this.fds.rereadStat(ppid);
       // A parent's children are handed on as it becomes a zombie, not when it is reaped.
       const state = length === null ? null : statState(this.reader.bytes, length);
       alive = state !== null && state !== 'Z' && state !== 'X';
@@ -327,62 +300,11 @@ export class LinuxSampler implements ProcessSampler {
     return known.tty;
   }
 
-  private readStat(pid: number): number | null {
-    const kept = this.statFds.get(pid);
-    if (kept !== undefined) {
-      const length = this.reader.reread(kept);
-      if (length !== null) return length;
-      // That process is gone; the pid may already belong to a new one, which a fresh open finds.
-      this.forget(pid);
-    }
-    const path = `${this.procRoot}/${pid}/stat`;
-    if (keptFds.total < keptFds.budget) {
-      const fd = ProcFileReader.open(path);
-      if (fd === null) return null;
-      this.statFds.set(pid, fd);
-      keptFds.total++;
-      return this.reader.reread(fd);
-    }
-    return this.reader.read(path, { singleShot: true })?.length ?? null;
-  }
-
-  /** The children file, kept open and re-read with pread like stat; a list too long for one read is read whole. */
-  private readChildren(pid: number): number | null {
-    const path = `${this.procRoot}/${pid}/task/${pid}/children`;
-    let fd = this.childFds.get(pid);
-    if (fd === undefined && keptFds.total < keptFds.budget) {
-      const opened = ProcFileReader.open(path);
-      if (opened === null) return null;
-      fd = opened;
-      this.childFds.set(pid, fd);
-      keptFds.total++;
-    }
-    if (fd !== undefined) {
-      const length = this.reader.reread(fd);
-      if (length === null) {
-        this.forget(pid);
-        return null;
-      }
-      if (length < this.reader.bytes.length) return length;
-    }
-    return this.reader.read(path)?.length ?? null;
-  }
-
   private forget(pid: number): void {
     this.cache.delete(pid);
     this.probe.forget(pid);
     this.lastChildren.delete(pid);
-    const childFd = this.childFds.get(pid);
-    if (childFd !== undefined) {
-      this.childFds.delete(pid);
-      keptFds.total--;
-      closeQuietly(childFd);
-    }
-    const fd = this.statFds.get(pid);
-    if (fd === undefined) return;
-    this.statFds.delete(pid);
-    keptFds.total--;
-    closeQuietly(fd);
+    this.fds.release(pid);
   }
 
   /**
@@ -405,43 +327,11 @@ export class LinuxSampler implements ProcessSampler {
 
   /** Releases every kept descriptor. */
   close(): void {
-    for (const pid of [...this.statFds.keys(), ...this.childFds.keys()]) this.forget(pid);
+    for (const pid of this.fds.keptPids()) this.forget(pid);
     this.probe.close();
     this.exitWatch?.close();
     if (this.loadavgFd !== null) closeSync(this.loadavgFd);
     this.loadavgFd = null;
-  }
-
-  private readIdentity(base: string, startKey: number, name: string): IdentityCache | null {
-    // The owner of /proc/<pid>/cmdline is the process's effective uid.
-    const cmdline = this.reader.read(`${base}/cmdline`, { wantOwner: true });
-    if (!cmdline) return null;
-    const argv = argvFromCmdline(this.reader.bytes, cmdline.length);
-    const uid = cmdline.uid;
-    let markers: Record<string, string> = {};
-    let environReadable = false;
-    if (this.options.markerKeys.size > 0) {
-      const environ = this.reader.read(`${base}/environ`);
-      if (environ) {
-        environReadable = true;
-        markers = pickEnv(this.reader.bytes, environ.length, this.options.markerKeys);
-      }
-    }
-    return {
-      startKey,
-      name,
-      argv,
-      readMidExec: false,
-      uid,
-      markers,
-      environReadable,
-      ttyNr: 0,
-      tty: null,
-      statText: null,
-      record: null,
-      singleThreaded: false,
-      schedText: null,
-    };
   }
 }
 
@@ -457,22 +347,3 @@ function getconf(name: string, fallback: number): number {
 }
 
 const NONE: readonly number[] = Object.freeze([]);
-
-function sameText(kept: Buffer | null, bytes: Buffer, length: number): boolean {
-  return kept !== null && kept.length === length && bytes.compare(kept, 0, length, 0, length) === 0;
-}
-
-/** A copy of the text just read, in the kept buffer when it has the same length (stat's usually does). */
-function keepText(kept: Buffer | null, bytes: Buffer, length: number): Buffer {
-  const into = kept !== null && kept.length === length ? kept : Buffer.allocUnsafe(length);
-  bytes.copy(into, 0, 0, length);
-  return into;
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Already closed: nothing to release.
-  }
-}

@@ -112,6 +112,21 @@ export function readListeningPorts(pids: Iterable<number>, procRoot = '/proc'): 
   return new ListeningPortReader(procRoot, -1).read(pids);
 }
 
+/**
+ * The TCP ports the given processes listen on, each port once, in order: what a hook reports of the few
+ * leftovers it names. Unknown (other platform, unreadable) → no entry.
+ */
+export function listeningTcpPorts(pids: Iterable<number>, procRoot = '/proc'): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const [pid, ports] of readListeningPorts(pids, procRoot)) {
+    const tcp = [
+      ...new Set(ports.filter((p) => p.protocol === 'tcp' || p.protocol === 'tcp6').map((p) => p.port)),
+    ];
+    if (tcp.length > 0) out.set(pid, tcp);
+  }
+  return out;
+}
+
 /** One of each listener (a socket shared by several descriptors counts once), in port order. */
 export function distinctPorts(found: Iterable<ListeningPort | null | undefined>): ListeningPort[] {
   const seen = new Set<string>();

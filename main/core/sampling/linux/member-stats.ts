@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { MemberStat } from '../process-record';
+import type { MemberStat } from '../process-sampler';
 import { ProcFileReader } from './proc-files';
 import { parseStat } from './stat-parser';
 

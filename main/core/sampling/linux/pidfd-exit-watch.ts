@@ -2,7 +2,7 @@ import { pidfdClose, pidfdOpen, pollNow } from '../../os/pidfd';
 import { POLLFD_SIZE, pollfdReady, setPollfd } from '../../os/pollfd';
 import { openLinuxThreadedPoll } from '../../os/linux-threaded-poll';
 import type { ThreadedPoll } from '../../os/threaded-poll';
-import type { ExitWatchCoverage } from '../process-record';
+import type { ExitWatchCoverage } from '../process-sampler';
 import { keptFds } from './kept-fds';
 
 const NONE: readonly number[] = Object.freeze([]);

@@ -1,20 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-
-/** Which end of a pipe a descriptor holds, from its access mode. Sockets are always `rdwr`. */
-export type PipeEnd = 'read' | 'write' | 'rdwr';
-
-/**
- * A descriptor that can carry a tool call's output: an anonymous pipe (both ends share one inode),
- * or a socket, because Node-based agents (libuv) hand their children socketpairs as stdout; the two
- * ends of a socketpair have different inodes and are paired by their peer (see unix-socket-peers.ts).
- */
-export interface PipeFd {
-  fd: number;
-  kind: 'pipe' | 'socket';
-  /** From the descriptor's link: `pipe:[<inode>]` or `socket:[<inode>]`. */
-  inode: number;
-  end: PipeEnd;
-}
+import type { PipeEnd, PipeFd } from '../../model/held-pipe';
 
 const CHANNEL_LINK = /^(pipe|socket):\[(\d+)\]$/;
 const FLAGS_LINE = /^flags:\s+([0-7]+)$/m;

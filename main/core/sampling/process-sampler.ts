@@ -1,56 +1,6 @@
 import type { ListeningPort } from '../../../shared/model';
-import type { HeldPipe } from './match-held-pipes';
-
-/** One process as a sampler saw it at one instant. */
-export interface ProcessRecord {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  sid: number;
-  uid: number;
-  /** Kernel state letter (R, S, D, Z, T, t, X, I). */
-  state: string;
-  /**
-   * Platform start stamp that, with the pid, identifies one process for its whole life:
-   * clock ticks since boot on Linux, microseconds since epoch on macOS.
-   */
-  startKey: number;
-  /** Absolute start time, ms since epoch. */
-  startedAt: number;
-  /** Cumulative user + system CPU time, ms; null when the kernel will not tell (another user's process on macOS). */
-  cpuTimeMs: number | null;
-  /** Resident set size; null when the kernel will not tell (another user's process on macOS). */
-  rssBytes: number | null;
-  /**
-   * macOS only: the physical footprint (proc_pid_rusage ri_phys_footprint), the memory Activity Monitor
-   * shows; absent where the platform has no such reading or the kernel refused it.
-   */
-  footprintBytes?: number;
-  /** Executable name (comm), as the kernel reports it. */
-  name: string;
-  /** Full argv; empty when unreadable (kernel threads, zombies, another user's process on macOS). */
-  argv: string[];
-  tty: string | null;
-  /** Agent environment markers found in the process's environment (only the keys asked for). */
-  markers: Record<string, string>;
-  /** False when the environment could not be read (permission, platform), so markers are unknown. */
-  environReadable: boolean;
-}
-
-/** Identity of a process across samples: a pid alone can be reused. */
-export function identityKey(pid: number, startKey: number): string {
-  return `${pid}@${startKey}`;
-}
-
-/** The pid inside an identityKey. */
-export function pidOfIdentity(identity: string): number {
-  return Number(identity.slice(0, identity.indexOf('@')));
-}
-
-/** The start stamp inside an identityKey. */
-export function startKeyOfIdentity(identity: string): number {
-  return Number(identity.slice(identity.indexOf('@') + 1));
-}
+import type { HeldPipe } from '../model/held-pipe';
+import type { ProcessRecord } from '../model/process-record';
 
 export interface SamplerOptions {
   /** Environment variable names worth extracting from each process (agent markers). */

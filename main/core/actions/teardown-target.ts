@@ -1,5 +1,5 @@
 import type { GroupView, ProcessView } from '../../../shared/model';
-import type { ProcessIdentity, TeardownTarget } from '../actions/teardown';
+import type { ProcessIdentity, TeardownTarget } from './teardown';
 import { parseGroupId } from '../analysis/group-id';
 
 const identity = (p: ProcessView): ProcessIdentity => ({

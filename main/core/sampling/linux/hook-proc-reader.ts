@@ -1,10 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
-import { AT_CLKTCK, AT_PAGESZ, auxvValue } from '../core/sampling/linux/auxv';
-import { argvFromCmdline, pickEnv } from '../core/sampling/linux/nul-fields';
-import { parseStat } from '../core/sampling/linux/stat-parser';
-import type { ProcessRecord, ProcessSampler } from '../core/sampling/process-record';
-import { listProcPids } from '../core/sampling/linux/list-proc-pids';
-import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from '../core/sampling/linux/pid-counter';
+import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
+import { argvFromCmdline, pickEnv } from './nul-fields';
+import { parseStat } from './stat-parser';
+import type { ProcessRecord } from '../../model/process-record';
+import type { ProcessSampler } from '../process-sampler';
+import { listProcPids } from './list-proc-pids';
+import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
 
 /** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
 export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'>;

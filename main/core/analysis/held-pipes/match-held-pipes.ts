@@ -1,20 +1,9 @@
-import type { PipeFd } from './linux/pipe-fds';
+import type { HeldPipe, PipeFd } from '../../model/held-pipe';
 
 /** The pipe descriptors of one process; null when they could not be read. */
 export interface PipeListing {
   pid: number;
   pipes: readonly PipeFd[] | null;
-}
-
-/** A descendant keeps the write end of a pipe open that the agent (or its tool-call wrapper) reads. */
-export interface HeldPipe {
-  holderPid: number;
-  holderFd: number;
-  kind: PipeFd['kind'];
-  /** The holder's inode (for a pipe, also the reader's). */
-  inode: number;
-  readerPid: number;
-  readerFd: number;
 }
 
 interface ReaderEnd {

@@ -1,0 +1,62 @@
+import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-sampler';
+import type { MonitorState } from './monitor-state';
+
+const DEFAULT_WATCH_MS = 100;
+/**
+ * The busy pace when exits come from the sampler's thread: the watch then only reads the kernel's pid
+ * counter (one pread), so it can look often enough to see a tool call's child orphaned by a wrapper that
+ * exits at once (which no exit event can announce: it was never followed) within 20 ms. Such an orphan is
+ * seen at the first look after its wrapper exited, so detection takes up to one pace plus the look's own
+ * time (at 40 ms the bench measured p95 37-46 ms). Only while an agent's processes are born or exit.
+ */
+const EVENT_DRIVEN_WATCH_MS = 15;
+const DEFAULT_IDLE_WATCH_MS = 200;
+/** The watch stays at its fast pace this long after an agent's process was born or exited. */
+const BUSY_FOR_MS = 5_000;
+
+export interface WatchPaceInputs {
+  sampler: ProcessSampler;
+  state: MonitorState;
+  /** Whether the sampler waits for exits in a thread of its own. */
+  waitsForExits: boolean;
+  exitWatch: ExitWatchCoverage;
+  watchIntervalMs?: number;
+  idleWatchIntervalMs?: number;
+}
+
+/**
+ * The watch's pace: none while no agent's process is alive (the poll classifies newcomers, an agent
+ * among them), fast while agents' processes are being born or exiting, slower once they are quiet.
+ * Exits of followed processes wake it at once where the sampler waits for them in a thread. The quiet
+ * pace stays even then, unless every agent marks its tool calls: a tool call whose shell exits before
+ * any look is seen only through new pids, and a child without markers is tied to its agent only by
+ * having seen that shell (left to the 1 s poll, the worker-service test missed it 1 run in 3).
+ */
+export function watchPace(inputs: WatchPaceInputs): number | null {
+  const { sampler, state } = inputs;
+  if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
+  if (state.agentPids.size === 0) return null;
+  const busy = performance.now() - state.lastActivityAt < BUSY_FOR_MS;
+  // Exits wake the monitor only for what the sampler follows: all of it, or the watch keeps polling.
+  const eventDriven = inputs.waitsForExits && inputs.exitWatch === 'all';
+  // Without the pid counter (macOS), a watch between polls could only collect exits, which then wake it.
+  if (eventDriven && !sampler.newPidsSince) return null;
+  const fast = inputs.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
+  if (busy) return fast;
+  if (eventDriven && inputs.idleWatchIntervalMs === undefined && everyAgentMarksToolCalls(state)) return null;
+  return Math.max(fast, inputs.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
+}
+
+/**
+ * Whether every live agent was seen to mark its tool calls. A quiet agent then costs no wake-ups between
+ * polls: what a tool call leaves behind carries the agent's markers, so the next poll (its new pids)
+ * attributes it, and flags it orphaned if its shell already exited, without having seen the shell.
+ * Exits of what was seen still wake a look at once (pidfds), and a birth makes the watch busy again.
+ */
+function everyAgentMarksToolCalls(state: MonitorState): boolean {
+  const marking = state.agentsMarkingToolCalls;
+  if (marking.size === 0) return false;
+  for (const p of state.liveAgentProcs())
+    if (p.attribution?.isAgent && !marking.has(p.identity)) return false;
+  return true;
+}
