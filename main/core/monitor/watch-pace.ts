@@ -56,7 +56,6 @@ export function watchPace(inputs: WatchPaceInputs): number | null {
 function everyAgentMarksToolCalls(state: MonitorState): boolean {
   const marking = state.agentsMarkingToolCalls;
   if (marking.size === 0) return false;
-  for (const p of state.liveAgentProcs())
-    if (p.attribution?.isAgent && !marking.has(p.identity)) return false;
-  return true;
+  // Asked on every wake-up, so without liveAgentProcs()'s array.
+  return !state.someLiveAgentProc((p) => p.attribution?.isAgent === true && !marking.has(p.identity));
 }
