@@ -2,25 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { layersPlugin } from './scripts/eslint/layers.mjs';
 
 /** One no-restricted-imports pattern: imports matching `regex` fail with `message`. */
 const rule = (regex, message) => ({ regex, message });
 const NO_ELECTRON = rule('^electron(/|$)', "only main/electron and the preload import 'electron'");
 const NODE = rule('^node:', 'this layer runs where Node is not: it imports only shared/');
-const outside = (...folders) =>
-  rule(`(^|/)(${folders.join('|')})/`, `this layer imports only shared/ (not ${folders.join(', ')})`);
-const CORE = [
-  NO_ELECTRON,
-  rule('(^|/)(cli|serve|electron|transport|renderer|preload|hooks)/', 'the core never imports a front end'),
-];
-const ANALYSIS = [
-  rule('^node:|^(koffi|libsql|systeminformation)$', 'analysis is pure: no I/O (that lives in sampling)'),
-  rule('(^|/)sampling/', 'analysis takes records (core/model), not samplers'),
-  rule(
-    '(^|/)(monitor|actions|storage|snapshot|config|worker|host|os)/|create-service|service-requests',
-    'analysis sits below the monitor, actions and storage and never imports them',
-  ),
-];
+const PURE = rule(
+  '^node:|^(koffi|libsql|systeminformation)$',
+  'analysis and model are pure: no I/O (that lives in sampling)',
+);
 const layer = (files, patterns) => ({
   files,
   ignores: ['test/**', 'bench/**', 'scripts/**'],
@@ -39,15 +30,25 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  // The layering (ARCHITECTURE.md), enforced: a wrong-way import fails `npm run lint`. In a flat config
-  // the last matching block sets a rule, so each block below lists every restriction its folder has.
+  // The layering (ARCHITECTURE.md), enforced: a wrong-way import fails `npm run lint`. Which folder may
+  // import which is an allow-list per folder (scripts/eslint/layers.mjs); what each may import from
+  // outside the repository is below. In a flat config the last matching block sets a rule, so each
+  // block lists every restriction its folder has.
+  {
+    files: [
+      'main/**/*.{ts,tsx,mts}',
+      'shared/**/*.{ts,tsx,mts}',
+      'renderer/**/*.{ts,tsx,mts}',
+      'preload/**/*.ts',
+    ],
+    plugins: { layers: layersPlugin(import.meta.dirname) },
+    rules: { 'layers/allowed-imports': 'error' },
+  },
   layer(['**/*.{ts,tsx,mts}'], [NO_ELECTRON]),
   layer(['main/electron/**', 'preload/**'], []),
-  layer(['main/core/**'], CORE),
-  layer(['main/core/analysis/**'], [...CORE, ...ANALYSIS]),
-  layer(['shared/**'], [NO_ELECTRON, NODE, outside('main', 'renderer', 'preload')]),
-  layer(['renderer/**/*.{ts,tsx}'], [NO_ELECTRON, NODE, outside('main', 'preload')]),
-  layer(['preload/**'], [NODE, outside('main', 'renderer')]),
+  layer(['main/core/analysis/**', 'main/core/model/**'], [NO_ELECTRON, PURE]),
+  layer(['shared/**', 'renderer/**/*.{ts,tsx}'], [NO_ELECTRON, NODE]),
+  layer(['preload/**'], [NODE]),
   {
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: { globals: { ...globals.node } },

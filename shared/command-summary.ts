@@ -4,7 +4,7 @@
 // The wrapper is recognised by its `eval '<cmd>'` after a `source …/shell-snapshots/…` (Claude Code)
 // inside a `-c` shell; anything else is returned as it is.
 
-const SHELLS = /^(?:\S*\/)?(?:ba|z|da|k)?sh$/;
+import { isShellName } from './shells';
 
 /** Undoes one level of single-quote shell quoting: 'a'\''b' → a'b. */
 function unquoteSingle(text: string): { value: string; rest: string } | null {
@@ -34,7 +34,7 @@ function evalArgument(script: string): string | null {
 /** The script of `sh -c <script>` / `bash -lc <script>`, when the command line is one. */
 function shellScript(command: string): string | null {
   const match = /^(\S+)\s+(?:-[a-z]*c)\s+([\s\S]*)$/.exec(command.trim());
-  if (!match || !SHELLS.test(match[1]!)) return null;
+  if (!match || !isShellName(match[1]!)) return null;
   return match[2]!;
 }
 

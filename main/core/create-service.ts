@@ -25,6 +25,7 @@ import {
   type HookCommandResolution,
 } from './hooks-setup/hooks-service';
 import type { HooksPlace } from './hooks-setup/hooks-setup';
+import { DecorationFiles } from './storage/decoration-files';
 import { IncidentStore } from './storage/incident-store';
 import { stopRequestsFor } from './storage/stop-requests';
 
@@ -91,7 +92,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     sampler,
     matcher: () => matcher,
     settings: () => settings,
-    dataDir,
+    files: new DecorationFiles(dataDir),
     report: (message) => options.onError?.('provenance', message),
   });
   const host = options.host ?? new HostInfoSource();

@@ -7,6 +7,7 @@ import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
 import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { isShellName } from '../../shared/shells';
 
 export interface HookContext {
   dataDir: string;
@@ -24,7 +25,8 @@ interface Payload {
   hook_event_name?: unknown;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'env', 'timeout']);
+/** What may stand between an agent and its hook besides a shell. */
+const LAUNCHERS = new Set(['env', 'timeout']);
 
 const CORRAL_SCRIPT_AT_END = new RegExp(`${CORRAL_SCRIPT}$`);
 /**
@@ -38,7 +40,8 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
     const parent: ProcessRecord | undefined = sampler.sampleSome([cur.ppid])[0];
     if (!parent) break;
     const isCorral = parent.argv.some((a) => CORRAL_SCRIPT_AT_END.test(a));
-    if (!SHELLS.has(parent.name) && !isCorral) return { self, agentPid: parent.pid };
+    if (!isShellName(parent.name) && !LAUNCHERS.has(parent.name) && !isCorral)
+      return { self, agentPid: parent.pid };
     self.add(parent.pid);
     cur = parent;
   }

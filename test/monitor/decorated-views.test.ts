@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import { GroupContext } from '../../main/core/monitor/group-context';
@@ -12,14 +9,11 @@ import { handPolledMatcher, handPolledSettings, sweepingMonitor } from '../suppo
 
 let monitor: Monitor | null = null;
 let sampler: LinuxSampler | null = null;
-let dataDir: string | null = null;
 afterEach(() => {
   monitor?.stop();
   sampler?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   monitor = null;
   sampler = null;
-  dataDir = null;
 });
 
 /** A monitor polled by hand, and the decoration the service gives its views, with a clock the test moves. */
@@ -27,13 +21,13 @@ function decoratedViews(): { poll: () => void; views: () => GroupView[]; advance
   const made = sweepingMonitor();
   ({ monitor, sampler } = made);
   const m = made.monitor;
-  dataDir = mkdtempSync(join(tmpdir(), 'corral-decorated-'));
   const context = new GroupContext({
     monitor: m,
     sampler,
     matcher: () => handPolledMatcher,
     settings: () => handPolledSettings,
-    dataDir,
+    // No keeps and no ended sessions: the monitor's views need no data directory.
+    files: { keeps: () => [], keepsChanged: () => {}, endedSessions: () => new Map() },
   });
   let now = 0;
   const cache = new GroupViewCache({ now: () => now });

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolveDataDir } from '../../core/storage/data-dir';
-import { loadKeeps, type KeepRecord } from '../../core/storage/keeps';
+import { loadKeeps } from '../../core/storage/keeps';
+import type { KeepRecord } from '../../core/analysis/kept-marks';
 
 /** The data directory the CLI reads and writes (CORRAL_DATA_DIR, else the per-user one). */
 export function cliDataDir(): string {

@@ -12,8 +12,8 @@ import {
   MAX_KEEP_MS,
   removeKeepById,
   removeKeeps,
-  type KeepRecord,
 } from '../../core/storage/keeps';
+import type { KeepRecord } from '../../core/analysis/kept-marks';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../../common/usage-error';
 import { cliDataDir } from './keep-list';

@@ -10,7 +10,8 @@ import {
 } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
-import { loadEndedSessions, type EndedSession } from '../../core/storage/ended-sessions';
+import { loadEndedSessions } from '../../core/storage/ended-sessions';
+import type { EndedSession } from '../../core/analysis/session-ended';
 import { keepsOrNone } from './keep-list';
 import { UsageError } from '../../common/usage-error';
 import { recentIncidents, withRecordedIds } from '../recorded-group-ids';

@@ -1,5 +1,6 @@
 import type { GroupView, ProcessView } from '../../../shared/model';
 import type { ProcessIdentity, TeardownTarget } from './teardown';
+import { isShellName } from '../../../shared/shells';
 import { parseGroupId } from '../analysis/group-id';
 
 const identity = (p: ProcessView): ProcessIdentity => ({
@@ -8,25 +9,9 @@ const identity = (p: ProcessView): ProcessIdentity => ({
   command: p.command,
 });
 
-const SHELLS = new Set([
-  'bash',
-  'zsh',
-  'sh',
-  'dash',
-  'fish',
-  'ksh',
-  'mksh',
-  'tcsh',
-  'csh',
-  'nu',
-  'elvish',
-  'xonsh',
-]);
-
 /** A shell reading commands from its terminal: a shell binary given no command to run. */
 function isShellAtPrompt(p: ProcessView): boolean {
-  const name = p.name.replace(/^-/, '');
-  return SHELLS.has(name) && !p.argv.slice(1).some((a) => a === '-c' || /^-[a-z]*c[a-z]*$/.test(a));
+  return isShellName(p.name) && !p.argv.slice(1).some((a) => a === '-c' || /^-[a-z]*c[a-z]*$/.test(a));
 }
 
 /**

@@ -1,17 +1,11 @@
-import { statSync } from 'node:fs';
 import type { GroupView, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
-import {
-  endedSessionsPath,
-  flagSessionEnded,
-  loadEndedSessions,
-  type EndedSessions,
-} from '../storage/ended-sessions';
-import { keepsPath, loadKeeps, markKept, type KeepRecord } from '../storage/keeps';
+import { markKept, type KeepRecord } from '../analysis/kept-marks';
+import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
 import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import { snapshotGroups } from './monitor-views';
@@ -31,9 +25,18 @@ export interface GroupContextOptions {
   sampler: ProcessSampler;
   matcher: () => AgentMatcher;
   settings: () => Settings;
-  dataDir: string;
+  /** The user's keeps and the sessions the hooks reported ended (storage/decoration-files.ts). */
+  files: DecorationSources;
   /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
   report?: (message: string) => void;
+}
+
+/** Where the keeps and ended sessions come from; the monitor reads no file itself. */
+export interface DecorationSources {
+  keeps(): readonly KeepRecord[];
+  /** The keep list was just written: read it again whatever its modification time says. */
+  keepsChanged(): void;
+  endedSessions(): EndedSessions;
 }
 
 /**
@@ -43,10 +46,6 @@ export interface GroupContextOptions {
  */
 export class GroupContext {
   private readonly provenance: Provenance;
-  private ended: EndedSessions = new Map();
-  private endedMtimeMs = -1;
-  private keeps: KeepRecord[] = [];
-  private keepsMtimeMs = -1;
   /** Session and tool call per group id, as last found, for the events of groups no view was built for. */
   private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
 
@@ -83,32 +82,12 @@ export class GroupContext {
 
   /** `kept` on every group: the user's keeps in force (`corral keep`, "Keep running"). */
   markKept(groups: GroupView[]): GroupView[] {
-    return markKept(groups, this.currentKeeps(), Date.now());
-  }
-
-  /** The keep list, read again only when the file changed (a `corral keep` while Corral runs). */
-  private currentKeeps(): KeepRecord[] {
-    let mtimeMs = -1;
-    try {
-      mtimeMs = statSync(keepsPath(this.options.dataDir)).mtimeMs;
-    } catch {
-      mtimeMs = -1;
-    }
-    if (mtimeMs !== this.keepsMtimeMs) {
-      this.keepsMtimeMs = mtimeMs;
-      try {
-        this.keeps = mtimeMs < 0 ? [] : loadKeeps(this.options.dataDir);
-      } catch {
-        // A keep list Corral refuses to read (a link, another's file) keeps nothing.
-        this.keeps = [];
-      }
-    }
-    return this.keeps;
+    return markKept(groups, this.options.files.keeps(), Date.now());
   }
 
   /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */
   keepsChanged(): void {
-    this.keepsMtimeMs = -2;
+    this.options.files.keepsChanged();
   }
 
   /** Provenance, in place, on views just built from the monitor. */
@@ -128,7 +107,7 @@ export class GroupContext {
 
   /** `session-ended` on the groups whose session the agent hooks recorded as ended. */
   private flagEnded(groups: GroupView[]): GroupView[] {
-    const ended = this.endedSessions();
+    const ended = this.options.files.endedSessions();
     if (ended.size === 0) return groups;
     const markers = new Map<number, Readonly<Record<string, string>>>();
     for (const p of this.options.monitor.trackedProcesses())
@@ -169,21 +148,6 @@ export class GroupContext {
 
   private viewOf(event: MonitorEvent): GroupView | undefined {
     return snapshotGroups(this.options.monitor).find((g) => g.id === event.groupId || g.pgid === event.pgid);
-  }
-
-  /** The ended sessions the hooks recorded, read again only when the file changed. */
-  private endedSessions(): EndedSessions {
-    let mtimeMs = -1;
-    try {
-      mtimeMs = statSync(endedSessionsPath(this.options.dataDir)).mtimeMs;
-    } catch {
-      mtimeMs = -1;
-    }
-    if (mtimeMs !== this.endedMtimeMs) {
-      this.endedMtimeMs = mtimeMs;
-      this.ended = mtimeMs < 0 ? new Map() : loadEndedSessions(this.options.dataDir);
-    }
-    return this.ended;
   }
 }
 

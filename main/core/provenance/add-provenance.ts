@@ -1,3 +1,4 @@
+import { isShellName } from '../../../shared/shells';
 import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../../shared/model';
 import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
@@ -14,7 +15,7 @@ import { PROCESS_REFRESH_MS, ProcessReads } from './process-reads';
 import { ProjectRoots } from './project-root';
 import { ReadBudget } from './read-budget';
 import { linkSessionsToAgents, type SessionLinkFacts } from './session-links';
-import { forkedWrapperCommand, SHELLS, wrappedCommand } from './wrapped-command';
+import { forkedWrapperCommand, wrappedCommand } from './wrapped-command';
 
 export { PROCESS_REFRESH_MS, QUIET_PROCESS_REFRESH_MS } from './process-reads';
 
@@ -249,7 +250,7 @@ export class Provenance {
     const topAgent = top ? byPid.get(top.ppid) : undefined;
     const topToolCallShell = top !== null && matcher.toolCallOf(top.argv) !== null;
     const topIsShell =
-      top !== null && (top.sid === top.pid || topToolCallShell || SHELLS.test(top.argv[0] ?? ''));
+      top !== null && (top.sid === top.pid || topToolCallShell || isShellName(top.argv[0] ?? ''));
     return classifyRole({
       isAgent: a?.isAgent === true,
       attributed: a !== undefined,

@@ -1,4 +1,5 @@
 import type { ProcessRole } from '../../../shared/model';
+import { isShellName } from '../../../shared/shells';
 
 /** Package and module names that say "MCP server", each with where its name is. */
 const MCP_NAME_PATTERNS: readonly RegExp[] = [
@@ -64,10 +65,8 @@ export interface RoleFacts {
   ownSession: boolean;
 }
 
-const SHELL_C = /(^|\/)(ba|z|da|k|fi)?sh$/;
-
 function isShellCommand(argv: readonly string[]): boolean {
-  return argv.length >= 2 && SHELL_C.test(argv[0]!) && argv.slice(1).some((a) => /^-[a-z]*c[a-z]*$/.test(a));
+  return argv.length >= 2 && isShellName(argv[0]!) && argv.slice(1).some((a) => /^-[a-z]*c[a-z]*$/.test(a));
 }
 
 /**

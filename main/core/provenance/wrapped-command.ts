@@ -1,9 +1,8 @@
 import type { GroupView } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { ProcessRecord } from '../model/process-record';
+import { isShellName } from '../../../shared/shells';
 import { commandInsideEval, commandInsideGeminiScript } from './tool-call-command';
-
-export const SHELLS = /(^|\/)(ba|z|da|k|fi)?sh$/;
 
 /**
  * With the tool-call shell gone, the command it ran as a leftover that is the shell's own fork still
@@ -32,7 +31,7 @@ export function wrappedCommand(leader: ProcessRecord, matcher: AgentMatcher): st
       commandInsideEval(argv.join(' ')) ?? commandInsideGeminiScript(argv[argv.length - 1] ?? '');
     if (inside !== null) return inside;
   }
-  if (argv.length < 3 || !SHELLS.test(argv[0]!)) return null;
+  if (argv.length < 3 || !isShellName(argv[0]!)) return null;
   const flag = argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
   return flag > 0 && flag + 1 < argv.length ? argv[flag + 1]! : null;
 }

@@ -9,8 +9,8 @@ import { createSampler } from '../sampling/create-sampler';
 import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
-import { flagSessionEnded, type EndedSessions } from '../storage/ended-sessions';
-import { markKept, type KeepRecord } from '../storage/keeps';
+import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
+import { markKept, type KeepRecord } from '../analysis/kept-marks';
 
 export interface OneShotSnapshot {
   sampledAt: number;

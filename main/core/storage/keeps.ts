@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { GroupView, KeptMark } from '../../../shared/model';
+import type { GroupView } from '../../../shared/model';
+import { keepNames, type KeepRecord } from '../analysis/kept-marks';
 import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-data-dir';
 
 /**
@@ -11,21 +12,6 @@ import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-dat
 export const KEEPS_FILE = 'keeps.json';
 
 export { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../../shared/keep-duration';
-
-export interface KeepRecord {
-  /** The group id (`<pgid>:<anchorPid>:<anchorStartKey>`) when kept. */
-  groupId: string;
-  pgid: number;
-  /**
-   * The members (pid and start stamp) when kept: a group whose leader exits is known by another anchor
-   * afterwards, and is still this group while one of these lives in the same PGID. A reused PGID holds
-   * none of them, so it never inherits the keep.
-   */
-  members: Array<{ pid: number; startKey: number }>;
-  since: number;
-  until: number;
-  note: string | null;
-}
 
 export function keepsPath(dataDir: string): string {
   return join(dataDir, KEEPS_FILE);
@@ -63,43 +49,6 @@ export function loadKeeps(dataDir: string): KeepRecord[] {
 function saveKeeps(dataDir: string, keeps: readonly KeepRecord[]): void {
   ensureOwnDataDir(dataDir);
   writeOwnFileAtomically(keepsPath(dataDir), `${JSON.stringify({ version: 1, keeps }, null, 1)}\n`);
-}
-
-/** Pure: whether `record` names this live group (same id, or same PGID and one of the same processes). */
-export function keepNames(record: KeepRecord, group: Pick<GroupView, 'id' | 'pgid' | 'processes'>): boolean {
-  if (record.groupId === group.id) return true;
-  if (record.pgid !== group.pgid) return false;
-  return group.processes.some((p) =>
-    record.members.some((m) => m.pid === p.pid && m.startKey === p.startKey),
-  );
-}
-
-/** Pure: the keep in force on a group at `now`, or null (an expired keep is no keep). */
-export function keptMarkOf(
-  group: Pick<GroupView, 'id' | 'pgid' | 'processes'>,
-  keeps: readonly KeepRecord[],
-  now: number,
-): KeptMark | null {
-  let best: KeepRecord | null = null;
-  for (const k of keeps)
-    if (k.until > now && keepNames(k, group) && (!best || k.until > best.until)) best = k;
-  return best && { until: best.until, since: best.since, note: best.note };
-}
-
-/** Pure: the groups with `kept` set (a new object where it changed), so every group carries the field. */
-export function markKept(
-  groups: readonly GroupView[],
-  keeps: readonly KeepRecord[],
-  now: number,
-): GroupView[] {
-  return groups.map((g) => {
-    const mark = keptMarkOf(g, keeps, now);
-    const old = g.kept ?? null;
-    if (old === mark || (old && mark && old.until === mark.until && old.note === mark.note)) {
-      return g.kept === undefined ? { ...g, kept: null } : g;
-    }
-    return { ...g, kept: mark };
-  });
 }
 
 /** Keeps `group` until `until` (replacing an earlier keep of it); returns the record written. */
