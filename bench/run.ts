@@ -29,6 +29,8 @@ import { hookServiceRows, measureHookService, type HookServiceResult } from './p
 import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
+import { measureShippedMemoryAt } from './phases/shipped-memory';
+import { shippedMemoryRows } from './report-shipped-memory';
 import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
 import { measureShippedScenarios, type ShippedCost } from './phases/shipped-cost';
 import {
@@ -232,6 +234,9 @@ async function main(): Promise<void> {
     log('memory: 1 h of 1 Hz samples for 1,000 processes, simulated');
     const memory = measureMemory(1, 1000);
     rows.push(...memoryRows(memory));
+    // 5b. Resident memory of `watch` and `serve` over 1,000 extra processes (issue 35: at most 50 MB).
+    log('memory: corral watch and corral serve over 1,000 extra processes, resident sets');
+    rows.push(...shippedMemoryRows(1000, await measureShippedMemoryAt(1000, quick)));
 
     // 6. What ships, whole processes: serve with and without a page, the desktop arrangement.
     const shipped = await measureShippedScenarios(SHIPPED_PLAN, dir, log);

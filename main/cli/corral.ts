@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { main } from './cli-main';
+import { keepYoungGenerationSmallFor } from './long-lived-heap';
+
+const argv = process.argv.slice(2);
+// Before the rest of the CLI is loaded, so that loading it already allocates under the heap's sizing.
+keepYoungGenerationSmallFor(argv);
 
 // `corral ps | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -7,12 +11,14 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`corral: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+import('./cli-main')
+  .then(({ main }) => main(argv))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`corral: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );

@@ -58,8 +58,8 @@ describe('the monitor schedule', () => {
   });
 
   // Exits come from the sampler's worker thread here (pidfds), so the busy watch only reads the pid counter
-  // and runs every 40 ms; without that thread it also polls for exits and runs every 100 ms.
-  it('watches at the production pace: every 40 ms for 5 s after an agent process appeared, then every 200 ms', async () => {
+  // and runs every 15 ms; without that thread it also polls for exits and runs every 100 ms.
+  it('watches at the production pace: every 15 ms for 5 s after an agent process appeared, then every 200 ms', async () => {
     const agent = await FakeAgent.start();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     // No watchIntervalMs: the defaults the app runs with. Polls keep the default 1 s interval.
@@ -77,9 +77,10 @@ describe('the monitor schedule', () => {
     const all = (from: number, to: number) =>
       looks.filter((l) => l.at - t0 >= from && l.at - t0 <= to).map((l) => l.at - t0);
     expect(at('poll', 0, 8000)).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000]);
-    expect(new Set(gaps(all(0, 5000)))).toEqual(new Set([40]));
+    // 15 ms apart from each poll on; the poll is due 10 ms after the 66th watch since the last one.
+    expect(new Set(gaps(all(0, 5000)))).toEqual(new Set([15, 10]));
     expect(new Set(gaps(all(5000, 8000)))).toEqual(new Set([200]));
-    expect(at('watch', 0, 1000)).toHaveLength(24);
+    expect(at('watch', 0, 1000)).toHaveLength(66);
   });
 
   // The pace once quiet depends on whether the agent marks its tool calls: a tool call's shell is alive

@@ -75,7 +75,7 @@ export class HeldPipeCheck {
     for (const group of this.state.liveGroupByPgid.values()) {
       if (group.leaderExitedAt === null || !group.agent) continue;
       const recent = now - group.leaderExitedAt <= 10_000;
-      const holding = [...group.live].some((id) => group.members.get(id)?.heldPipe);
+      const holding = this.holdsAPipe(group);
       if (recent || (holding && (recheck || !this.readerAlive(group)))) out.push(group);
     }
     return out;
@@ -84,7 +84,14 @@ export class HeldPipeCheck {
   private readerAlive(group: TrackedGroup): boolean {
     const pid = group.agent!.pid;
     if (pid !== null) return this.state.procs.get(pid)?.exitedAt === null;
-    return this.state.liveAgentProcs().some((p) => p.attribution?.agent === group.agent!.name);
+    const name = group.agent!.name;
+    return this.state.someLiveAgentProc((p) => p.attribution?.agent === name);
+  }
+
+  /** Whether a live member holds a pipe; asked of every agent's group on every poll, so without copies. */
+  private holdsAPipe(group: TrackedGroup): boolean {
+    for (const id of group.live) if (group.members.get(id)?.heldPipe) return true;
+    return false;
   }
 
   private apply(p: TrackedProcess | undefined, pipe: HeldPipe | undefined, now: number): boolean {

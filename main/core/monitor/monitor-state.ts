@@ -36,6 +36,15 @@ export class MonitorState {
   pendingEvents: MonitorEvent[] = [];
   readonly pendingIncidentSaves = new Map<string, Incident>();
 
+  /** Whether any live agent-attributed process passes `test`: liveAgentProcs().some without its array. */
+  someLiveAgentProc(test: (p: TrackedProcess) => boolean): boolean {
+    for (const pid of this.agentPids) {
+      const p = this.procs.get(pid);
+      if (p && p.exitedAt === null && test(p)) return true;
+    }
+    return false;
+  }
+
   liveAgentProcs(): TrackedProcess[] {
     const live: TrackedProcess[] = [];
     for (const pid of this.agentPids) {

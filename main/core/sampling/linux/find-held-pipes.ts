@@ -2,18 +2,19 @@ import { listPipeFds } from './pipe-fds';
 import type { PipeFd } from '../../model/held-pipe';
 import { matchHeldPipes, type PipeListing } from '../../analysis/held-pipes/match-held-pipes';
 import type { HeldPipe } from '../../model/held-pipe';
-import { readUnixSocketPeers } from './unix-socket-peers';
+import { readUnixSocketPeers, readUnixSocketPeersOf } from './unix-socket-peers';
 import type { HeldPipeQuery } from '../process-sampler';
 
 export interface HeldPipeSources {
   /** `wantedPipe`: the pipes (by inode) whose end is worth reading; the others may be left out. */
   listPipes: (pid: number, wantedPipe?: (inode: number) => boolean) => PipeFd[] | null;
-  socketPeers: () => ReadonlyMap<number, number> | null;
+  /** Peers of these sockets (by inode); others may be left out. */
+  socketPeers: (inodes: ReadonlySet<number>) => ReadonlyMap<number, number> | null;
 }
 
 const fromProc: HeldPipeSources = {
   listPipes: (pid, wantedPipe) => listPipeFds(pid, '/proc', wantedPipe),
-  socketPeers: readUnixSocketPeers,
+  socketPeers: (inodes) => readUnixSocketPeersOf(inodes) ?? readUnixSocketPeers(),
 };
 
 /** Reads the given pids' pipes and sockets and returns those a holder keeps open on a reader. */
@@ -30,8 +31,10 @@ export function findHeldPipes({ readerPids, holderPids }: HeldPipeQuery, sources
     pid,
     pipes: sources.listPipes(pid, (inode) => readPipes.has(inode)),
   }));
-  // The socket dump is the one system-wide read: only when a holder has a socket at all.
-  const needsPeers = holders.some((h) => h.pipes?.some((p) => p.kind === 'socket'));
-  const peers = needsPeers ? (sources.socketPeers() ?? undefined) : undefined;
+  // Sockets are paired by the kernel's diagnostics: asked only about the holders' own sockets.
+  const holderSockets = new Set<number>();
+  for (const h of holders)
+    for (const p of h.pipes ?? []) if (p.kind === 'socket' && p.end !== 'read') holderSockets.add(p.inode);
+  const peers = holderSockets.size > 0 ? (sources.socketPeers(holderSockets) ?? undefined) : undefined;
   return matchHeldPipes(readers, holders, peers);
 }

@@ -15,6 +15,7 @@ const UDIAG_SHOW_PEER = 0x4;
 const UNIX_DIAG_PEER = 2;
 const NLMSG_HDRLEN = 16;
 const UNIX_DIAG_MSG_LEN = 16;
+const ENOENT = 2;
 
 interface Libc {
   socket: (domain: number, type: number, protocol: number) => number;
@@ -57,6 +58,57 @@ export function readUnixSocketPeers(): Map<number, number> | null {
   } finally {
     c.close(fd);
   }
+}
+
+/**
+ * Inode → peer inode of just these Unix sockets, asked one by one (sock_diag's exact lookup by inode),
+ * so the cost follows the few sockets a held-pipe check asks about, not every socket on the machine
+ * (a desktop has thousands; the dump's parsing was the larger part of the monitor's steady cost). A
+ * socket that is gone or in another network namespace is left out. Null when the query is not possible.
+ */
+export function readUnixSocketPeersOf(inodes: Iterable<number>): Map<number, number> | null {
+  const c = loadLibc();
+  if (!c) return null;
+  const fd = c.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+  if (fd < 0) return null;
+  try {
+    const peers = new Map<number, number>();
+    const req = exactRequest();
+    const buf = Buffer.alloc(8 * 1024);
+    for (const inode of inodes) {
+      req.writeUInt32LE(inode, NLMSG_HDRLEN + 8); // udiag_ino
+      if (c.send(fd, req, req.length, 0) < 0) return null;
+      const n = c.recv(fd, buf, buf.length, 0);
+      if (n < NLMSG_HDRLEN) return null;
+      const len = buf.readUInt32LE(0);
+      const type = buf.readUInt16LE(4);
+      if (type === NLMSG_ERROR) {
+        // The socket is gone (or not in this namespace): no peer to report. Anything else: not possible.
+        if (n >= NLMSG_HDRLEN + 4 && buf.readInt32LE(NLMSG_HDRLEN) === -ENOENT) continue;
+        return null;
+      }
+      if (len < NLMSG_HDRLEN || len > n) return null;
+      readPeerAttribute(buf, 0, len, peers);
+    }
+    return peers;
+  } finally {
+    c.close(fd);
+  }
+}
+
+/** One socket by inode: no dump flag, and the cookie that matches any socket (INET_DIAG_NOCOOKIE). */
+function exactRequest(): Buffer {
+  const req = Buffer.alloc(NLMSG_HDRLEN + 24);
+  req.writeUInt32LE(req.length, 0); // nlmsg_len
+  req.writeUInt16LE(SOCK_DIAG_BY_FAMILY, 4);
+  req.writeUInt16LE(NLM_F_REQUEST, 6);
+  req.writeUInt32LE(1, 8); // nlmsg_seq
+  req.writeUInt8(AF_UNIX, NLMSG_HDRLEN); // sdiag_family
+  req.writeUInt32LE(0xffffffff, NLMSG_HDRLEN + 4); // udiag_states: all
+  req.writeUInt32LE(UDIAG_SHOW_PEER, NLMSG_HDRLEN + 12); // udiag_show
+  req.writeUInt32LE(0xffffffff, NLMSG_HDRLEN + 16); // udiag_cookie[0]
+  req.writeUInt32LE(0xffffffff, NLMSG_HDRLEN + 20); // udiag_cookie[1]
+  return req;
 }
 
 function dumpRequest(): Buffer {
