@@ -29,11 +29,6 @@ function change(
   place: HooksPlace,
   transform: (text: string, path: string) => string,
   dryRun: boolean,
-  /**
-   * Http hooks to the running Corral (Claude Code only; `corral hooks install --http`): no process per
-   * call, but no note at all while no Corral service runs, so they are chosen, never the default.
-   */
-  http = false,
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
   const path = spec.settingsPath(place.env, place.home);
