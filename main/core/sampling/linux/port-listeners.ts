@@ -1,4 +1,8 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { parseSocketTable } from './socket-table';
+
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** Who listens on one TCP port: the pids holding a listening socket on it, and the sockets' owners. */
 export interface PortListener {
@@ -10,9 +14,9 @@ export interface PortListener {
 }
 
 /**
- * The listeners of the given TCP ports (Linux): the LISTEN rows (state 0A) of /proc/net/tcp and tcp6
- * for those ports, then the processes whose /proc/<pid>/fd holds one of those sockets. A port with no
- * listening socket has no entry. The fd scan visits every process (several may share a socket after a
+ * The listeners of the given TCP ports (Linux): the LISTEN rows of /proc/net/tcp and tcp6 for those
+ * ports (read by socket-table.ts, the one parser of those tables), then the processes whose
+ * /proc/<pid>/fd holds one of those sockets. A port with no listening socket has no entry. The fd scan visits every process (several may share a socket after a
  * fork) and stops at `deadline` (ms, Date.now clock): an agent waits for the hook that asks.
  */
 export function portListeners(
@@ -21,23 +25,21 @@ export function portListeners(
 ): Map<number, PortListener> {
   const out = new Map<number, PortListener>();
   const portOfInode = new Map<string, number>();
-  for (const table of ['tcp', 'tcp6']) {
+  for (const table of ['tcp', 'tcp6'] as const) {
     let text: string;
     try {
       text = readFileSync(`${procRoot}/net/${table}`, 'latin1');
     } catch {
       continue;
     }
-    for (const line of text.split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f.length < 10 || f[3] !== '0A') continue;
-      const port = parseInt(f[1]!.split(':')[1] ?? '', 16);
+    const { listening, ownerOf } = parseSocketTable(text, table, LITTLE_ENDIAN);
+    for (const [inode, { port }] of listening) {
       if (!ports.includes(port)) continue;
       const entry = out.get(port) ?? { port, pids: [], uids: [] };
-      const uid = Number(f[7]);
-      if (Number.isInteger(uid) && !entry.uids.includes(uid)) entry.uids.push(uid);
+      const uid = ownerOf.get(inode);
+      if (uid !== undefined && !entry.uids.includes(uid)) entry.uids.push(uid);
       out.set(port, entry);
-      if (f[9] !== '0') portOfInode.set(f[9]!, port);
+      portOfInode.set(String(inode), port);
     }
   }
   if (portOfInode.size === 0) return out;

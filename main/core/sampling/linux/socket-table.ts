@@ -22,15 +22,16 @@ export function parseListeningSockets(
 /**
  * One /proc/net/{tcp,tcp6,udp,udp6} table: its listening sockets, and the inodes of the others in it
  * (connected, or closing): a socket the kernel lists in another state has been connected, and a connected
- * socket does not go on to listen.
+ * socket does not go on to listen. `ownerOf` gives each listening socket's owner (the `uid` column).
  */
 export function parseSocketTable(
   text: string,
   protocol: SocketProtocol,
   littleEndian: boolean,
-): { listening: Map<number, ListeningPort>; connected: Set<number> } {
+): { listening: Map<number, ListeningPort>; connected: Set<number>; ownerOf: Map<number, number> } {
   const listening = new Map<number, ListeningPort>();
   const connected = new Set<number>();
+  const ownerOf = new Map<number, number>();
   const tcp = protocol === 'tcp' || protocol === 'tcp6';
   for (const line of text.split('\n')) {
     const f = line.trim().split(/\s+/);
@@ -47,8 +48,10 @@ export function parseSocketTable(
     const address = decodeAddress(local.slice(0, colon), littleEndian);
     if (address === null || !Number.isInteger(port)) continue;
     listening.set(inode, { protocol, address, port });
+    const uid = Number(f[7]);
+    if (Number.isSafeInteger(uid) && uid >= 0) ownerOf.set(inode, uid);
   }
-  return { listening, connected };
+  return { listening, connected, ownerOf };
 }
 
 /**
