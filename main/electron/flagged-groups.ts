@@ -1,9 +1,9 @@
 import type { GroupView, Snapshot } from '../../shared/model';
 import { shortCommand } from './format';
 
-/** What the tray title counts and notifications announce: groups left behind or burning CPU. */
-export type IncidentFlag = 'orphan' | 'runaway';
-export const INCIDENT_FLAGS: readonly IncidentFlag[] = ['orphan', 'runaway'];
+/** What the tray title counts and notifications announce: groups left behind, burning CPU, or forking without end. */
+export type IncidentFlag = 'orphan' | 'runaway' | 'spawn-storm';
+export const INCIDENT_FLAGS: readonly IncidentFlag[] = ['orphan', 'runaway', 'spawn-storm'];
 
 export function isFlagged(group: GroupView): boolean {
   return group.flags.length > 0;
@@ -15,7 +15,7 @@ export function incidentFlags(group: GroupView): IncidentFlag[] {
   return INCIDENT_FLAGS.filter((f) => group.flags.includes(f));
 }
 
-/** Open orphan + runaway incidents, one per group and kind. */
+/** Open orphan, runaway and spawn-storm incidents, one per group and kind. */
 export function openIncidentCount(snapshot: Snapshot): number {
   return snapshot.groups.reduce((n, g) => n + incidentFlags(g).length, 0);
 }

@@ -1,10 +1,12 @@
-// Whether a new snapshot deserves a desktop notification, as a pure decision. Each orphan or runaway
+// Whether a new snapshot deserves a desktop notification, as a pure decision. Each orphan, runaway or
+// spawn-storm
 // incident (one group, one kind) is announced at most once; a burst (one `&` loop leaving 40 children)
 // is one notification, and anything new within the quiet window after it only moves the tray count.
 import type { GroupView, Settings, Snapshot } from '../../shared/model';
 import { formatCpu, formatDuration } from './format';
 import { agentLabel, groupCommand, incidentFlags, orphanedSince, type IncidentFlag } from './flagged-groups';
 import { leftBehindSentence, leftoverWords, type LeftoverWords } from './leftover-text';
+import { spawnStormNow } from '../../shared/spawn-storm-words';
 
 export const QUIET_WINDOW_MS = 60_000;
 
@@ -39,15 +41,29 @@ interface Fresh {
 
 const incidentKey = (groupId: string, kind: IncidentFlag) => `${groupId}#${kind}`;
 
+const TITLE: Record<IncidentFlag, string> = {
+  orphan: 'process left behind',
+  runaway: 'runaway process',
+  'spawn-storm': 'processes started without end',
+};
+
+/** A spawn storm in the words the CLI and the UI use: "starts 14,550 processes a minute, mostly …". */
+function stormBody(command: string, group: GroupView, now: number): string {
+  const storm = group.spawnStorm ? spawnStormNow(group.spawnStorm) : 'keeps starting processes';
+  return `${command} ${storm}; running for ${formatDuration(now - group.startedAt)}.`;
+}
+
 /** The wording where the session, tool call or ports are known: the project, the command, the port. */
 function describeKnown({ group, kind }: Fresh, w: LeftoverWords, now: number): Notice {
   const why = w.why ? ` (${w.why})` : '';
   const body =
-    kind === 'orphan'
-      ? `${leftBehindSentence(w)}${why}, ${formatDuration(now - orphanedSince(group))} ago (${formatCpu(group.cpuPercent)}).`
-      : `${w.command}${w.where}${why} has been using ${formatCpu(group.cpuPercent)}; running for ${formatDuration(now - group.startedAt)}.`;
+    kind === 'spawn-storm'
+      ? stormBody(`${w.command}${w.where}${why}`, group, now)
+      : kind === 'orphan'
+        ? `${leftBehindSentence(w)}${why}, ${formatDuration(now - orphanedSince(group))} ago (${formatCpu(group.cpuPercent)}).`
+        : `${w.command}${w.where}${why} has been using ${formatCpu(group.cpuPercent)}; running for ${formatDuration(now - group.startedAt)}.`;
   return {
-    title: `${w.who}: ${kind === 'orphan' ? 'process left behind' : 'runaway process'}`,
+    title: `${w.who}: ${TITLE[kind]}`,
     body,
     groupId: group.id,
     stop: { groupId: group.id, orphansOnly: group.containsAgent },
@@ -59,11 +75,13 @@ function describeOne({ group, kind }: Fresh, now: number): Notice {
   if (known) return describeKnown({ group, kind }, known, now);
   const command = groupCommand(group);
   const body =
-    kind === 'orphan'
-      ? `${command} kept running after its tool call ended, ${formatDuration(now - orphanedSince(group))} ago (${formatCpu(group.cpuPercent)}).`
-      : `${command} has been using ${formatCpu(group.cpuPercent)}; running for ${formatDuration(now - group.startedAt)}.`;
+    kind === 'spawn-storm'
+      ? stormBody(command, group, now)
+      : kind === 'orphan'
+        ? `${command} kept running after its tool call ended, ${formatDuration(now - orphanedSince(group))} ago (${formatCpu(group.cpuPercent)}).`
+        : `${command} has been using ${formatCpu(group.cpuPercent)}; running for ${formatDuration(now - group.startedAt)}.`;
   return {
-    title: `${agentLabel(group)}: ${kind === 'orphan' ? 'process left behind' : 'runaway process'}`,
+    title: `${agentLabel(group)}: ${TITLE[kind]}`,
     body,
     groupId: group.id,
     stop: { groupId: group.id, orphansOnly: group.containsAgent },
@@ -73,8 +91,13 @@ function describeOne({ group, kind }: Fresh, now: number): Notice {
 function describeBurst(fresh: Fresh[], now: number): Notice {
   const agents = [...new Set(fresh.map((f) => agentLabel(f.group)))].sort();
   const orphans = fresh.filter((f) => f.kind === 'orphan').length;
-  const runaways = fresh.length - orphans;
-  const what = [orphans && `${orphans} left behind`, runaways && `${runaways} runaway`]
+  const runaways = fresh.filter((f) => f.kind === 'runaway').length;
+  const storms = fresh.filter((f) => f.kind === 'spawn-storm').length;
+  const what = [
+    orphans && `${orphans} left behind`,
+    runaways && `${runaways} runaway`,
+    storms && `${storms} starting processes without end`,
+  ]
     .filter(Boolean)
     .join(', ');
   const oldest = Math.min(

@@ -83,6 +83,42 @@ describe('decideNotification', () => {
     expect(notice!.body).toBe('yes 6 has been using 99% CPU; running for 1h 30m.');
   });
 
+  it('announces a spawn storm with its rate and the command it repeats, in the CLI and UI words', () => {
+    const spawnStorm = {
+      reason: 'birth-rate' as const,
+      birthsPerMinute: 14_550,
+      repeatsPerMinute: 14_000,
+      peakBirthsPerMinute: 14_550,
+      members: 2,
+      peakMembers: 3,
+      births: 900,
+      unseenBirths: 40,
+      repeated: [{ command: '/bin/true', count: 880 }],
+    };
+    const [notice] = run([
+      {
+        at: NOW,
+        groups: [group(7, { flags: ['spawn-storm'], agent: { name: 'codex', pid: 1 }, spawnStorm })],
+      },
+    ]);
+    expect(notice!.title).toBe('codex: processes started without end');
+    expect(notice!.body).toBe(
+      'yes 7 starts 14,550 processes a minute, mostly /bin/true; running for 1h 30m.',
+    );
+    expect(notice!.stop).toEqual({ groupId: '7:7:1', orphansOnly: false });
+  });
+
+  it('counts a spawn storm beside the others in a burst', () => {
+    const [notice] = run([
+      {
+        at: NOW,
+        groups: [group(8, { flags: ['spawn-storm'] }), group(9, { flags: ['orphan'] })],
+      },
+    ]);
+    expect(notice!.title).toBe('claude-code: 2 new incidents');
+    expect(notice!.body).toMatch(/^1 left behind, 1 starting processes without end; the oldest for /);
+  });
+
   it('announces each incident once while it stays open (dedup)', () => {
     const steps = [0, 1, 2, 3].map((i) => ({ at: NOW + i * 2 * QUIET_WINDOW_MS, groups: [group(5)] }));
     expect(run(steps)).toHaveLength(1);
