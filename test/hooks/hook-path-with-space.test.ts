@@ -74,9 +74,7 @@ function payload(session: string, event: string): string {
 /** Each agent's installed hooks run through its shell: the tool-call pair reports a leftover, SessionEnd records the end. */
 async function checkInstalledHooksRun(home: string, data: string): Promise<void> {
   const env = cleanEnv({ HOME: home, CORRAL_DATA_DIR: data });
-  // Claude Code's hooks are http (answered by a running Corral): no command to run.
-  expect(installedCommands('claude-code', home, {}).size).toBe(0);
-  for (const agent of HOOK_AGENTS.filter((a) => a !== 'claude-code')) {
+  for (const agent of HOOK_AGENTS) {
     const commands = installedCommands(agent, home, {});
     const spec = HOOK_AGENT_SPECS[agent];
     expect([...commands.keys()].sort()).toEqual(spec.events.map((e) => e.event).sort());
@@ -89,33 +87,37 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
     expect(endedLines).toContain(`"sessionId":"${session}"`);
   }
 
-  // Codex's tool-call pair through `sh -c` (its client, falling back to the one-shot hook with no
-  // Corral running): the note names what the call left running.
-  const commands = installedCommands('codex', home, {});
-  const session = randomUUID();
-  const pre = await runThroughShell(
-    '/bin/sh',
-    commands.get('PreToolUse')!,
-    payload(session, 'PreToolUse'),
-    env,
-  );
-  expect(pre).toEqual({ code: 0, stdout: '', stderr: '' });
-  const tool = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', {
-    env: cleanEnv({ CODEX_CI: '1', CODEX_THREAD_ID: session }),
-  });
-  const leftover = Number(await tool.ready('pid'));
-  await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
-  const post = await runThroughShell(
-    '/bin/sh',
-    commands.get('PostToolUse')!,
-    payload(session, 'PostToolUse'),
-    env,
-  );
-  expect(post.code).toBe(0);
-  expect(post.stderr).toBe('');
-  const note = (JSON.parse(post.stdout) as { hookSpecificOutput: { additionalContext: string } })
-    .hookSpecificOutput.additionalContext;
-  expect(note).toContain(`pid ${leftover} (process group ${tool.pgid})`);
+  // Claude Code's and Codex's tool-call pair through `sh -c` (their client, falling back to the
+  // one-shot hook with no Corral running): the note names what the call left running.
+  const markers = {
+    'claude-code': (session: string) => ({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
+    codex: (session: string) => ({ CODEX_CI: '1', CODEX_THREAD_ID: session }),
+  };
+  for (const agent of ['claude-code', 'codex'] as const) {
+    const commands = installedCommands(agent, home, {});
+    const session = randomUUID();
+    const pre = await runThroughShell(
+      '/bin/sh',
+      commands.get('PreToolUse')!,
+      payload(session, 'PreToolUse'),
+      env,
+    );
+    expect(pre, `${agent} PreToolUse`).toEqual({ code: 0, stdout: '', stderr: '' });
+    const tool = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', { env: cleanEnv(markers[agent](session)) });
+    const leftover = Number(await tool.ready('pid'));
+    await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
+    const post = await runThroughShell(
+      '/bin/sh',
+      commands.get('PostToolUse')!,
+      payload(session, 'PostToolUse'),
+      env,
+    );
+    expect(post.code, `${agent} PostToolUse`).toBe(0);
+    expect(post.stderr).toBe('');
+    const note = (JSON.parse(post.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(note, `${agent} note`).toContain(`pid ${leftover} (process group ${tool.pgid})`);
+  }
 }
 
 describe('hooks installed with a corral path that holds a space', { timeout: 240_000 }, () => {
@@ -159,9 +161,10 @@ describe('hooks installed with a corral path that holds a space', { timeout: 240
     });
     expect(install.stderr).toBe('');
     expect(install.code).toBe(0);
-    // The client falls back to the checkout's launcher, quoted for the shell.
-    const written = installedCommands('codex', home, {}).get('PreToolUse')!;
+    // Claude Code and Codex share the client, which falls back to the checkout's launcher, quoted for the shell.
+    const written = installedCommands('claude-code', home, {}).get('PreToolUse')!;
     const client = shellWords(written)[1]!;
+    expect(shellWords(installedCommands('codex', home, {}).get('PreToolUse')!)[1]).toBe(client);
     expect(readFileSync(client, 'utf8')).toContain(`'${join(checkout, 'bin', 'corral.mjs')}'`);
     await checkInstalledHooksRun(home, data);
   });

@@ -22,17 +22,53 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     const env = { HOME: h, CORRAL_DATA_DIR: join(h, 'data') };
     const settings = join(h, '.claude', 'settings.json');
 
+    const client = join(h, 'data', 'hooks', 'corral-hook');
     const dry = await runCli(['hooks', 'install', '--agent', 'claude-code', '--dry-run'], { env });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`Claude Code: would change ${settings}:`);
-    // Claude Code's hook is an http hook to the running Corral, the token beside it.
-    expect(dry.stdout).toMatch(/^\+ .*"url": "http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code\/PostToolUse",$/m);
-    expect(dry.stdout).toMatch(/^\+ .*"x-corral-token": "[0-9a-f]{64}"$/m);
+    // By default Claude Code's hook runs the hook client (it asks the running Corral, else the one-shot hook).
+    expect(dry.stdout).toContain(`+ `);
+    expect(dry.stdout).toMatch(
+      new RegExp(`^\\+ .*"command": "/bin/bash ${client} hook claude-code PreToolUse"$`, 'm'),
+    );
+    expect(dry.stdout).toMatch(
+      new RegExp(`^\\+ .*"command": "/bin/bash ${client} hook claude-code PostToolUse"$`, 'm'),
+    );
+    expect(dry.stdout).not.toContain('"url"');
+    expect(existsSync(settings)).toBe(false);
+    expect(existsSync(client)).toBe(false);
+
+    // --http: an http hook to the running Corral, the token beside it, and no PreToolUse.
+    const dryHttp = await runCli(['hooks', 'install', '--agent', 'claude-code', '--dry-run', '--http'], {
+      env,
+    });
+    expect(dryHttp.code).toBe(0);
+    expect(dryHttp.stdout).toContain(`Claude Code: would change ${settings}:`);
+    expect(dryHttp.stdout).toMatch(
+      /^\+ .*"url": "http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code\/PostToolUse",$/m,
+    );
+    expect(dryHttp.stdout).toMatch(/^\+ .*"x-corral-token": "[0-9a-f]{64}"$/m);
+    expect(dryHttp.stdout).not.toContain('"PreToolUse"');
+    expect(dryHttp.stdout).not.toContain('"command"');
     expect(existsSync(settings)).toBe(false);
 
     const install = await runCli(['hooks', 'install', '--agent', 'claude-code'], { env });
     expect(install).toMatchObject({ code: 0 });
     expect(install.stdout).toContain(`Claude Code: installed Corral hooks in ${settings}.`);
+    const written = JSON.parse(readFileSync(settings, 'utf8')) as {
+      hooks: Record<string, { hooks: { type: string; command: string }[] }[]>;
+    };
+    expect(Object.keys(written.hooks)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'SessionEnd',
+    ]);
+    expect(written.hooks.PostToolUse![0]!.hooks).toEqual([
+      { type: 'command', command: `/bin/bash ${client} hook claude-code PostToolUse` },
+    ]);
+    // The client falls back to this checkout's launcher.
+    expect(readFileSync(client, 'utf8')).toMatch(/bin\/corral\.mjs'? hook "\$agent" "\$event"$/m);
 
     const status = await runCli(['hooks', 'status', '--json'], { env });
     const agents = (JSON.parse(status.stdout) as { agents: { agent: string; state: string; path: string }[] })

@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { createCorralService, type RunningService } from '../../main/core/create-service';
+import { bashProgram, hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
 import { resolveHookCommand, type HookCommandResolution } from '../../main/core/hooks-setup/hooks-service';
+import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
+import { resolveDataDir } from '../../main/core/storage/data-dir';
 import { dispatch } from '../../main/transport/dispatch';
 import type { HooksChangeView, HooksOverview } from '../../shared/hooks';
 import { FakeAgent } from '../support/fake-agent';
@@ -80,9 +83,14 @@ describe('hooks:status and hooks:install against real settings files', () => {
     // The offer's preview: the diff, and the file untouched.
     const preview = await ask<HooksChangeView>('hooks:install', { agent: 'claude-code', dryRun: true });
     expect(preview).toMatchObject({ agent: 'claude-code', path: settingsFile, changed: true, backup: null });
-    expect(preview.diff).toMatch(/"url": "http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code\/PostToolUse"/);
+    // Claude Code's hooks run the hook client in the data directory, which falls back to COMMAND.
+    const client = hookClientPath(resolveDataDir({ CLAUDE_CONFIG_DIR: claudeDir }, process.platform, home));
+    const hook = (event: string): string =>
+      `${bashProgram()} ${shellQuote(client)} hook claude-code ${event}`;
+    expect(preview.diff).toContain(`"command": "${hook('PostToolUse')}"`);
     expect(readFileSync(settingsFile, 'utf8')).toBe(USER_SETTINGS);
     expect(readdirSync(claudeDir)).toEqual(['settings.json']);
+    expect(existsSync(client)).toBe(false);
 
     // The click: written, backed up first as the CLI does, the user's hook kept.
     const installed = await ask<HooksChangeView>('hooks:install', { agent: 'claude-code', dryRun: false });
@@ -94,18 +102,19 @@ describe('hooks:status and hooks:install against real settings files', () => {
       hooks: Record<string, Array<{ hooks: Array<{ command?: string; url?: string }> }>>;
     };
     expect(after.model).toBe('opus');
-    const url = (event: string): string =>
-      expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/hook/claude-code/${event}$`)) as string;
     expect(after.hooks.PostToolUse!.map((g) => g.hooks[0]!.command ?? g.hooks[0]!.url)).toEqual([
       '~/bin/audit.sh',
-      url('PostToolUse'),
+      hook('PostToolUse'),
     ]);
+    expect(readFileSync(client, 'utf8')).toContain(`${COMMAND} hook "$agent" "$event"`);
     const status = await ask<HooksOverview>('hooks:status', undefined);
-    expect(status.agents[0]).toMatchObject({
-      state: 'installed',
-      events: { PostToolUse: url('PostToolUse'), SessionEnd: url('SessionEnd') },
+    expect(status.agents[0]).toMatchObject({ state: 'installed' });
+    expect(status.agents[0]!.events).toEqual({
+      PreToolUse: hook('PreToolUse'),
+      PostToolUse: hook('PostToolUse'),
+      PostToolUseFailure: hook('PostToolUseFailure'),
+      SessionEnd: hook('SessionEnd'),
     });
-    expect(Object.keys(status.agents[0]!.events)).toEqual(['PostToolUse', 'SessionEnd']);
     // Installing twice changes nothing.
     expect(
       await ask<HooksChangeView>('hooks:install', { agent: 'claude-code', dryRun: false }),

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
-import { hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
+import { bashProgram, hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
 import { readHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
@@ -54,6 +54,15 @@ function claudeHttpGroup(p: HooksPlace, event: string): unknown {
   };
 }
 
+/** Claude Code's default hook: the hook client in the data directory, which falls back to the one-shot command. */
+function claudeClientGroup(p: HooksPlace, event: string): unknown {
+  const client = `${bashProgram()} ${shellQuote(hookClientPath(dataDirOf(p)))}`;
+  return {
+    ...(event === 'SessionEnd' ? {} : { matcher: 'Bash' }),
+    hooks: [{ type: 'command', command: `${client} hook claude-code ${event}` }],
+  };
+}
+
 function backupsBeside(path: string): string[] {
   return readdirSync(dirname(path)).filter((n) => n.includes('.corral-backup-'));
 }
@@ -96,14 +105,16 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(after.model).toBe('opus');
     expect(after.permissions).toEqual(before.permissions);
     expect(after.hooks.Stop).toEqual(before.hooks.Stop);
-    // The user's two PostToolUse groups first and unchanged, then Corral's own group: an http hook
-    // to the running Corral (no process per tool call), and none on PreToolUse.
+    // The user's two PostToolUse groups first and unchanged, then Corral's own group: the hook client
+    // (asks the running Corral, else runs the one-shot hook), on every event.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
-    expect(after.hooks.PostToolUse![2]).toEqual(claudeHttpGroup(p, 'PostToolUse'));
-    expect(after.hooks.PreToolUse).toBeUndefined();
-    expect(after.hooks.SessionEnd).toEqual([claudeHttpGroup(p, 'SessionEnd')]);
+    expect(after.hooks.PostToolUse![2]).toEqual(claudeClientGroup(p, 'PostToolUse'));
+    expect(after.hooks.PreToolUse).toEqual([claudeClientGroup(p, 'PreToolUse')]);
+    expect(after.hooks.PostToolUseFailure).toEqual([claudeClientGroup(p, 'PostToolUseFailure')]);
+    expect(after.hooks.SessionEnd).toEqual([claudeClientGroup(p, 'SessionEnd')]);
+    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
     // The file keeps its own four-space indentation.
-    expect(readFileSync(path, 'utf8')).toContain('\n        "SessionEnd": [');
+    expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
 
     expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
 
@@ -140,11 +151,11 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
 
-  it("replaces an older install's Claude Code command hooks (PreToolUse too) with the http hooks", () => {
+  it("replaces an older install's one-shot Claude Code command hooks with the hook client", () => {
     const p = place();
     const path = settingsPath('claude-code', p);
     const spec = HOOK_AGENT_SPECS['claude-code'];
-    // What Corral wrote before its hooks were http: a command on every event.
+    // What Corral wrote before Claude Code's hooks ran the client: the one-shot command on every event.
     write(
       path,
       mergeHooks(CLAUDE_SETTINGS, spec, (e) => `/old/node /old/corral.js hook claude-code ${e}`, path),
@@ -152,8 +163,44 @@ describe('corral hooks install/uninstall on real settings files', () => {
     installHooks('claude-code', p, PREFIX, false);
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('/old/corral.js');
-    expect(text.split('hook claude-code PostToolUse"')).toHaveLength(2);
-    expect(text.split('hook claude-code PostToolUseFailure"')).toHaveLength(2);
+    const hooks = (JSON.parse(text) as { hooks: Record<string, unknown[]> }).hooks;
+    expect(hooks.PreToolUse).toEqual([claudeClientGroup(p, 'PreToolUse')]);
+    expect(hooks.PostToolUse!.slice(2)).toEqual([claudeClientGroup(p, 'PostToolUse')]);
+    expect(hooks.PostToolUseFailure).toEqual([claudeClientGroup(p, 'PostToolUseFailure')]);
+    expect(hooks.SessionEnd).toEqual([claudeClientGroup(p, 'SessionEnd')]);
+    uninstallHooks('claude-code', p, false);
+    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
+  });
+
+  it("replaces an older install's Claude Code command hooks (PreToolUse too) with the opt-in http hooks, and back", () => {
+    const p = place();
+    const path = settingsPath('claude-code', p);
+    const spec = HOOK_AGENT_SPECS['claude-code'];
+    write(
+      path,
+      mergeHooks(CLAUDE_SETTINGS, spec, (e) => `/old/node /old/corral.js hook claude-code ${e}`, path),
+    );
+    // http: an http hook to the running Corral (no process per tool call), and none on PreToolUse.
+    expect(installHooks('claude-code', p, PREFIX, false, true)).toMatchObject({ changed: true });
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toContain('/old/corral.js');
+    const hooks = (JSON.parse(text) as { hooks: Record<string, unknown[]> }).hooks;
+    expect(hooks.PreToolUse).toBeUndefined();
+    expect(hooks.PostToolUse!.slice(0, 2)).toEqual(
+      (JSON.parse(CLAUDE_SETTINGS) as { hooks: Record<string, unknown[]> }).hooks.PostToolUse,
+    );
+    expect(hooks.PostToolUse!.slice(2)).toEqual([claudeHttpGroup(p, 'PostToolUse')]);
+    expect(hooks.PostToolUseFailure).toEqual([claudeHttpGroup(p, 'PostToolUseFailure')]);
+    expect(hooks.SessionEnd).toEqual([claudeHttpGroup(p, 'SessionEnd')]);
+    expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
+
+    // A default install afterwards puts the client back on every event.
+    installHooks('claude-code', p, PREFIX, false);
+    const back = (JSON.parse(readFileSync(path, 'utf8')) as { hooks: Record<string, unknown[]> }).hooks;
+    expect(readFileSync(path, 'utf8')).not.toContain('http://');
+    expect(back.PreToolUse).toEqual([claudeClientGroup(p, 'PreToolUse')]);
+    expect(back.PostToolUse!.slice(2)).toEqual([claudeClientGroup(p, 'PostToolUse')]);
+    expect(back.SessionEnd).toEqual([claudeClientGroup(p, 'SessionEnd')]);
     uninstallHooks('claude-code', p, false);
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
@@ -164,12 +211,22 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const c = installHooks('claude-code', p, PREFIX, false);
     expect(c).toMatchObject({ changed: true, backup: null });
     expect(Object.keys((JSON.parse(readFileSync(path, 'utf8')) as { hooks: object }).hooks)).toEqual([
+      'PreToolUse',
       'PostToolUse',
       'PostToolUseFailure',
       'SessionEnd',
     ]);
     uninstallHooks('claude-code', p, false);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({});
+    // With http hooks: only the events the running Corral answers.
+    const q = place();
+    const h = installHooks('claude-code', q, PREFIX, false, true);
+    expect(h).toMatchObject({ changed: true, backup: null });
+    expect(Object.keys((JSON.parse(readFileSync(h.path, 'utf8')) as { hooks: object }).hooks)).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'SessionEnd',
+    ]);
   });
 
   it('follows CLAUDE_CONFIG_DIR and CODEX_HOME', () => {
@@ -252,22 +309,36 @@ describe('corral hooks install/uninstall on real settings files', () => {
     }
   });
 
-  it('--dry-run shows the diff and writes nothing', () => {
+  it('--dry-run shows the diff and writes nothing (the client hooks, and the opt-in http hooks)', () => {
     const p = place();
     const path = settingsPath('claude-code', p);
     write(path, CLAUDE_SETTINGS);
-    const c = installHooks('claude-code', p, PREFIX, true);
-    expect(c.changed).toBe(true);
-    expect(c.backup).toBeNull();
-    expect(c.diff).toContain(`+ `);
-    expect(c.diff).toContain(`/hook/claude-code/PostToolUse`);
-    // A removed line only ever comes back with the comma a following entry needs.
-    const diffLines = c.diff.split('\n');
-    for (const removed of diffLines.filter((l) => l.startsWith('- '))) {
-      expect(diffLines).toContain(`+ ${removed.slice(2)},`);
+    const client = hookClientPath(dataDirOf(p));
+    for (const http of [false, true]) {
+      const c = installHooks('claude-code', p, PREFIX, true, http);
+      expect(c.changed).toBe(true);
+      expect(c.backup).toBeNull();
+      expect(c.diff).toContain(`+ `);
+      if (http) {
+        const endpoint = readHookEndpoint(dataDirOf(p))!;
+        expect(c.diff).toContain(`"url": "http://127.0.0.1:${endpoint.port}/hook/claude-code/PostToolUse"`);
+        expect(c.diff).toContain(`"x-corral-token": "${endpoint.token}"`);
+        expect(c.diff).not.toContain('"PreToolUse"');
+      } else {
+        expect(c.diff).toContain(
+          `"command": "${bashProgram()} ${shellQuote(client)} hook claude-code PostToolUse"`,
+        );
+        expect(c.diff).toContain('"PreToolUse"');
+      }
+      // A removed line only ever comes back with the comma a following entry needs.
+      const diffLines = c.diff.split('\n');
+      for (const removed of diffLines.filter((l) => l.startsWith('- '))) {
+        expect(diffLines).toContain(`+ ${removed.slice(2)},`);
+      }
+      expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
+      expect(backupsBeside(path)).toEqual([]);
+      expect(existsSync(client)).toBe(false);
     }
-    expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
-    expect(backupsBeside(path)).toEqual([]);
   });
 
   it('uninstall touches nothing that install did not add (a user hook that merely mentions corral stays)', () => {
