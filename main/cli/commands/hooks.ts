@@ -17,7 +17,7 @@ import {
 import { UsageError } from '../../common/usage-error';
 
 export const HOOKS_USAGE =
-  'corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] | corral hooks status [--json]';
+  'corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--http] | corral hooks status [--json]';
 
 function agentsOf(value: string | undefined): HookAgent[] {
   if (value === undefined || value === 'all') return [...HOOK_AGENTS];
