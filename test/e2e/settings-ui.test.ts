@@ -137,9 +137,12 @@ describe('Settings in real Chromium', () => {
       await preview.getByRole('button', { name: 'Install', exact: true }).click();
       await expect.poll(() => claude.locator('.hook-head').textContent()).toMatch(/^Claude Code set up · /);
       const claudeSettings = readFileSync(join(serve.home, '.claude', 'settings.json'), 'utf8');
-      // The hook runs this CLI's own hook entry by absolute paths: it works without corral on PATH.
-      expect(claudeSettings).toContain(
-        `${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral-hook.js')} hook claude-code PostToolUse`,
+      // The hook runs the client, which asks a running Corral and otherwise falls back to this CLI's own
+      // hook entry by absolute paths: it works without corral on PATH.
+      const client = join(serve.home, 'data', 'hooks', 'corral-hook');
+      expect(claudeSettings).toContain(`${client} hook claude-code PostToolUse`);
+      expect(readFileSync(client, 'utf8')).toContain(
+        `${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral-hook.js')} hook "$agent" "$event"`,
       );
 
       // The command shown for the next agent (Codex) runs as shown, in a shell, on this machine.
