@@ -29,8 +29,17 @@ export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
  * `spawnStorm.repeatsPerMinute` times) for `spawnStorm.windowSeconds`, or its live members kept growing
  * past `spawnStorm.members` (GroupView.spawnStorm says which).
  */
-export type GroupFlag =
-  'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'spawn-storm' | 'session-ended';
+/** Every group flag, in the order a group lists them (a policy may match any of them). */
+export const GROUP_FLAGS = [
+  'orphan',
+  'leaderless',
+  'runaway',
+  'held-pipe',
+  'memory-hog',
+  'spawn-storm',
+  'session-ended',
+] as const;
+export type GroupFlag = (typeof GROUP_FLAGS)[number];
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */
