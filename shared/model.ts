@@ -48,14 +48,18 @@ export interface AgentRef {
   pid: number | null;
 }
 
-export interface ProcessView {
+/** A process's ids and state as the kernel reported them: the same in a sampler's record and a view. */
+export interface ProcessIds {
   pid: number;
   ppid: number;
   pgid: number;
   sid: number;
   uid: number;
-  /** Kernel state letter: R S D Z T t X I. */
+  /** Kernel state letter (R, S, D, Z, T, t, X, I). */
   state: string;
+}
+
+export interface ProcessView extends ProcessIds {
   /** Absolute start time, ms since epoch. */
   startedAt: number;
   /** Platform start stamp; with the pid it identifies this process for its whole life. */
