@@ -5,21 +5,7 @@ import { findLeftovers } from './find-leftovers';
 import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
 import { portNote } from './port-note';
 import type { HookContext } from './run-hook';
-
-/** The payload fields every hook event may carry that Corral reads. */
-export interface HookPayload {
-  session_id?: unknown;
-  tool_use_id?: unknown;
-  tool_name?: unknown;
-  tool_input?: unknown;
-}
-
-/** Names one tool call across its before- and after-tool events. */
-export function callIdOf(p: HookPayload): string {
-  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
-    ? p.tool_use_id
-    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
-}
+import type { HookPayload } from './hook-event';
 
 /** The tool call an after-tool answer reports on. */
 export interface AfterToolCall {

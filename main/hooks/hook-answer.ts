@@ -1,10 +1,10 @@
 import type { ProcessRecord } from '../core/model/process-record';
-import { recordSessionEnded } from '../core/storage/ended-sessions';
-import { HOOK_AGENT_SPECS, type HookAgent, type HookAgentSpec } from '../core/hooks-setup/hook-agents';
+import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
-import { answerAfterTool, callIdOf, type HookPayload } from './after-tool-answer';
+import { answerAfterTool } from './after-tool-answer';
+import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import { recordsSinceStart } from './pids-since-start';
-import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
 /** What a running Corral needs to answer a hook request without a hook process of its own. */
 export interface ServiceHookContext {
@@ -101,18 +101,10 @@ export function answerHook(
   /** The command hook client and its launcher (x-corral-client), never reported. */
   client: readonly number[] = [],
 ): string {
-  const spec = HOOK_AGENT_SPECS[agent];
-  const eventSpec = spec.events.find((e) => e.event === event);
-  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
-  const payload = JSON.parse(body) as Payload;
-  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
-
+  const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, body);
   if (eventSpec.role === 'session-end') {
     ctx.lastAnswered.delete(`${agent}\0${sessionId}`);
-    if (sessionId !== '') {
-      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
-      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
-    }
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
     return '';
   }
   const key = { agent, sessionId, callId: callIdOf(payload) };

@@ -1,10 +1,10 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
-import { recordSessionEnded } from '../core/storage/ended-sessions';
-import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agents';
+import type { HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
-import { answerAfterTool, callIdOf, type HookPayload } from './after-tool-answer';
-import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { answerAfterTool } from './after-tool-answer';
+import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
+import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 import { isShellName } from '../../shared/shells';
 
 export interface HookContext {
@@ -47,17 +47,9 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
  * errors; the command wraps it so the agent never sees a failure.
  */
 export function runHook(agent: HookAgent, event: string, stdin: string, ctx: HookContext): string {
-  const spec = HOOK_AGENT_SPECS[agent];
-  const eventSpec = spec.events.find((e) => e.event === event);
-  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
-  const payload = JSON.parse(stdin) as Payload;
-  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
-
+  const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, stdin);
   if (eventSpec.role === 'session-end') {
-    if (sessionId !== '') {
-      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
-      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
-    }
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
     return '';
   }
 
