@@ -29,8 +29,17 @@ export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
  * `spawnStorm.repeatsPerMinute` times) for `spawnStorm.windowSeconds`, or its live members kept growing
  * past `spawnStorm.members` (GroupView.spawnStorm says which).
  */
-export type GroupFlag =
-  'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'spawn-storm' | 'session-ended';
+/** Every group flag, in the order a group lists them (a policy may match any of them). */
+export const GROUP_FLAGS = [
+  'orphan',
+  'leaderless',
+  'runaway',
+  'held-pipe',
+  'memory-hog',
+  'spawn-storm',
+  'session-ended',
+] as const;
+export type GroupFlag = (typeof GROUP_FLAGS)[number];
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */
@@ -39,14 +48,18 @@ export interface AgentRef {
   pid: number | null;
 }
 
-export interface ProcessView {
+/** A process's ids and state as the kernel reported them: the same in a sampler's record and a view. */
+export interface ProcessIds {
   pid: number;
   ppid: number;
   pgid: number;
   sid: number;
   uid: number;
-  /** Kernel state letter: R S D Z T t X I. */
+  /** Kernel state letter (R, S, D, Z, T, t, X, I). */
   state: string;
+}
+
+export interface ProcessView extends ProcessIds {
   /** Absolute start time, ms since epoch. */
   startedAt: number;
   /** Platform start stamp; with the pid it identifies this process for its whole life. */

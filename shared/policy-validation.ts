@@ -1,19 +1,11 @@
 // Checks the `policyMode` and `policies` settings. Shared by the core (loading the config, `settings:set`)
 // and the Settings form, so a rule is judged the same way wherever it is written.
-import type { PolicyMatch, PolicyMode, PolicyRule } from './model';
+import { GROUP_FLAGS, type PolicyMatch, type PolicyMode, type PolicyRule } from './model';
 import { NUMERIC_SETTINGS } from './settings-table';
 import { whyNotLinear } from './linear-syntax';
 
 /** Flags a rule may ask for: the group flags, and `session-ended` from session hooks. */
-export const POLICY_FLAGS = [
-  'orphan',
-  'leaderless',
-  'runaway',
-  'held-pipe',
-  'memory-hog',
-  'spawn-storm',
-  'session-ended',
-];
+export const POLICY_FLAGS: readonly string[] = GROUP_FLAGS;
 const MATCH_KEYS = [
   'agents',
   'flags',

@@ -87,3 +87,21 @@ export function portDrift(history: readonly PortHolding[]): number[] {
   for (const h of history) if (!ports.includes(h.port)) ports.push(h.port);
   return ports;
 }
+
+const END_WORDS: Record<IncidentEnd, string> = {
+  open: 'still running',
+  exited: 'exited',
+  'stopped-by-user': 'stopped by you',
+  'stopped-by-policy': 'stopped by a policy',
+  cleared: 'cleared',
+  unknown: 'end not known',
+};
+
+/**
+ * When a group held the port and how that ended, "2 h ago, stopped by you 5 min ago", in each
+ * medium's own duration words (the terminal's and the UI's `formatDuration`).
+ */
+export function holdingWhen(h: PortHolding, now: number, formatDuration: (ms: number) => string): string {
+  const end = h.until === null ? END_WORDS.open : `${END_WORDS[h.end]} ${formatDuration(now - h.until)} ago`;
+  return `${formatDuration(now - h.from)} ago, ${end}`;
+}

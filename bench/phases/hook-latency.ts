@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childrenCpuMicros } from '../lib/cpu-clock';
+import { timedCommand } from '../lib/timed-command';
 import { percentile, summarize } from '../lib/stats';
 import { benchEnv, killGroup, trackGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
@@ -26,20 +26,6 @@ export interface HookLatency {
   nodeFloorMs: number[];
   nodeFloorCpuMs: number[];
   missing?: string;
-}
-
-function timed(
-  args: string[],
-  input: string,
-  env: Record<string, string>,
-): { ms: number; cpuMs: number; stdout: string } {
-  const cpu = childrenCpuMicros();
-  const t = performance.now();
-  const r = spawnSync(process.execPath, args, { input, env, encoding: 'utf8' });
-  const ms = performance.now() - t;
-  const cpuMs = (childrenCpuMicros() - cpu) / 1000;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, cpuMs, stdout: r.stdout };
 }
 
 function isGone(pid: number): boolean {
@@ -79,7 +65,11 @@ export async function measureHookLatency(trials: number): Promise<HookLatency> {
           tool_input: { command: 'sleep 600 &', description: 'bench' },
           hook_event_name: event,
         });
-      timed([BUILT_CLI, 'hook', 'claude-code', 'PreToolUse'], payload('PreToolUse'), env);
+      timedCommand(
+        [process.execPath, BUILT_CLI, 'hook', 'claude-code', 'PreToolUse'],
+        payload('PreToolUse'),
+        env,
+      );
       // The leftover's output goes nowhere, or it would hold the pipe (and this wait) open.
       const shell = spawn('/bin/bash', ['-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], {
         detached: true,
@@ -92,14 +82,18 @@ export async function measureHookLatency(trials: number): Promise<HookLatency> {
       await new Promise((resolve) => shell.on('close', resolve));
       const leftover = Number(text.trim());
       await waitUntil(`tool shell ${shell.pid} to exit`, () => isGone(shell.pid!));
-      const post = timed([BUILT_CLI, 'hook', 'claude-code', 'PostToolUse'], payload('PostToolUse'), env);
+      const post = timedCommand(
+        [process.execPath, BUILT_CLI, 'hook', 'claude-code', 'PostToolUse'],
+        payload('PostToolUse'),
+        env,
+      );
       if (!post.stdout.includes(`pid ${leftover} `)) {
         throw new Error(`the PostToolUse hook did not name leftover ${leftover}: ${post.stdout}`);
       }
       postMs.push(post.ms);
       postCpuMs.push(post.cpuMs);
       killGroup(shell.pid!);
-      const floor = timed(['-e', ''], '', env);
+      const floor = timedCommand([process.execPath, '-e', ''], '', env);
       nodeFloorMs.push(floor.ms);
       nodeFloorCpuMs.push(floor.cpuMs);
     }

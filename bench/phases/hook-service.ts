@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl } from '../../main/core/hooks-setup/hook-endpoint';
 import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
-import { childrenCpuMicros } from '../lib/cpu-clock';
+import { timedCommand } from '../lib/timed-command';
 import { percentile, summarize } from '../lib/stats';
 import { benchEnv, killGroup, trackGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
@@ -82,20 +82,6 @@ function payload(session: string, i: number, event: string, durationMs?: number)
   });
 }
 
-/** Runs a hook command as an agent does (payload on stdin); its wall time and its processes' CPU. */
-function runCommand(
-  argv: string[],
-  input: string,
-  env: Record<string, string>,
-): { ms: number; cpuMs: number; out: string } {
-  const cpu = childrenCpuMicros();
-  const t = performance.now();
-  const r = spawnSync(argv[0]!, argv.slice(1), { input, env, encoding: 'utf8' });
-  const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, cpuMs: (childrenCpuMicros() - cpu) / 1000, out: r.stdout };
-}
-
 function expectNote(out: string, leftover: number, what: string): void {
   if (!out.includes(`pid ${leftover} `)) throw new Error(`${what} did not name leftover ${leftover}: ${out}`);
 }
@@ -161,20 +147,20 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
 
         // The command client, answered by the service: PreToolUse, the call, PostToolUse.
         const cpu2 = processCpuMs(server.pid!);
-        const pre = runCommand(
+        const pre = timedCommand(
           ['/bin/bash', client, 'hook', 'codex', 'PreToolUse'],
           payload(session, i, 'PreToolUse'),
           env,
         );
         const tool2 = await toolShell(session);
-        const post = runCommand(
+        const post = timedCommand(
           ['/bin/bash', client, 'hook', 'codex', 'PostToolUse'],
           payload(session, i, 'PostToolUse'),
           env,
         );
         result.client.waitMs.push(pre.ms + post.ms);
         result.client.cpuMs.push(pre.cpuMs + post.cpuMs + processCpuMs(server.pid!) - cpu2);
-        expectNote(post.out, tool2.leftover, 'the client');
+        expectNote(post.stdout, tool2.leftover, 'the client');
         killGroup(tool2.pgid);
       }
     } finally {
@@ -186,12 +172,12 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         [result.oneShot, [...oneShot, 'hook', 'codex']],
         [result.clientFallback, ['/bin/bash', client, 'hook', 'codex']],
       ] as const) {
-        const pre = runCommand([...argv, 'PreToolUse'], payload(session, i + trials, 'PreToolUse'), env);
+        const pre = timedCommand([...argv, 'PreToolUse'], payload(session, i + trials, 'PreToolUse'), env);
         const tool = await toolShell(session);
-        const post = runCommand([...argv, 'PostToolUse'], payload(session, i + trials, 'PostToolUse'), env);
+        const post = timedCommand([...argv, 'PostToolUse'], payload(session, i + trials, 'PostToolUse'), env);
         path.waitMs.push(pre.ms + post.ms);
         path.cpuMs.push(pre.cpuMs + post.cpuMs);
-        expectNote(post.out, tool.leftover, argv.join(' '));
+        expectNote(post.stdout, tool.leftover, argv.join(' '));
         killGroup(tool.pgid);
       }
     }

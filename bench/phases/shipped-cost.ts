@@ -3,7 +3,7 @@
 // "Everything" (and that page's renderer), and the desktop arrangement (the core in a worker thread from
 // the built out/main/service-worker.js, in a plain Node process). The CLI is bundled to plain JavaScript
 // as it ships. The three no-viewer processes are measured over the same window, side by side.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,15 +11,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { bundleForNode } from '../lib/plain-node';
-import {
-  benchEnv,
-  killGroup,
-  procCount,
-  removeGroups,
-  spawnPopulation,
-  trackGroup,
-} from '../lib/populations';
+import { killGroup, procCount, removeGroups, spawnPopulation } from '../lib/populations';
 import { cpuPercentOver, rendererPids } from '../lib/proc-cpu';
+import { startShippedChild } from '../lib/shipped-child';
 import { sleep, waitUntil } from '../lib/wait';
 import { startAgentPopulation } from './agent-population';
 
@@ -87,17 +81,7 @@ interface Started {
 }
 
 function start(args: string[], dir: string, name: string): Started {
-  const home = join(dir, name);
-  const child = spawn(process.execPath, args, {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: benchEnv({
-      HOME: home,
-      CORRAL_CONFIG: join(dir, 'config.json'),
-      CORRAL_DATA_DIR: join(home, 'data'),
-    }),
-  });
-  trackGroup(child.pid!);
+  const child = startShippedChild(args, dir, name, 'pipe');
   const lines: string[] = [];
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));

@@ -1,21 +1,20 @@
 // Resident memory of what ships, as whole processes: `corral watch --json` and `corral serve` (no page,
 // the built CLI through bin/corral.mjs) over the table as it is, from /proc/<pid>/status, beside a Node process that does nothing (the floor
 // every Node program pays: mostly Node's own binary, mapped from disk).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  benchEnv,
   createdGroups,
   killGroup,
   liveCount,
   procCount,
   removeGroups,
   spawnPopulation,
-  trackGroup,
 } from '../lib/populations';
+import { startShippedChild } from '../lib/shipped-child';
 import { sleep } from '../lib/wait';
 
 export interface ShippedMemoryPlan {
@@ -65,17 +64,7 @@ export async function measureShippedMemory(
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-memory-'));
   const started: ChildProcess[] = [];
   const start = (args: string[], name: string): ChildProcess => {
-    const home = join(dir, name);
-    const child = spawn(process.execPath, args, {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: benchEnv({
-        HOME: home,
-        CORRAL_CONFIG: join(dir, 'config.json'),
-        CORRAL_DATA_DIR: join(home, 'data'),
-      }),
-    });
-    trackGroup(child.pid!);
+    const child = startShippedChild(args, dir, name, 'ignore');
     started.push(child);
     return child;
   };

@@ -1,16 +1,6 @@
-import { portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/port-history';
+import { holdingWhen, portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/port-history';
 import { shortSessionId, projectName } from '../../shared/provenance-text';
-import type { IncidentEnd } from '../../shared/model';
 import { formatDuration, formatTable, printable } from './terminal-text';
-
-const END_WORDS: Record<IncidentEnd, string> = {
-  open: 'still running',
-  exited: 'exited',
-  'stopped-by-user': 'stopped by you',
-  'stopped-by-policy': 'stopped by a policy',
-  cleared: 'cleared',
-  unknown: 'end not known',
-};
 
 /**
  * `corral ps --port N`'s history: who held N and its neighbours in the last day, oldest first, with
@@ -24,8 +14,13 @@ export function renderPortHistory(port: number, history: readonly PortHolding[],
       h.sessionId ? `session ${printable(shortSessionId(h.sessionId))}` : null,
       h.project ? printable(projectName(h.project) ?? h.project) : null,
     ].filter((w) => w !== null);
-    const when = `${formatDuration(now - h.from)} ago, ${h.until === null ? END_WORDS.open : `${END_WORDS[h.end]} ${formatDuration(now - h.until)} ago`}`;
-    return [`  :${h.port}`, printable(h.command), who.join(' · '), when, h.groupId];
+    return [
+      `  :${h.port}`,
+      printable(h.command),
+      who.join(' · '),
+      holdingWhen(h, now, formatDuration),
+      h.groupId,
+    ];
   });
   const lines = [
     `Earlier on :${port} and the ${PORT_DRIFT_SPAN} ports above it (last 24 h, from incidents):`,

@@ -1,13 +1,10 @@
 import type { ProcessRecord } from '../core/model/process-record';
-import { recordSessionEnded } from '../core/storage/ended-sessions';
-import { HOOK_AGENT_SPECS, type HookAgent, type HookAgentSpec } from '../core/hooks-setup/hook-agents';
-import { findLeftovers } from './find-leftovers';
+import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
-import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
-import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
+import { answerAfterTool } from './after-tool-answer';
+import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import { recordsSinceStart } from './pids-since-start';
-import { portNote } from './port-note';
-import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
 /** What a running Corral needs to answer a hook request without a hook process of its own. */
 export interface ServiceHookContext {
@@ -34,18 +31,8 @@ export interface ServiceHookContext {
  */
 const DELIVERY_SLACK_MS = 2_000;
 
-interface Payload {
-  session_id?: unknown;
-  tool_use_id?: unknown;
-  tool_name?: unknown;
-  tool_input?: unknown;
+interface Payload extends HookPayload {
   duration_ms?: unknown;
-}
-
-function callIdOf(p: Payload): string {
-  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
-    ? p.tool_use_id
-    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
 }
 
 function carriesSession(r: ProcessRecord, spec: HookAgentSpec, sessionId: string): boolean {
@@ -114,18 +101,10 @@ export function answerHook(
   /** The command hook client and its launcher (x-corral-client), never reported. */
   client: readonly number[] = [],
 ): string {
-  const spec = HOOK_AGENT_SPECS[agent];
-  const eventSpec = spec.events.find((e) => e.event === event);
-  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
-  const payload = JSON.parse(body) as Payload;
-  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
-
+  const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, body);
   if (eventSpec.role === 'session-end') {
     ctx.lastAnswered.delete(`${agent}\0${sessionId}`);
-    if (sessionId !== '') {
-      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
-      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
-    }
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
     return '';
   }
   const key = { agent, sessionId, callId: callIdOf(payload) };
@@ -136,40 +115,21 @@ export function answerHook(
   }
 
   const recorded = takeToolCallStart(ctx.dataDir, key);
-  // Whatever else is said, a port the output says is taken is named with its holder (as run-hook.ts).
-  const ports = portNote(payload, {
-    dataDir: ctx.dataDir,
-    sampler: ctx.sampler,
-    pid: process.pid,
-    now: ctx.now,
+  const portContext = { dataDir: ctx.dataDir, sampler: ctx.sampler, pid: process.pid, now: ctx.now };
+  return answerAfterTool(event, payload, spec, sessionId, portContext, () => {
+    const sessionKey = `${agent}\0${sessionId}`;
+    const startKey = callStart(ctx, recorded?.startKey ?? null, payload, ctx.lastAnswered.get(sessionKey));
+    if (startKey === null) return null;
+    if (sessionId !== '') {
+      // Sessions that never said they ended (a killed agent) are forgotten in bulk, not kept forever.
+      if (ctx.lastAnswered.size >= 10_000) ctx.lastAnswered.clear();
+      ctx.lastAnswered.set(sessionKey, ctx.nowTicks);
+    }
+    const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
+    const records = fresh
+      ? ctx.sampler.sampleSome(fresh)
+      : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax);
+    const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
+    return { startKey, records, agentPid, self: new Set(client) };
   });
-  const noted = (note: string): string =>
-    note === '' && ports === ''
-      ? ''
-      : afterToolOutput(event, [note, ports].filter((n) => n !== '').join('\n\n'));
-  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown; is_background?: unknown };
-  if (input.run_in_background === true || input.is_background === true) return noted('');
-  const sessionKey = `${agent}\0${sessionId}`;
-  const startKey = callStart(ctx, recorded?.startKey ?? null, payload, ctx.lastAnswered.get(sessionKey));
-  if (startKey === null) return noted('');
-  if (sessionId !== '') {
-    // Sessions that never said they ended (a killed agent) are forgotten in bulk, not kept forever.
-    if (ctx.lastAnswered.size >= 10_000) ctx.lastAnswered.clear();
-    ctx.lastAnswered.set(sessionKey, ctx.nowTicks);
-  }
-  const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
-  const records = fresh
-    ? ctx.sampler.sampleSome(fresh)
-    : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax);
-  const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
-  const leftovers = findLeftovers(records, {
-    spec,
-    sessionId: sessionId === '' ? null : sessionId,
-    startKey,
-    agentPid,
-    self: new Set(client),
-  });
-  if (leftovers.length === 0) return noted('');
-  const groups = leftoverGroups(leftovers, records, listeningTcpPorts(leftovers.map((r) => r.pid)));
-  return noted(leftoverNote(groups));
 }

@@ -1,13 +1,10 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
-import { recordSessionEnded } from '../core/storage/ended-sessions';
-import { findLeftovers } from './find-leftovers';
-import { HOOK_AGENT_SPECS, type HookAgent } from '../core/hooks-setup/hook-agents';
+import type { HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
-import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
-import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
-import { portNote } from './port-note';
-import { forgetSessionToolCalls, recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { answerAfterTool } from './after-tool-answer';
+import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
+import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 import { isShellName } from '../../shared/shells';
 
 export interface HookContext {
@@ -18,11 +15,7 @@ export interface HookContext {
   now: number;
 }
 
-interface Payload {
-  session_id?: unknown;
-  tool_use_id?: unknown;
-  tool_name?: unknown;
-  tool_input?: unknown;
+interface Payload extends HookPayload {
   hook_event_name?: unknown;
 }
 
@@ -49,28 +42,14 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
   return { self, agentPid: null };
 }
 
-function callIdOf(p: Payload): string {
-  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
-    ? p.tool_use_id
-    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
-}
-
 /**
  * Runs one hook event and returns what to print on stdout ('' for nothing). Throws on internal
  * errors; the command wraps it so the agent never sees a failure.
  */
 export function runHook(agent: HookAgent, event: string, stdin: string, ctx: HookContext): string {
-  const spec = HOOK_AGENT_SPECS[agent];
-  const eventSpec = spec.events.find((e) => e.event === event);
-  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
-  const payload = JSON.parse(stdin) as Payload;
-  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
-
+  const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, stdin);
   if (eventSpec.role === 'session-end') {
-    if (sessionId !== '') {
-      recordSessionEnded(ctx.dataDir, { agent, sessionId, endedAt: ctx.now });
-      forgetSessionToolCalls(ctx.dataDir, agent, sessionId);
-    }
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
     return '';
   }
 
@@ -84,29 +63,11 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
   }
 
   const start = takeToolCallStart(ctx.dataDir, key);
-  // Whatever else is said, a port the output says is taken is named with its holder.
-  const ports = portNote(payload, ctx);
-  const noted = (note: string): string =>
-    note === '' && ports === ''
-      ? ''
-      : afterToolOutput(event, [note, ports].filter((n) => n !== '').join('\n\n'));
-  const input = (payload.tool_input ?? {}) as { run_in_background?: unknown; is_background?: unknown };
-  // The agent runs background calls on purpose and keeps track of them itself (Claude Code's
-  // run_in_background; Qwen Code's and Gemini CLI's is_background).
-  if (input.run_in_background === true || input.is_background === true) return noted('');
-  // Without the before-tool record there is no way to tell this call's processes from older ones.
-  if (!start) return noted('');
-  const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
-  const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
-  const { self, agentPid } = selfAndAgent(ctx.sampler, ctx.pid);
-  const leftovers = findLeftovers(records, {
-    spec,
-    sessionId: sessionId === '' ? null : sessionId,
-    startKey: start.startKey,
-    agentPid,
-    self,
+  return answerAfterTool(event, payload, spec, sessionId, ctx, () => {
+    // Without the before-tool record there is no way to tell this call's processes from older ones.
+    if (!start) return null;
+    const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
+    const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
+    return { startKey: start.startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
   });
-  if (leftovers.length === 0) return noted('');
-  const groups = leftoverGroups(leftovers, records, listeningTcpPorts(leftovers.map((r) => r.pid)));
-  return noted(leftoverNote(groups));
 }

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
 import { CpuMeter } from '../../main/core/analysis/cpu-meter';
-import { initialRunawayState, nextRunawayState } from '../../main/core/analysis/runaway';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/monitor-views';
@@ -9,6 +8,7 @@ import { isStall } from '../../main/core/monitor/stall';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
+import { handPolledMatcher, handPolledSettings } from '../support/sweeping-monitor';
 import { waitFor } from '../support/wait-for';
 
 describe('isStall', () => {
@@ -24,6 +24,19 @@ describe('isStall', () => {
   });
 });
 
+let stop: (() => void) | null = null;
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  stop?.();
+  stop = null;
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** Blocks this thread, timers and all, as App Nap or SIGSTOP would stop the monitor's. */
+function stallThisThread(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 describe('a rebaseline', () => {
   it('makes the first reading after a sleep unknown instead of an average over the sleep', () => {
     const meter = new CpuMeter();
@@ -34,26 +47,48 @@ describe('a rebaseline', () => {
     expect(meter.reading('1@1', 2500, 3_601_000)).toBe(100);
   });
 
-  it('keeps a sleep from completing a hot streak that began before it', () => {
-    const policy = { cpuPercent: 90, windowSeconds: 120 };
-    const before = nextRunawayState(initialRunawayState(), 100, 0, policy);
-    // Without a rebaseline, one hot reading an hour later would make it a runaway.
-    expect(nextRunawayState(before, 100, 3_600_000, policy).active).toBe(true);
-    // The monitor's rebaseline resets streaks that are not yet runaways (Monitor.rebaseline).
-    expect(nextRunawayState(initialRunawayState(), 100, 3_600_000, policy).active).toBe(false);
+  it('keeps a stall from completing a hot streak that began before it (Monitor.rebaseline)', async () => {
+    const windowSeconds = 1;
+    // A low bar, so that a loaded machine still reads the loop hot across the stall.
+    const settings = { ...handPolledSettings, runaway: { cpuPercent: 25, windowSeconds } };
+    const agent = await FakeAgent.start();
+    const call = await agent.toolCall('while :; do :; done');
+    // Two monitors watch the same loop through the same stall; only one is rebaselined after it.
+    const watch = () => {
+      const sampler = new LinuxSampler({ markerKeys: handPolledMatcher.markerKeys });
+      const monitor = new Monitor({ sampler, matcher: handPolledMatcher, settings });
+      const runaways: MonitorEvent[] = [];
+      monitor.onEvent((e) => {
+        if (e.type === 'runaway' && e.pgid === call.pid) runaways.push(e);
+      });
+      cleanups.push(() => sampler.close());
+      return { monitor, runaways };
+    };
+    const rebaselined = watch();
+    const control = watch();
+    for (const { monitor } of [rebaselined, control])
+      await waitFor('the loop read hot', () => {
+        monitor.poll();
+        return snapshotGroups(monitor).some((g) => g.pgid === call.pid && (g.cpuPercent ?? 0) >= 25);
+      });
+    expect([...rebaselined.runaways, ...control.runaways]).toEqual([]);
+
+    stallThisThread(windowSeconds * 1000 + 500);
+    rebaselined.monitor.rebaseline();
+    const rebaselinedAt = Date.now();
+    control.monitor.poll();
+    rebaselined.monitor.poll();
+    // Without the rebaseline, the stall is read as the loop's time spent hot: the streak is complete.
+    expect(control.runaways).toHaveLength(1);
+    // With it, the streak starts afresh after the stall.
+    expect(rebaselined.runaways).toEqual([]);
+    const runaway = await waitFor('the runaway, a window after the rebaseline', () => {
+      rebaselined.monitor.poll();
+      return rebaselined.runaways[0];
+    });
+    expect(runaway.at - rebaselinedAt).toBeGreaterThanOrEqual(windowSeconds * 1000);
   });
 });
-
-let stop: (() => void) | null = null;
-afterEach(() => {
-  stop?.();
-  stop = null;
-});
-
-/** Blocks this thread, timers and all, as App Nap or SIGSTOP would stop the monitor's. */
-function stallThisThread(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 describe('a monitor stalled between its polls', () => {
   it('starts its readings afresh, so the stall is not counted as time a tool call spent hot', async () => {

@@ -36,28 +36,58 @@ describe('dispatch', () => {
     expect(progress).toHaveLength(1);
   });
 
-  it('stops a session through the service, one outcome per group, progress forwarded', async () => {
+  it("stops a session by its id prefix: every group of it but the agent's, one outcome per group", async () => {
     const service = new FakeCorralService();
     const session = { id: 'sess-dispatch-1', source: 'env' as const, project: '/p/shop', agentAlive: true };
+    const other = { ...session, id: 'sess-other-2' };
     service.current = {
       seq: 2,
       sampledAt: 1,
-      groups: [makeGroup({ session }), makeGroup({ id: '77:77:1', pgid: 77, session, containsAgent: true })],
+      groups: [
+        makeGroup({ session }),
+        makeGroup({ id: '77:77:1', pgid: 77, session, containsAgent: true }),
+        makeGroup({ id: '88:88:1', pgid: 88, session: other }),
+      ],
     };
     const progress: TeardownResult[] = [];
-    const result = await dispatch(service, 'session:stop', { sessionId: 'sess-dispatch-1' }, (p) =>
-      progress.push(p),
+    const result = await dispatch(
+      service,
+      'session:stop',
+      { sessionId: 'sess-dispatch', dryRun: true },
+      (p) => progress.push(p),
     );
-    expect(result).toMatchObject({
+    // The session, the skip and its reason are actions/stop-session.ts's and resolve-targets.ts's.
+    expect(result).toEqual({
       ok: true,
       payload: {
+        sessionId: 'sess-dispatch-1',
         refused: null,
         skipped: [{ groupId: '77:77:1', reason: "the agent's own group" }],
-        outcomes: [{ groupId: KNOWN_GROUP_ID, refused: null, result: { clean: true } }],
+        outcomes: [
+          { groupId: KNOWN_GROUP_ID, refused: null, result: expect.objectContaining({ dryRun: true }) },
+        ],
       },
     });
     expect(progress.map((p) => p.groupId)).toEqual([KNOWN_GROUP_ID]);
-    expect(service.calls.map((c) => c.method)).toEqual(['stopSession', 'stopGroup']);
+    expect(service.calls).toEqual([
+      { method: 'stopSession', args: [{ sessionId: 'sess-dispatch', dryRun: true }] },
+      { method: 'stopGroup', args: [{ groupId: KNOWN_GROUP_ID, dryRun: true }] },
+    ]);
+  });
+
+  it('refuses a session with no leftover groups, signalling nothing', async () => {
+    const service = new FakeCorralService();
+    const session = { id: 'sess-only-agent', source: 'env' as const, project: '/p/shop', agentAlive: true };
+    service.current = { seq: 2, sampledAt: 1, groups: [makeGroup({ session, containsAgent: true })] };
+    const result = await dispatch(service, 'session:stop', { sessionId: 'sess-only-agent' });
+    expect(result).toMatchObject({
+      ok: true,
+      payload: {
+        refused: "session sess-only-agent has no leftover groups (the agent's own group)",
+        outcomes: [],
+      },
+    });
+    expect(service.calls.map((c) => c.method)).toEqual(['stopSession']);
   });
 
   it('answers snapshot:get with the snapshot a transport chains its deltas on, while it has one', async () => {

@@ -17,6 +17,7 @@ import type {
   TeardownResult,
 } from '../../shared/model';
 import type { CorralService, SettingsUpdate } from '../../main/core/service';
+import { stopSession } from '../../main/core/actions/stop-session';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 
 export const KNOWN_GROUP_ID = '4242:4242:987654';
@@ -89,26 +90,18 @@ export class FakeCorralService implements CorralService {
     return result;
   }
 
-  /** Stops, through stopGroup, each group of the snapshot in that session that does not hold the agent. */
+  /** The product's stopSession (actions/stop-session.ts) over the snapshot, each group through stopGroup. */
   async stopSession(
     request: StopSessionRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<StopSessionResult> {
     this.calls.push({ method: 'stopSession', args: [request] });
-    const mine = this.current.groups.filter((g) => g.session?.id === request.sessionId);
-    const result: StopSessionResult = {
-      sessionId: request.sessionId,
-      refused: mine.length === 0 ? `no live process group belongs to session ${request.sessionId}` : null,
-      skipped: mine
-        .filter((g) => g.containsAgent)
-        .map((g) => ({ groupId: g.id, reason: "the agent's own group" })),
-      outcomes: [],
-    };
-    for (const g of mine.filter((g) => !g.containsAgent)) {
-      const teardown = await this.stopGroup({ groupId: g.id, dryRun: request.dryRun }, onProgress);
-      result.outcomes.push({ groupId: g.id, result: teardown, refused: null });
-    }
-    return result;
+    return stopSession(request, this.current.groups, async (groupId) => {
+      const group = this.current.groups.find((g) => g.id === groupId);
+      if (!group) throw new Error(`no group with id ${groupId} in the current snapshot`);
+      const result = await this.stopGroup({ groupId, dryRun: request.dryRun }, onProgress);
+      return { refused: null, group, result };
+    });
   }
 
   async keepGroup(request: KeepGroupRequest): Promise<KeepGroupResult> {

@@ -1,4 +1,10 @@
-import type { GroupFlag, GroupView, ProcessFlag, ProcessView } from '../../../shared/model';
+import {
+  GROUP_FLAGS,
+  type GroupFlag,
+  type GroupView,
+  type ProcessFlag,
+  type ProcessView,
+} from '../../../shared/model';
 import type { ProcessRecord } from '../model/process-record';
 import type { Attribution } from './attribution';
 import { chooseAnchor, formatGroupId } from './group-id';
@@ -11,16 +17,6 @@ export interface ProcessAnnotation {
   originGroup?: { pgid: number; sid: number };
   heldPipe?: string;
 }
-
-const GROUP_FLAG_ORDER: GroupFlag[] = [
-  'orphan',
-  'leaderless',
-  'runaway',
-  'held-pipe',
-  'memory-hog',
-  'spawn-storm',
-  'session-ended',
-];
 
 export function commandOf(r: Pick<ProcessRecord, 'argv' | 'name'>): string {
   return r.argv.length > 0 && r.argv.some((a) => a.length > 0) ? r.argv.join(' ') : `[${r.name}]`;
@@ -96,7 +92,7 @@ export function buildGroups(
       leaderPid: pgid,
       leaderAlive: leader !== undefined,
       agent: owner ? { name: owner.agent, pid: owner.agentPid } : null,
-      flags: GROUP_FLAG_ORDER.filter((f) => flagSet.has(f)),
+      flags: GROUP_FLAGS.filter((f) => flagSet.has(f)),
       processes,
       cpuPercent: cpu === null ? null : Math.round(cpu * 10) / 10,
       rssBytes: members.reduce((sum, m) => sum + (m.rssBytes ?? 0), 0),

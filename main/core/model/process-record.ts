@@ -1,14 +1,9 @@
 // The record every layer passes around: one process as a sampler saw it. Data only: no I/O here.
 
+import type { ProcessIds } from '../../../shared/model';
+
 /** One process as a sampler saw it at one instant. */
-export interface ProcessRecord {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  sid: number;
-  uid: number;
-  /** Kernel state letter (R, S, D, Z, T, t, X, I). */
-  state: string;
+export interface ProcessRecord extends ProcessIds {
   /**
    * Platform start stamp that, with the pid, identifies one process for its whole life:
    * clock ticks since boot on Linux, microseconds since epoch on macOS.

@@ -1,5 +1,5 @@
-import type { GroupView, IncidentEnd } from '../../../shared/model';
-import { portDrift, portHistoryUpTo } from '../../../shared/port-history';
+import type { GroupView } from '../../../shared/model';
+import { holdingWhen, portDrift, portHistoryUpTo } from '../../../shared/port-history';
 import { projectName, shortSessionId } from '../../../shared/provenance-text';
 import { visibleText } from '../../../shared/visible-text';
 import { formatDuration } from '../shared-ui/format';
@@ -7,15 +7,6 @@ import { useCorral } from '../store/store-context';
 import { useRecentIncidents } from './recent-incidents';
 
 const SHOWN = 3;
-const END_WORDS: Record<IncidentEnd, string> = {
-  open: 'still running',
-  exited: 'exited',
-  'stopped-by-user': 'stopped by you',
-  'stopped-by-policy': 'stopped by a policy',
-  cleared: 'cleared',
-  unknown: 'end not known',
-};
-
 /**
  * Under a group's ports: who held them (and the ports just below, where a dev server was before it
  * drifted up) in the last day, newest first, from the incidents; and the drift, `:3000 → :3001 → :3002`.
@@ -47,9 +38,7 @@ export function PortHistoryList({ group, ports }: { group: GroupView; ports: rea
             <span className="port">:{h.port}</span>
             {h.sessionId ? ` session ${visibleText(shortSessionId(h.sessionId))}` : ''}
             {h.project ? ` · ${visibleText(projectName(h.project) ?? h.project)}` : ''} ·{' '}
-            {formatDuration(now - h.from)} ago,{' '}
-            {h.until === null ? END_WORDS.open : `${END_WORDS[h.end]} ${formatDuration(now - h.until)} ago`} ·{' '}
-            {visibleText(h.command)}
+            {holdingWhen(h, now, formatDuration)} · {visibleText(h.command)}
           </li>
         ))}
       </ul>

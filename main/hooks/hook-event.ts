@@ -1,0 +1,53 @@
+import {
+  HOOK_AGENT_SPECS,
+  type HookAgent,
+  type HookAgentSpec,
+  type HookEventSpec,
+} from '../core/hooks-setup/hook-agents';
+import { recordSessionEnded } from '../core/storage/ended-sessions';
+import { forgetSessionToolCalls } from './tool-call-starts';
+
+/** The payload fields every hook event may carry that Corral reads. */
+export interface HookPayload {
+  session_id?: unknown;
+  tool_use_id?: unknown;
+  tool_name?: unknown;
+  tool_input?: unknown;
+}
+
+/** One hook event as the agent sent it, read the same by the one-shot hook and the service. */
+export interface HookEvent<P extends HookPayload> {
+  spec: HookAgentSpec;
+  eventSpec: HookEventSpec;
+  payload: P;
+  /** '' when the payload names none. */
+  sessionId: string;
+}
+
+/** Reads a hook event's body. Throws on an event Corral does not handle or a body that is not JSON. */
+export function readHookEvent<P extends HookPayload>(
+  agent: HookAgent,
+  event: string,
+  body: string,
+): HookEvent<P> {
+  const spec = HOOK_AGENT_SPECS[agent];
+  const eventSpec = spec.events.find((e) => e.event === event);
+  if (!eventSpec) throw new Error(`${spec.label} has no hook event '${event}' Corral handles`);
+  const payload = JSON.parse(body) as P;
+  const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
+  return { spec, eventSpec, payload, sessionId };
+}
+
+/** A session said it ended: recorded for `ps` and policies, and its unanswered tool calls forgotten. */
+export function noteSessionEnded(dataDir: string, agent: HookAgent, sessionId: string, now: number): void {
+  if (sessionId === '') return;
+  recordSessionEnded(dataDir, { agent, sessionId, endedAt: now });
+  forgetSessionToolCalls(dataDir, agent, sessionId);
+}
+
+/** Names one tool call across its before- and after-tool events. */
+export function callIdOf(p: HookPayload): string {
+  return typeof p.tool_use_id === 'string' && p.tool_use_id !== ''
+    ? p.tool_use_id
+    : `${String(p.tool_name)}\0${JSON.stringify(p.tool_input ?? null)}`;
+}
