@@ -81,7 +81,7 @@ describe('the policy rule form', () => {
     expect(errorsForRule(errors, 1)).toEqual({
       action: ['expected "notify" or "stop", got "kill"'],
       flags: [
-        'unknown flag "zombie" (known: orphan, leaderless, runaway, held-pipe, memory-hog, session-ended)',
+        'unknown flag "zombie" (known: orphan, leaderless, runaway, held-pipe, memory-hog, spawn-storm, session-ended)',
       ],
       ports: ['expected a non-empty list of port numbers (1..65535)'],
       minAgeSeconds: ['expected a number >= 0, got -1'],
@@ -192,7 +192,7 @@ describe('policies in Settings as a form', () => {
     });
     await act(async () => fireEvent.click(save));
     expect(screen.getByTestId('policies-json-error').textContent).toBe(
-      'policies[0] "zombies" refused: match.flags: unknown flag "zombie" (known: orphan, leaderless, runaway, held-pipe, memory-hog, session-ended)',
+      'policies[0] "zombies" refused: match.flags: unknown flag "zombie" (known: orphan, leaderless, runaway, held-pipe, memory-hog, spawn-storm, session-ended)',
     );
     expect(patches).toEqual([]);
     const good = [{ name: 'orphans', match: { flags: ['orphan'] }, action: 'notify' }];
