@@ -31,14 +31,16 @@ function countingCwdReads(sampler: LinuxSampler, reads: number[][], { runMarks =
 
 describe("a quiet process's cwd and ports, on a real process", () => {
   it('are not read again while its run mark stands, and are once it ran', async () => {
-    // The shell blocks opening a FIFO (it does not run) until the test writes to it, then moves.
+    // The shell blocks opening a FIFO (it does not run) until the test writes to it, then moves, and
+    // blocks for good on a second FIFO nobody opens for writing. (Not the first FIFO again: opened while
+    // the test's write was still open, it would read the end of that write and the shell would exit.)
     const g = spawnGroup(
       [
-        'mkdir "$DIR/a" "$DIR/b" && mkfifo "$DIR/go" && cd "$DIR/a"',
+        'mkdir "$DIR/a" "$DIR/b" && mkfifo "$DIR/go" "$DIR/stay" && cd "$DIR/a"',
         'echo ok > "$DIR/one"',
         'read -r line < "$DIR/go"',
         'cd "$DIR/b" && echo ok > "$DIR/two"',
-        'read -r line < "$DIR/go"',
+        'read -r line < "$DIR/stay"',
       ].join('\n'),
       { env: cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'quiet-1' }) },
     );
