@@ -53,6 +53,9 @@ describe("an agent's idle processes", () => {
       `sleep 600 & echo $! > ${dir}/sleep; read x < ${go}; while :; do :; done`,
     );
     const sleepPid = Number(await waitFor('the sleep', () => readPid(join(dir, 'sleep'))));
+    // `$!` is known as soon as the shell forked: the child may still be inside execve, where its
+    // cmdline and environ read empty (and it is not yet anyone's), so the first poll waits for the exec.
+    await waitFor("the sleep to have exec'd", () => readCmdline(sleepPid).startsWith('sleep\0'));
     const { monitor, reads } = monitorRecordingReads();
     monitor.poll();
     const agentsProcess = (pid: number) =>
@@ -82,6 +85,14 @@ describe("an agent's idle processes", () => {
     expect(reads.filter((asked) => asked.has(sleepPid)).length).toBe(1);
   });
 });
+
+function readCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return '';
+  }
+}
 
 function readPid(path: string): string | null {
   try {
