@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS } from '../../main/core/hooks-setup/hook-agents';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import {
   CLAUDE_CODE_VERSION,
-  claudeCodeSkipReason,
+  BUILT_CLI,
+  claudeWithBuiltCliSkipReason,
   makeClaudeHome,
   runClaude,
   trackGroupsOfRun,
@@ -16,18 +16,7 @@ import {
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { removeDir } from '../support/spawned-groups';
 
-// The hooks run this checkout's built CLI (npm run build; npm test builds first), as an installed
-// Corral would: the TypeScript source through tsx would also work, only slower.
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
-
-function skipReason(): string | undefined {
-  const claude = claudeCodeSkipReason();
-  if (claude) return claude;
-  if (!existsSync(BUILT_CLI)) return `the built CLI ${BUILT_CLI} is missing (run npm run build)`;
-  return undefined;
-}
-
-const reason = skipReason();
+const reason = claudeWithBuiltCliSkipReason();
 if (reason) console.warn(`[skipped] Claude Code end-to-end hooks test: ${reason}`);
 
 const dirs: string[] = [];

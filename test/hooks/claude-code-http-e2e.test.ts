@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureHookEndpoint, HOOK_TOKEN_HEADER } from '../../main/core/hooks-setup/hook-endpoint';
 import { installHooks } from '../../main/core/hooks-setup/hooks-setup';
 import {
   CLAUDE_CODE_VERSION,
-  claudeCodeSkipReason,
+  BUILT_CLI,
+  claudeWithBuiltCliSkipReason,
   makeClaudeHome,
   runClaude,
   trackGroupsOfRun,
@@ -17,18 +17,9 @@ import {
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
 
-// The running Corral is this checkout's built CLI (`corral watch`, as the user service runs it).
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
-
-function skipReason(): string | undefined {
-  const claude = claudeCodeSkipReason();
-  if (claude) return claude;
-  if (process.platform !== 'linux') return 'the service answers hooks on Linux (elsewhere they run one-shot)';
-  if (!existsSync(BUILT_CLI)) return `the built CLI ${BUILT_CLI} is missing (run npm run build)`;
-  return undefined;
-}
-
-const reason = skipReason();
+const reason = claudeWithBuiltCliSkipReason(
+  'the service answers hooks on Linux (elsewhere they run one-shot)',
+);
 if (reason) console.warn(`[skipped] Claude Code http hooks end-to-end test: ${reason}`);
 
 const dirs: string[] = [];

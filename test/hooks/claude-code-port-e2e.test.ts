@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CLAUDE_CODE_VERSION,
-  claudeCodeSkipReason,
+  BUILT_CLI,
+  claudeWithBuiltCliSkipReason,
   makeClaudeHome,
   runClaude,
   trackGroupsOfRun,
@@ -14,20 +14,7 @@ import {
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { cleanEnv, removeDir, spawnGroup } from '../support/spawned-groups';
 
-// The real Claude Code CLI runs a Bash call that fails with EADDRINUSE against a port a real server
-// holds; Corral's hook (the built one, as installed) names the holder, and the fake Messages API's
-// next request shows the note reached the model.
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
-
-function skipReason(): string | undefined {
-  const claude = claudeCodeSkipReason();
-  if (claude) return claude;
-  if (process.platform !== 'linux') return 'the port holder is read from /proc (Linux)';
-  if (!existsSync(BUILT_CLI)) return `the built CLI ${BUILT_CLI} is missing (run npm run build)`;
-  return undefined;
-}
-
-const reason = skipReason();
+const reason = claudeWithBuiltCliSkipReason('the port holder is read from /proc (Linux)');
 if (reason) console.warn(`[skipped] Claude Code port-conflict end-to-end test: ${reason}`);
 
 const dirs: string[] = [];

@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { allPids, readProcStat } from './proc';
 import { trackGroup } from './spawned-groups';
 import { testCacheDir } from './test-cache';
@@ -20,6 +21,21 @@ export function claudeCodeDir(): string {
 
 export function claudeCodeBinary(): string {
   return join(claudeCodeDir(), 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+}
+
+/** This checkout's built CLI (npm run build; npm test builds first), run as an installed Corral would be. */
+export const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+
+/**
+ * Why a test of Claude Code with the built CLI is skipped (undefined: it runs): Claude Code's reason,
+ * `linuxOnly`'s where the test needs Linux, or a missing build.
+ */
+export function claudeWithBuiltCliSkipReason(linuxOnly?: string): string | undefined {
+  const claude = claudeCodeSkipReason();
+  if (claude) return claude;
+  if (linuxOnly !== undefined && process.platform !== 'linux') return linuxOnly;
+  if (!existsSync(BUILT_CLI)) return `the built CLI ${BUILT_CLI} is missing (run npm run build)`;
+  return undefined;
 }
 
 /** Undefined when the CLI is usable; otherwise why a test that needs it is skipped. */
