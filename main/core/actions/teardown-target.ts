@@ -55,16 +55,3 @@ export function teardownTarget(
     protectedReason: shell ? `holds an interactive shell (pid ${shell.pid} on ${shell.tty})` : null,
   };
 }
-
-/** Finds the group a user named by id: same PGID, and the id's anchor process still in it. */
-export function findGroupById(groupId: string, groups: readonly GroupView[]): GroupView | 'reused' | null {
-  const parts = parseGroupId(groupId);
-  if (!parts) return null;
-  const group = groups.find((g) => g.pgid === parts.pgid);
-  if (!group) return null;
-  if (group.id === groupId) return group;
-  const anchorStillThere = group.processes.some(
-    (p) => p.pid === parts.anchorPid && p.startKey === parts.anchorStartKey,
-  );
-  return anchorStillThere ? group : 'reused';
-}
