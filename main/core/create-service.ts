@@ -53,6 +53,8 @@ export interface RunningService {
   service: CorralService;
   monitor: Monitor;
   store: IncidentStore;
+  /** The data directory the service keeps its files in (incidents, hooks' records, the hook endpoint). */
+  dataDir: string;
   /**
    * Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. With a
    * `cache`, the groups unchanged since its last snapshot are not built again; `built` gets those that were.
@@ -311,6 +313,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     service,
     monitor,
     store,
+    dataDir,
     agentsSnapshot: (views) => ({
       seq: ++seq,
       sampledAt: Date.now(),

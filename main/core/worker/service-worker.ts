@@ -5,6 +5,7 @@ import type { Snapshot, TeardownResult } from '../../../shared/model';
 import type { SettingsUpdate } from '../service';
 import { answerRequest } from '../service-requests';
 import { createCorralService } from '../create-service';
+import { startServiceHooks } from '../../hooks/service-hooks';
 import { TrayFeed } from './tray-feed';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage, WorkerRequest } from './worker-protocol';
 
@@ -20,6 +21,8 @@ const running = createCorralService({
   onError: (step, err) => console.error(`corral worker: ${step}:`, err),
 });
 const { service } = running;
+// Agents' hooks are answered here while the app runs, as `corral watch` answers them (cli-service.ts).
+const hooks = startServiceHooks(running.dataDir, (step, err) => console.error(`corral worker: ${step}:`, err));
 let detail: SnapshotDetail = 'agents';
 
 // With no window showing every group, the tray gets agents' groups (tray-feed.ts): at once after a run
@@ -80,7 +83,10 @@ port.on('message', (message: WorkerCall) => {
   if (message.kind === 'stop') {
     offAgents();
     showEverything(false);
-    void running.stop().then(() => {
+    void hooks
+      .then((server) => server?.close())
+      .then(() => running.stop())
+      .then(() => {
       post({ kind: 'stopped' });
       port.close();
     });
