@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,8 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     expect(dryHttp.stdout).not.toContain('"PreToolUse"');
     expect(dryHttp.stdout).not.toContain('"command"');
     expect(existsSync(settings)).toBe(false);
+    // A dry run writes nothing at all: no endpoint file, no data directory, nothing in HOME.
+    expect(readdirSync(h)).toEqual([]);
 
     const install = await runCli(['hooks', 'install', '--agent', 'claude-code'], { env });
     expect(install).toMatchObject({ code: 0 });

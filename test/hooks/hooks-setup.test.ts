@@ -1,10 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
 import { bashProgram, hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
-import { readHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
+import {
+  ensureHookEndpoint,
+  hookEndpointPath,
+  readHookEndpoint,
+} from '../../main/core/hooks-setup/hook-endpoint';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { resolveDataDir } from '../../main/core/storage/data-dir';
@@ -320,9 +332,9 @@ describe('corral hooks install/uninstall on real settings files', () => {
       expect(c.backup).toBeNull();
       expect(c.diff).toContain(`+ `);
       if (http) {
-        const endpoint = readHookEndpoint(dataDirOf(p))!;
-        expect(c.diff).toContain(`"url": "http://127.0.0.1:${endpoint.port}/hook/claude-code/PostToolUse"`);
-        expect(c.diff).toContain(`"x-corral-token": "${endpoint.token}"`);
+        // No endpoint yet: the diff shows one install would create, and none is written.
+        expect(c.diff).toMatch(/"url": "http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code\/PostToolUse"/);
+        expect(c.diff).toMatch(/"x-corral-token": "[0-9a-f]{64}"/);
         expect(c.diff).not.toContain('"PreToolUse"');
       } else {
         expect(c.diff).toContain(
@@ -338,7 +350,22 @@ describe('corral hooks install/uninstall on real settings files', () => {
       expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
       expect(backupsBeside(path)).toEqual([]);
       expect(existsSync(client)).toBe(false);
+      // Not even the data directory (which holds the endpoint file) is made.
+      expect(existsSync(dataDirOf(p))).toBe(false);
     }
+  });
+
+  it('--dry-run --http shows the endpoint there already is, and leaves its file as it was', () => {
+    const p = place();
+    const endpoint = ensureHookEndpoint(dataDirOf(p));
+    const file = hookEndpointPath(dataDirOf(p));
+    const before = { text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs };
+    const c = installHooks('claude-code', p, PREFIX, true, true);
+    expect(c.diff).toContain(`"url": "http://127.0.0.1:${endpoint.port}/hook/claude-code/PostToolUse"`);
+    expect(c.diff).toContain(`"x-corral-token": "${endpoint.token}"`);
+    expect({ text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs }).toEqual(before);
+    expect(readdirSync(dirname(file))).toEqual(['endpoint']);
+    expect(existsSync(settingsPath('claude-code', p))).toBe(false);
   });
 
   it('uninstall touches nothing that install did not add (a user hook that merely mentions corral stays)', () => {

@@ -35,11 +35,25 @@ export function readHookEndpoint(dataDir: string): HookEndpoint | null {
   return text === null ? null : parseHookEndpoint(text);
 }
 
+/**
+ * The endpoint in the file, without creating anything (no data directory, no folder): what a dry run
+ * and `hooks status` read. Null when there is none.
+ */
+export function peekHookEndpoint(dataDir: string): HookEndpoint | null {
+  const text = readOwnFile(hookEndpointPath(dataDir));
+  return text === null ? null : parseHookEndpoint(text);
+}
+
+/** A fresh endpoint (a random port and a 256-bit token), not written anywhere. */
+export function newHookEndpoint(): HookEndpoint {
+  return { port: randomInt(PORT_MIN, PORT_MAX + 1), token: randomBytes(32).toString('hex') };
+}
+
 /** The endpoint, created (a random port and a 256-bit token) when there is none yet. */
 export function ensureHookEndpoint(dataDir: string): HookEndpoint {
   const existing = readHookEndpoint(dataDir);
   if (existing) return existing;
-  const endpoint = { port: randomInt(PORT_MIN, PORT_MAX + 1), token: randomBytes(32).toString('hex') };
+  const endpoint = newHookEndpoint();
   writeOwnFileAtomically(hookEndpointPath(dataDir), `${endpoint.port} ${endpoint.token}\n`);
   return endpoint;
 }

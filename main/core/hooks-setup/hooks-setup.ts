@@ -6,7 +6,14 @@ import { readSettingsText, writeSettingsText } from './settings-file';
 import { resolveDataDir } from '../storage/data-dir';
 import { bashProgram, hookClientPath, writeHookClient } from './hook-client-script';
 import { shellQuote } from './shell-quote';
-import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl, type HookEndpoint } from './hook-endpoint';
+import {
+  ensureHookEndpoint,
+  HOOK_TOKEN_HEADER,
+  hookUrl,
+  newHookEndpoint,
+  peekHookEndpoint,
+  type HookEndpoint,
+} from './hook-endpoint';
 import {
   installedEvents,
   mergeHooks,
@@ -90,7 +97,11 @@ export function installHooks(
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
   const dataDir = resolveDataDir(place.env, process.platform, place.home);
-  const endpoint = (): HookEndpoint => ensureHookEndpoint(dataDir);
+  // A dry run writes nothing, not even the endpoint: it shows the endpoint there is, else one that
+  // install would create (its port and token are then chosen afresh).
+  let shown: HookEndpoint | null = null;
+  const endpoint = (): HookEndpoint =>
+    dryRun ? (shown ??= peekHookEndpoint(dataDir) ?? newHookEndpoint()) : ensureHookEndpoint(dataDir);
   let clientPrefix = spec.viaClient
     ? `${shellQuote(bashProgram())} ${shellQuote(hookClientPath(dataDir))}`
     : prefix;
