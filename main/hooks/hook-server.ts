@@ -44,7 +44,8 @@ export function startHookServer(
   const host = `127.0.0.1:${endpoint.port}`;
   const refuse = (res: ServerResponse, status: number): void => {
     stats.refused++;
-    res.writeHead(status, { 'content-length': 0, connection: 'close' }).end();
+    // Marked as Corral's, so `corral hooks status` tells a refused token from another program's answer.
+    res.writeHead(status, { 'content-length': 0, connection: 'close', 'x-corral-hook': 'refused' }).end();
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.headers.host !== host || !tokenMatches(req.headers[HOOK_TOKEN_HEADER], endpoint.token)) {
@@ -52,7 +53,11 @@ export function startHookServer(
     }
     if (req.method === 'GET' && req.url === '/hook/stats') {
       const body = JSON.stringify(stats);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'x-corral-hook': '1',
+      });
       res.end(body);
       return;
     }

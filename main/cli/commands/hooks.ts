@@ -13,8 +13,13 @@ import {
   installHooks,
   uninstallHooks,
   type HooksChange,
+  type HooksStatus,
 } from '../../core/hooks-setup/hooks-setup';
 import { UsageError } from '../../common/usage-error';
+import { hookClientPath } from '../../core/hooks-setup/hook-client-script';
+import { probeHookEndpoint } from '../../core/hooks-setup/hook-endpoint-probe';
+import { resolveDataDir } from '../../core/storage/data-dir';
+import { hookEndpointLine, type HooksAskingService } from './hook-endpoint-line';
 
 export const HOOKS_USAGE =
   'corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--http] | corral hooks status [--json]';
@@ -49,6 +54,20 @@ function report(c: HooksChange, verb: string, dryRun: boolean, out: (t: string) 
   );
 }
 
+/** The installed hooks that ask the running Corral: the hook client's command, or an http hook. */
+function hooksAskingService(statuses: readonly HooksStatus[], client: string): HooksAskingService {
+  const asking: HooksAskingService = { client: [], http: [] };
+  for (const s of statuses) {
+    const label = HOOK_AGENT_SPECS[s.agent].label;
+    const handlers = Object.values(s.events);
+    if (handlers.some((h) => !h.startsWith('http://') && h.includes(client))) asking.client.push(label);
+    for (const url of new Set(handlers.filter((h) => h.startsWith('http://')))) {
+      asking.http.push({ label, port: Number(new URL(url).port) });
+    }
+  }
+  return asking;
+}
+
 /** Exit codes: 0 done (or nothing to do); 1 some settings file was left untouched (invalid, unreadable). */
 export async function runHooks(
   args: string[],
@@ -65,7 +84,10 @@ export async function runHooks(
       allowPositionals: false,
     });
     const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
-    if (values.json) out(JSON.stringify({ agents: statuses }));
+    const dataDir = resolveDataDir(place.env, process.platform, place.home);
+    // Who answers on the endpoint's port: a stale port or token means the hooks fall back (or say nothing).
+    const endpoint = await probeHookEndpoint(dataDir);
+    if (values.json) out(JSON.stringify({ agents: statuses, endpoint }));
     else {
       for (const s of statuses) {
         const label = HOOK_AGENT_SPECS[s.agent].label;
@@ -80,6 +102,7 @@ export async function runHooks(
           : '';
         out(`${label}: ${what}${broken}`);
       }
+      out(hookEndpointLine(endpoint, hooksAskingService(statuses, hookClientPath(dataDir))));
     }
     return statuses.some((s) => s.state === 'invalid') ? 1 : 0;
   }
