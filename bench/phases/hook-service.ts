@@ -243,7 +243,7 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.clientFallback.waitMs,
       null,
-      'refused at once, then the one-shot hook',
+      'refused at once, then the one-shot hook replaces the client (exec)',
     ),
     row(
       'no service, command client falling back: CPU',

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,8 @@ interface Setup {
   client: string;
   /** Written by the one-shot fallback's wrapper each time it runs. */
   fallbackLog: string;
+  /** The pid the one-shot fallback ran as, one line each time. */
+  fallbackPids: string;
   port: number;
 }
 
@@ -43,19 +45,22 @@ function setUp(): Setup {
   dirs.push(data);
   const { port } = ensureHookEndpoint(data);
   const fallbackLog = join(data, 'fallback-ran');
+  const fallbackPids = join(data, 'fallback-pids');
   // The one-shot prefix the client falls back to: a note that it ran, then the real one-shot hook.
   const wrapper = join(data, 'one-shot.sh');
   writeFileSync(
     wrapper,
-    `#!/bin/sh\necho ran >> ${shellQuote(fallbackLog)}\nexec ${shellQuote(process.execPath)} ${shellQuote(BUILT_HOOK)} "$@"\n`,
+    `#!/bin/sh\necho ran >> ${shellQuote(fallbackLog)}\necho $$ >> ${shellQuote(fallbackPids)}\nexec ${shellQuote(process.execPath)} ${shellQuote(BUILT_HOOK)} "$@"\n`,
     { mode: 0o700 },
   );
   const client = writeHookClient(data, `/bin/sh ${shellQuote(wrapper)}`);
-  return { data, client, fallbackLog, port };
+  return { data, client, fallbackLog, fallbackPids, port };
 }
 
 /** One Codex tool call's shape: the client's PreToolUse, a shell that leaves `tail` behind, the client's PostToolUse. */
-async function toolCall(s: Setup): Promise<{ leftover: number; out: string; ms: number }> {
+async function toolCall(
+  s: Setup,
+): Promise<{ leftover: number; out: string; ms: number; clients: number[] }> {
   const session = randomUUID();
   const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1', CORRAL_DATA_DIR: s.data };
   const payload = (event: string): string =>
@@ -67,9 +72,11 @@ async function toolCall(s: Setup): Promise<{ leftover: number; out: string; ms: 
       hook_event_name: event,
     });
   // Not spawnSync: the service under test may answer from this very process.
+  const clients: number[] = [];
   const hook = async (event: string): Promise<{ out: string; ms: number }> => {
     const t = performance.now();
     const child = spawn('/bin/bash', [s.client, 'hook', 'codex', event], { env: cleanEnv(markers) });
+    clients.push(child.pid!);
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -91,7 +98,7 @@ async function toolCall(s: Setup): Promise<{ leftover: number; out: string; ms: 
   shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
   await new Promise((r) => shell.on('close', r));
   const post = await hook('PostToolUse');
-  return { leftover: Number(text.trim()), ...post };
+  return { leftover: Number(text.trim()), ...post, clients };
 }
 
 async function standIn(port: number, kind: 'hung' | 'garbage'): Promise<void> {
@@ -143,14 +150,23 @@ describe.skipIf(reason !== undefined)('the command hook client (bash, for agents
     expect(existsSync(s.fallbackLog)).toBe(false);
   });
 
-  it.each(['absent', 'hung', 'garbage'] as const)(
+  it.each(['absent', 'no endpoint', 'hung', 'garbage'] as const)(
     'with the service %s, the one-shot fallback gives the same note',
     async (kind) => {
       const s = setUp();
-      if (kind !== 'absent') await standIn(s.port, kind);
-      const { leftover, out, ms } = await toolCall(s);
+      if (kind === 'no endpoint') rmSync(hookEndpointPath(s.data));
+      if (kind === 'hung' || kind === 'garbage') await standIn(s.port, kind);
+      const { leftover, out, ms, clients } = await toolCall(s);
       expectNote(out, leftover);
       expect(readFileSync(s.fallbackLog, 'utf8')).toBe('ran\nran\n');
+      const ranAs = readFileSync(s.fallbackPids, 'utf8').trim().split('\n').map(Number);
+      if (kind === 'absent' || kind === 'no endpoint') {
+        // Nothing to ask: the one-shot hook replaced the client (exec), no bash waited beside it.
+        expect(ranAs).toEqual(clients);
+      } else {
+        // The service took the payload and failed: the client hands it on and waits.
+        expect(ranAs.some((pid) => clients.includes(pid))).toBe(false);
+      }
       // The client gives up on a silent service after its 1 s read deadline, not the agent's.
       if (kind === 'hung') expect(ms).toBeLessThan(10_000);
     },
