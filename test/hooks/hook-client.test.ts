@@ -58,9 +58,7 @@ function setUp(): Setup {
 }
 
 /** One Codex tool call's shape: the client's PreToolUse, a shell that leaves `tail` behind, the client's PostToolUse. */
-async function toolCall(
-  s: Setup,
-): Promise<{ leftover: number; out: string; ms: number; clients: number[] }> {
+async function toolCall(s: Setup): Promise<{ leftover: number; out: string; ms: number; clients: number[] }> {
   const session = randomUUID();
   const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1', CORRAL_DATA_DIR: s.data };
   const payload = (event: string): string =>

@@ -125,7 +125,10 @@ describe.skipIf(reason !== undefined)('corral hooks status: who answers on the e
       expect(text.code, text.stderr).toBe(0);
       expect(json.code, json.stderr).toBe(0);
       const line = text.stdout.split('\n').find((l) => l.startsWith('Hook service: '));
-      return { text: line ?? '', endpoint: (JSON.parse(json.stdout) as { endpoint: HookEndpointProbe }).endpoint };
+      return {
+        text: line ?? '',
+        endpoint: (JSON.parse(json.stdout) as { endpoint: HookEndpointProbe }).endpoint,
+      };
     };
     expect((await runCli(['hooks', 'install', '--agent', 'codex'], cli)).code).toBe(0);
     const { port } = await waitFor('the service answering hooks', async () => {
@@ -135,13 +138,17 @@ describe.skipIf(reason !== undefined)('corral hooks status: who answers on the e
 
     const live = await status();
     expect(live.endpoint).toEqual({ state: 'answering', path: hookEndpointPath(data), port });
-    expect(live.text).toBe(`Hook service: a running Corral answers hooks on 127.0.0.1:${port} (${hookEndpointPath(data)}).`);
+    expect(live.text).toBe(
+      `Hook service: a running Corral answers hooks on 127.0.0.1:${port} (${hookEndpointPath(data)}).`,
+    );
 
     // The endpoint file written again while the service runs (removed, then re-created by an install).
     writeEndpoint(data, port!);
     const refused = await status();
     expect(refused.endpoint.state).toBe('token-refused');
-    expect(refused.text).toContain(`the Corral on 127.0.0.1:${port} refuses the token in ${hookEndpointPath(data)}`);
+    expect(refused.text).toContain(
+      `the Corral on 127.0.0.1:${port} refuses the token in ${hookEndpointPath(data)}`,
+    );
     expect(refused.text).toContain('the hook client (Codex CLI) falls back to the one-shot reader');
 
     const code = await serve.stop();
@@ -172,7 +179,10 @@ describe('the status line (pure)', () => {
       'Hook service: nothing answers on 127.0.0.1:21000, the port /d/hooks/endpoint names: no Corral service runs, or it could not take the port (its log says why). Until one answers, the hook client (Codex CLI) falls back to the one-shot reader, a process per call; the http hooks (Claude Code) get no answer, so no note. The http hooks of Claude Code post to port 21001, not 21000: run `corral hooks install --http` again.',
     );
     expect(
-      hookEndpointLine({ state: 'answering', path, port: 21000 }, { client: [], http: [{ label: 'Claude Code', port: 21000 }] }),
+      hookEndpointLine(
+        { state: 'answering', path, port: 21000 },
+        { client: [], http: [{ label: 'Claude Code', port: 21000 }] },
+      ),
     ).toBe('Hook service: a running Corral answers hooks on 127.0.0.1:21000 (/d/hooks/endpoint).');
   });
 });

@@ -16,7 +16,9 @@ function list(labels: readonly string[]): string {
 function withoutService(asking: HooksAskingService): string {
   const parts: string[] = [];
   if (asking.client.length > 0) {
-    parts.push(`the hook client (${list(asking.client)}) falls back to the one-shot reader, a process per call`);
+    parts.push(
+      `the hook client (${list(asking.client)}) falls back to the one-shot reader, a process per call`,
+    );
   }
   const http = [...new Set(asking.http.map((h) => h.label))];
   if (http.length > 0) parts.push(`the http hooks (${list(http)}) get no answer, so no note`);

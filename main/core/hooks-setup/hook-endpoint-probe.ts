@@ -13,13 +13,7 @@ import { HOOK_TOKEN_HEADER, hookEndpointPath, parseHookEndpoint } from './hook-e
  * - `unreadable`: the endpoint file cannot be read (`detail` says why).
  */
 export type HookEndpointState =
-  | 'none'
-  | 'answering'
-  | 'not-listening'
-  | 'not-answering'
-  | 'token-refused'
-  | 'not-corral'
-  | 'unreadable';
+  'none' | 'answering' | 'not-listening' | 'not-answering' | 'token-refused' | 'not-corral' | 'unreadable';
 
 export interface HookEndpointProbe {
   state: HookEndpointState;

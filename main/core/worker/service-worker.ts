@@ -22,7 +22,9 @@ const running = createCorralService({
 });
 const { service } = running;
 // Agents' hooks are answered here while the app runs, as `corral watch` answers them (cli-service.ts).
-const hooks = startServiceHooks(running.dataDir, (step, err) => console.error(`corral worker: ${step}:`, err));
+const hooks = startServiceHooks(running.dataDir, (step, err) =>
+  console.error(`corral worker: ${step}:`, err),
+);
 let detail: SnapshotDetail = 'agents';
 
 // With no window showing every group, the tray gets agents' groups (tray-feed.ts): at once after a run
@@ -87,9 +89,9 @@ port.on('message', (message: WorkerCall) => {
       .then((server) => server?.close())
       .then(() => running.stop())
       .then(() => {
-      post({ kind: 'stopped' });
-      port.close();
-    });
+        post({ kind: 'stopped' });
+        port.close();
+      });
     return;
   }
   answer(message).then(
