@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureHookEndpoint, HOOK_TOKEN_HEADER } from '../../main/core/hooks-setup/hook-endpoint';
 import { installHooks } from '../../main/core/hooks-setup/hooks-setup';
@@ -14,13 +15,17 @@ import {
   runClaude,
   trackGroupsOfRun,
 } from '../support/claude-code';
+import { startWorkerService } from '../../main/core/worker/worker-service';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
+import { waitFor } from '../support/wait-for';
 import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
 
 const reason = claudeWithBuiltCliSkipReason(
   'the service answers hooks on Linux (elsewhere they run one-shot)',
 );
 if (reason) console.warn(`[skipped] Claude Code http hooks end-to-end test: ${reason}`);
+// The desktop app's core and hook server, built beside the CLI by npm run build.
+const WORKER_ENTRY = fileURLToPath(new URL('../../out/main/service-worker.js', import.meta.url));
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -93,6 +98,19 @@ async function startWatch(s: Setup): Promise<void> {
   throw new Error(`corral watch did not answer hooks on port ${s.port}: ${stderr}`);
 }
 
+/** The desktop app's arrangement without Electron: the built worker (out/main/service-worker.js), until its hook server answers. */
+async function startDesktopWorker(s: Setup): Promise<void> {
+  const worker = await startWorkerService(WORKER_ENTRY, { dataDir: s.data });
+  cleanups.push(() => worker.stop());
+  await waitFor(
+    `the desktop worker answering hooks on port ${s.port}`,
+    () => stats(s).then((x) => x !== null),
+    {
+      timeoutMs: 30_000,
+    },
+  );
+}
+
 async function stats(s: Setup): Promise<{ answered: number; failed: number } | null> {
   try {
     const res = await fetch(`http://127.0.0.1:${s.port}/hook/stats`, {
@@ -157,22 +175,25 @@ describe.skipIf(reason !== undefined)(
   `Claude Code ${CLAUDE_CODE_VERSION} with Corral's http hooks answered by a running Corral (real CLI, fake API)`,
   { timeout: 240_000 },
   () => {
-    it('corral watch answers the PostToolUse http hook: the model is told the leftover, and no hook process ran', async () => {
-      const s = setUp();
-      await startWatch(s);
-      const { leftoverPid, nextRequest } = await oneTurn(s);
-      expect(nextRequest).toContain('Corral: this command left 1 process running');
-      expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
-      expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
-      // The service answered both hooks (PostToolUse, SessionEnd); nothing failed inside it.
-      const after = await stats(s);
-      expect(after?.answered).toBeGreaterThanOrEqual(2);
-      expect(after?.failed).toBe(0);
-      // No one-shot hook ran: it would have logged here or recorded a PreToolUse start.
-      expect(existsSync(join(s.data, 'hooks', 'hook-errors.log'))).toBe(false);
-      const ended = readFileSync(join(s.data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
-      expect(ended).toContain('"agent":"claude-code"');
-    });
+    it.each(['corral watch', 'the desktop app (its worker thread)'] as const)(
+      '%s answers the PostToolUse http hook: the model is told the leftover, and no hook process ran',
+      async (service) => {
+        const s = setUp();
+        await (service === 'corral watch' ? startWatch(s) : startDesktopWorker(s));
+        const { leftoverPid, nextRequest } = await oneTurn(s);
+        expect(nextRequest).toContain('Corral: this command left 1 process running');
+        expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
+        expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
+        // The service answered both hooks (PostToolUse, SessionEnd); nothing failed inside it.
+        const after = await stats(s);
+        expect(after?.answered).toBeGreaterThanOrEqual(2);
+        expect(after?.failed).toBe(0);
+        // No one-shot hook ran: it would have logged here or recorded a PreToolUse start.
+        expect(existsSync(join(s.data, 'hooks', 'hook-errors.log'))).toBe(false);
+        const ended = readFileSync(join(s.data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
+        expect(ended).toContain('"agent":"claude-code"');
+      },
+    );
 
     it.each(['absent', 'hung', 'garbage', 'error-status'] as const)(
       'with the service %s, the tool call completes and the model sees no note and no error',
