@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import type { PortHolding } from '../../shared/port-history';
+import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
 import { runCli } from '../support/run-cli';
@@ -28,36 +28,6 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-/** A free loopback port P whose neighbour P+1 is free too (each checked by binding it). */
-async function twoFreePorts(): Promise<number> {
-  const bind = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(null));
-      s.listen(port, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-  for (let tries = 0; tries < 20; tries++) {
-    const p = await bind(0);
-    if (p !== null && p < 65_535 && (await bind(p + 1)) !== null) return p;
-  }
-  throw new Error('no two neighbouring free ports');
-}
-
-function serverScript(): string {
-  const file = join(tempDir('corral-drift-server-'), 'serve.mjs');
-  writeFileSync(
-    file,
-    `import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
-createServer().listen(Number(process.argv[2]), '127.0.0.1', () => writeFileSync(process.argv[3], 'listening\\n'));
-`,
-  );
-  return file;
-}
-
 describe('corral ps --port: who held the port before, from incidents', { timeout: 120_000 }, () => {
   it('shows the holders of P and the ports above it in the last day, and the drift P → P+1', async () => {
     const harness = startHarness();
@@ -67,8 +37,8 @@ describe('corral ps --port: who held the port before, from incidents', { timeout
     try {
       const project = tempDir('corral-drift-project-');
       mkdirSync(join(project, '.git'));
-      const port = await twoFreePorts();
-      const script = serverScript();
+      const port = await neighbouringFreePorts(2);
+      const script = writeDevServerScript(tempDir('corral-drift-server-'), 'serve.mjs');
       const sessions = [randomUUID(), randomUUID()];
       const servers: number[] = [];
       for (const [n, session] of sessions.entries()) {

@@ -2,13 +2,13 @@
 // on :P and :P+1 end, the third holds :P+2. Its row shows the earlier holders (from the incidents the
 // running Corral recorded) and the drift :P → :P+1 → :P+2. Real `corral serve`, real listeners, real
 // Chromium at the menu-bar popover's size (420 × 700); a screenshot goes to test-artifacts/.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
 import { startServe, type ServeProcess } from '../support/serve-process';
@@ -43,24 +43,6 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-/** A free loopback port P with P+1 and P+2 free too (each checked by binding it). */
-async function threeFreePorts(): Promise<number> {
-  const bind = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(null));
-      s.listen(port, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-  for (let tries = 0; tries < 20; tries++) {
-    const p = await bind(0);
-    if (p !== null && p < 65_000 && (await bind(p + 1)) !== null && (await bind(p + 2)) !== null) return p;
-  }
-  throw new Error('no three neighbouring free ports');
-}
-
 describe('port history in the UI at 420 × 700', () => {
   it("a server's row lists who held its port and the ports below it, and the drift", async () => {
     serve = await startServe({ pollIntervalMs: 250 });
@@ -71,15 +53,8 @@ describe('port history in the UI at 420 × 700', () => {
 
     const project = tempDir('corral-ui-drift-project-');
     mkdirSync(join(project, '.git'));
-    const script = join(tempDir('corral-ui-drift-server-'), 'dev-server.mjs');
-    writeFileSync(
-      script,
-      `import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
-createServer().listen(Number(process.argv[2]), '127.0.0.1', () => writeFileSync(process.argv[3], 'listening\\n'));
-`,
-    );
-    const port = await threeFreePorts();
+    const script = writeDevServerScript(tempDir('corral-ui-drift-server-'), 'dev-server.mjs');
+    const port = await neighbouringFreePorts(3);
     const sessions = [randomUUID(), randomUUID(), randomUUID()];
     const pgids: number[] = [];
     for (const [n, session] of sessions.entries()) {
