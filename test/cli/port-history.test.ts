@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import type { PortHolding } from '../../shared/port-history';
 import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
@@ -10,23 +9,14 @@ import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { startHarness } from '../support/service-harness';
-import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 // A dev server drifts: one session's server holds P, is stopped, the next session's takes P+1. The
 // running Corral notes each group's ports and session on its incident; `corral ps --port P` then
 // shows who held P and P+1 in the last day, and the drift.
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirsRemovedAfterEach();
 
 describe('corral ps --port: who held the port before, from incidents', { timeout: 120_000 }, () => {
   it('shows the holders of P and the ports above it in the last day, and the drift P → P+1', async () => {

@@ -2,18 +2,17 @@
 // on :P and :P+1 end, the third holds :P+2. Its row shows the earlier holders (from the incidents the
 // running Corral recorded) and the drift :P → :P+1 → :P+2. Real `corral serve`, real listeners, real
 // Chromium at the menu-bar popover's size (420 × 700); a screenshot goes to test-artifacts/.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
 import { startServe, type ServeProcess } from '../support/serve-process';
-import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 const ARTIFACTS = 'test-artifacts';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
@@ -21,7 +20,7 @@ const POPOVER = { width: 420, height: 700 };
 
 let browser: Browser;
 let serve: ServeProcess | null = null;
-const dirs: string[] = [];
+const tempDir = tempDirsRemovedAfterEach();
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -32,16 +31,6 @@ afterAll(async () => {
   await serve?.stop();
   await browser?.close();
 });
-
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
 
 describe('port history in the UI at 420 × 700', () => {
   it("a server's row lists who held its port and the ports below it, and the drift", async () => {
