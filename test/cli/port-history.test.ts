@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import type { PortHolding } from '../../shared/port-history';
-import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
-import { FakeAgent } from '../support/fake-agent';
+import { neighbouringFreePorts, startDevServerCall, writeDevServerScript } from '../support/dev-server';
 import { groupMembers } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { startHarness } from '../support/service-harness';
@@ -32,16 +31,8 @@ describe('corral ps --port: who held the port before, from incidents', { timeout
       const sessions = [randomUUID(), randomUUID()];
       const servers: number[] = [];
       for (const [n, session] of sessions.entries()) {
-        const agent = await FakeAgent.start({
-          markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: session },
-          cwd: project,
-        });
-        // The call returns once its server listens, as a dev server's "ready" line tells the agent.
-        const ready = join(tempDir('corral-drift-ready-'), 'ready');
-        const call = await agent.toolCall(
-          `${process.execPath} ${script} ${port + n} ${ready} & until [ -s ${ready} ]; do sleep 0.05; done; echo started`,
-        );
-        await call.exited();
+        const readyDir = tempDir('corral-drift-ready-');
+        const call = await startDevServerCall({ script, port: port + n, project, session, readyDir });
         servers.push(call.pid);
         await harness.next('incident-opened', (e) => e.pgid === call.pid);
         // The incident learns its port once a view read the listener.

@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
-import { FakeAgent } from '../support/fake-agent';
+import { neighbouringFreePorts, startDevServerCall, writeDevServerScript } from '../support/dev-server';
 import { groupMembers } from '../support/proc';
 import { startServe, type ServeProcess } from '../support/serve-process';
 import { waitFor } from '../support/wait-for';
@@ -47,16 +46,16 @@ describe('port history in the UI at 420 × 700', () => {
     const sessions = [randomUUID(), randomUUID(), randomUUID()];
     const pgids: number[] = [];
     for (const [n, session] of sessions.entries()) {
-      const agent = await FakeAgent.start({
-        markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: session },
-        cwd: project,
+      const readyDir = tempDir('corral-ui-drift-ready-');
+      const description = 'Start the dev server';
+      const call = await startDevServerCall({
+        script,
+        port: port + n,
+        project,
+        session,
+        readyDir,
+        description,
       });
-      const ready = join(tempDir('corral-ui-drift-ready-'), 'ready');
-      const call = await agent.toolCall(
-        `${process.execPath} ${script} ${port + n} ${ready} & until [ -s ${ready} ]; do sleep 0.05; done; echo ready`,
-        { description: 'Start the dev server' },
-      );
-      await call.exited();
       pgids.push(call.pid);
       const row = page.locator(`tr[data-testid=group-row][data-group-id^="${call.pid}:"]`);
       // The row shows the port once a view read it; that same view noted it on the group's incident.

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { FakeAgent, type ToolCall } from './fake-agent';
 
 /** Binds `port` (0: any) on loopback and lets it go; the port bound, or null when it was taken. */
 function bindOnce(port: number): Promise<number | null> {
@@ -41,4 +42,31 @@ createServer().listen(Number(process.argv[2]), '127.0.0.1', () => writeFileSync(
 `,
   );
   return file;
+}
+
+/**
+ * A new Claude Code session (`session`) in `project` starts the dev server `script` on `port` in a tool
+ * call, which returns once the server listens (as a dev server's "ready" line tells the agent; its ready
+ * file goes in `readyDir`). Resolves with the call once its shell has exited.
+ */
+export async function startDevServerCall(options: {
+  script: string;
+  port: number;
+  project: string;
+  session: string;
+  readyDir: string;
+  description?: string;
+}): Promise<ToolCall> {
+  const { script, port, project, session, readyDir, description } = options;
+  const agent = await FakeAgent.start({
+    markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: session },
+    cwd: project,
+  });
+  const ready = join(readyDir, 'ready');
+  const call = await agent.toolCall(
+    `${process.execPath} ${script} ${port} ${ready} & until [ -s ${ready} ]; do sleep 0.05; done; echo ready`,
+    { description },
+  );
+  await call.exited();
+  return call;
 }
