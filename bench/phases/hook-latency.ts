@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timedCommand } from '../lib/timed-command';
 import { percentile, summarize } from '../lib/stats';
-import { benchEnv, killGroup, trackGroup } from '../lib/populations';
+import { benchEnv, killGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
-import { waitUntil } from '../lib/wait';
+import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
 
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
 /**
@@ -26,15 +25,6 @@ export interface HookLatency {
   nodeFloorMs: number[];
   nodeFloorCpuMs: number[];
   missing?: string;
-}
-
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 /**
@@ -57,42 +47,21 @@ export async function measureHookLatency(trials: number): Promise<HookLatency> {
   const nodeFloorCpuMs: number[] = [];
   try {
     for (let i = 0; i < trials; i++) {
-      const payload = (event: string): string =>
-        JSON.stringify({
-          session_id: session,
-          tool_use_id: `toolu_bench${i}`,
-          tool_name: 'Bash',
-          tool_input: { command: 'sleep 600 &', description: 'bench' },
-          hook_event_name: event,
-        });
       timedCommand(
         [process.execPath, BUILT_CLI, 'hook', 'claude-code', 'PreToolUse'],
-        payload('PreToolUse'),
+        hookPayload(session, i, 'PreToolUse'),
         env,
       );
-      // The leftover's output goes nowhere, or it would hold the pipe (and this wait) open.
-      const shell = spawn('/bin/bash', ['-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'ignore'],
-        env: benchEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
-      });
-      trackGroup(shell.pid!);
-      let text = '';
-      shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
-      await new Promise((resolve) => shell.on('close', resolve));
-      const leftover = Number(text.trim());
-      await waitUntil(`tool shell ${shell.pid} to exit`, () => isGone(shell.pid!));
+      const shell = await toolShell({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session });
       const post = timedCommand(
         [process.execPath, BUILT_CLI, 'hook', 'claude-code', 'PostToolUse'],
-        payload('PostToolUse'),
+        hookPayload(session, i, 'PostToolUse'),
         env,
       );
-      if (!post.stdout.includes(`pid ${leftover} `)) {
-        throw new Error(`the PostToolUse hook did not name leftover ${leftover}: ${post.stdout}`);
-      }
+      expectNote(post.stdout, shell.leftover, 'the PostToolUse hook');
       postMs.push(post.ms);
       postCpuMs.push(post.cpuMs);
-      killGroup(shell.pid!);
+      killGroup(shell.pgid);
       const floor = timedCommand([process.execPath, '-e', ''], '', env);
       nodeFloorMs.push(floor.ms);
       nodeFloorCpuMs.push(floor.cpuMs);

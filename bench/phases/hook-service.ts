@@ -9,8 +9,9 @@ import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script'
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { timedCommand } from '../lib/timed-command';
 import { percentile, summarize } from '../lib/stats';
-import { benchEnv, killGroup, trackGroup } from '../lib/populations';
+import { benchEnv, killGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
+import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
 import { waitUntil } from '../lib/wait';
 
 const CHILD = fileURLToPath(new URL('../hook-server-child.ts', import.meta.url));
@@ -47,45 +48,6 @@ function processCpuMs(pid: number): number {
   return ns / 1e6;
 }
 
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** A tool call's shell in its own group, carrying the session's markers, that leaves `sleep` behind. */
-async function toolShell(session: string): Promise<{ pgid: number; leftover: number }> {
-  const shell = spawn('/bin/bash', ['-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: benchEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CODEX_THREAD_ID: session }),
-  });
-  trackGroup(shell.pid!);
-  let text = '';
-  shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
-  await new Promise((resolve) => shell.on('close', resolve));
-  await waitUntil(`tool shell ${shell.pid} to exit`, () => isGone(shell.pid!));
-  return { pgid: shell.pid!, leftover: Number(text.trim()) };
-}
-
-function payload(session: string, i: number, event: string, durationMs?: number): string {
-  return JSON.stringify({
-    session_id: session,
-    tool_use_id: `toolu_bench${i}`,
-    tool_name: 'Bash',
-    tool_input: { command: 'sleep 600 &', description: 'bench' },
-    hook_event_name: event,
-    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
-  });
-}
-
-function expectNote(out: string, leftover: number, what: string): void {
-  if (!out.includes(`pid ${leftover} `)) throw new Error(`${what} did not name leftover ${leftover}: ${out}`);
-}
-
 async function startServer(data: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, data], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -118,6 +80,8 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   const oneShot = [process.execPath, BUILT_HOOK];
   const client = writeHookClient(data, oneShot.map(shellQuote).join(' '));
   const session = randomUUID();
+  // The session's markers, as Claude Code and Codex set them in a tool's environment.
+  const markers = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CODEX_THREAD_ID: session };
   try {
     const server = await startServer(data);
     try {
@@ -130,14 +94,14 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
       for (let i = 0; i < trials; i++) {
         // Claude Code's http hook: the agent's own request; only the service's CPU is Corral's.
         const began = performance.now();
-        const tool = await toolShell(session);
+        const tool = await toolShell(markers);
         const cpu = processCpuMs(server.pid!);
         const t = performance.now();
         // duration_ms as Claude Code sends it: how long the tool ran, up to the hook.
         const res = await fetch(hookUrl(port, 'claude-code', 'PostToolUse'), {
           method: 'POST',
           headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-          body: payload(session, i, 'PostToolUse', Math.ceil(t - began)),
+          body: hookPayload(session, i, 'PostToolUse', Math.ceil(t - began)),
         });
         const text = await res.text();
         result.http.waitMs.push(performance.now() - t);
@@ -149,13 +113,13 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         const cpu2 = processCpuMs(server.pid!);
         const pre = timedCommand(
           ['/bin/bash', client, 'hook', 'codex', 'PreToolUse'],
-          payload(session, i, 'PreToolUse'),
+          hookPayload(session, i, 'PreToolUse'),
           env,
         );
-        const tool2 = await toolShell(session);
+        const tool2 = await toolShell(markers);
         const post = timedCommand(
           ['/bin/bash', client, 'hook', 'codex', 'PostToolUse'],
-          payload(session, i, 'PostToolUse'),
+          hookPayload(session, i, 'PostToolUse'),
           env,
         );
         result.client.waitMs.push(pre.ms + post.ms);
@@ -172,9 +136,17 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         [result.oneShot, [...oneShot, 'hook', 'codex']],
         [result.clientFallback, ['/bin/bash', client, 'hook', 'codex']],
       ] as const) {
-        const pre = timedCommand([...argv, 'PreToolUse'], payload(session, i + trials, 'PreToolUse'), env);
-        const tool = await toolShell(session);
-        const post = timedCommand([...argv, 'PostToolUse'], payload(session, i + trials, 'PostToolUse'), env);
+        const pre = timedCommand(
+          [...argv, 'PreToolUse'],
+          hookPayload(session, i + trials, 'PreToolUse'),
+          env,
+        );
+        const tool = await toolShell(markers);
+        const post = timedCommand(
+          [...argv, 'PostToolUse'],
+          hookPayload(session, i + trials, 'PostToolUse'),
+          env,
+        );
         path.waitMs.push(pre.ms + post.ms);
         path.cpuMs.push(pre.cpuMs + post.cpuMs);
         expectNote(post.stdout, tool.leftover, argv.join(' '));

@@ -1,3 +1,4 @@
+import { scaleBytes } from '../../shared/format';
 import { visibleText } from '../../shared/visible-text';
 
 /**
@@ -9,19 +10,17 @@ export function printable(text: string): string {
   return visibleText(text);
 }
 
+// Not shared/format.ts's words on purpose: a table column wants them compact (`1.5K`, `12m05s`, as ps has it).
+
+/** `512B`, `1.5K`, `12M`, `3.2G`. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes}B`;
-  const units = ['K', 'M', 'G', 'T'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)}${units[unit]}`;
+  const { figure, unit } = scaleBytes(bytes, 10);
+  return `${figure}${'BKMGT'[unit]}`;
 }
 
+/** `45s`, `12m05s`, `3h05m` (up to two days), `2d4h`. */
 export function formatDuration(ms: number): string {
+  if (Number.isNaN(ms)) return '?';
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);

@@ -3,7 +3,8 @@
 // incident (one group, one kind) is announced at most once; a burst (one `&` loop leaving 40 children)
 // is one notification, and anything new within the quiet window after it only moves the tray count.
 import type { GroupView, Settings, Snapshot } from '../../shared/model';
-import { formatCpu, formatDuration } from './format';
+import { formatDuration } from '../../shared/format';
+import { formatCpu } from './format';
 import { agentLabel, groupCommand, incidentFlags, orphanedSince, type IncidentFlag } from './flagged-groups';
 import { leftBehindSentence, leftoverWords, type LeftoverWords } from './leftover-text';
 import { spawnStormNow } from '../../shared/spawn-storm-words';

@@ -2,11 +2,11 @@
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
 import type { GroupView, Snapshot } from '../../shared/model';
 import {
-  formatCpu,
   formatDuration,
   msUntilAgeReadsOtherwise,
   msUntilCountdownReadsOtherwise,
-} from './format';
+} from '../../shared/format';
+import { formatCpu } from './format';
 import { agentLabel, groupCommand, isFlagged, openIncidentCount } from './flagged-groups';
 
 export const PAUSE_NOTIFICATIONS_MS = 60 * 60 * 1000;

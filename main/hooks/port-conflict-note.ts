@@ -27,6 +27,7 @@ export interface PortHolderGroup {
   } | null;
 }
 
+// Not shared/format.ts's formatDuration on purpose: a sentence the agent reads wants rounded, spelled units.
 /** "40 s", "5 min", "2 h", "3 d": how long ago, as a person says it. */
 export function agoWords(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

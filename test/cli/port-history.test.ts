@@ -1,62 +1,21 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import type { PortHolding } from '../../shared/port-history';
-import { FakeAgent } from '../support/fake-agent';
+import { neighbouringFreePorts, startDevServerCall, writeDevServerScript } from '../support/dev-server';
 import { groupMembers } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { startHarness } from '../support/service-harness';
-import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 // A dev server drifts: one session's server holds P, is stopped, the next session's takes P+1. The
 // running Corral notes each group's ports and session on its incident; `corral ps --port P` then
 // shows who held P and P+1 in the last day, and the drift.
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
-
-/** A free loopback port P whose neighbour P+1 is free too (each checked by binding it). */
-async function twoFreePorts(): Promise<number> {
-  const bind = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(null));
-      s.listen(port, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-  for (let tries = 0; tries < 20; tries++) {
-    const p = await bind(0);
-    if (p !== null && p < 65_535 && (await bind(p + 1)) !== null) return p;
-  }
-  throw new Error('no two neighbouring free ports');
-}
-
-function serverScript(): string {
-  const file = join(tempDir('corral-drift-server-'), 'serve.mjs');
-  writeFileSync(
-    file,
-    `import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
-createServer().listen(Number(process.argv[2]), '127.0.0.1', () => writeFileSync(process.argv[3], 'listening\\n'));
-`,
-  );
-  return file;
-}
+const tempDir = tempDirsRemovedAfterEach();
 
 describe('corral ps --port: who held the port before, from incidents', { timeout: 120_000 }, () => {
   it('shows the holders of P and the ports above it in the last day, and the drift P → P+1', async () => {
@@ -67,21 +26,13 @@ describe('corral ps --port: who held the port before, from incidents', { timeout
     try {
       const project = tempDir('corral-drift-project-');
       mkdirSync(join(project, '.git'));
-      const port = await twoFreePorts();
-      const script = serverScript();
+      const port = await neighbouringFreePorts(2);
+      const script = writeDevServerScript(tempDir('corral-drift-server-'), 'serve.mjs');
       const sessions = [randomUUID(), randomUUID()];
       const servers: number[] = [];
       for (const [n, session] of sessions.entries()) {
-        const agent = await FakeAgent.start({
-          markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: session },
-          cwd: project,
-        });
-        // The call returns once its server listens, as a dev server's "ready" line tells the agent.
-        const ready = join(tempDir('corral-drift-ready-'), 'ready');
-        const call = await agent.toolCall(
-          `${process.execPath} ${script} ${port + n} ${ready} & until [ -s ${ready} ]; do sleep 0.05; done; echo started`,
-        );
-        await call.exited();
+        const readyDir = tempDir('corral-drift-ready-');
+        const call = await startDevServerCall({ script, port: port + n, project, session, readyDir });
         servers.push(call.pid);
         await harness.next('incident-opened', (e) => e.pgid === call.pid);
         // The incident learns its port once a view read the listener.

@@ -1,28 +1,18 @@
 // `corral service`: the systemd user unit and the LaunchAgent plist that run `corral watch`, written,
 // checked by systemd-analyze, and removed again to the byte; the real start where a user manager runs.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createRequire } from 'node:module';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { launchAgentPlist } from '../../main/core/user-service/launchd-plist';
 import { systemdUnitText, systemdWord } from '../../main/core/user-service/systemd-unit';
 import { runCli } from '../support/run-cli';
-import { removeDir } from '../support/spawned-groups';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 const plist = createRequire(import.meta.url)('plist') as { parse(xml: string): unknown };
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function temp(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+const temp = tempDirsRemovedAfterEach();
 
 /** Every path under `root` with its type and, for files, its content: a before/after fingerprint. */
 function tree(root: string): string[] {

@@ -2,18 +2,16 @@
 // on :P and :P+1 end, the third holds :P+2. Its row shows the earlier holders (from the incidents the
 // running Corral recorded) and the drift :P → :P+1 → :P+2. Real `corral serve`, real listeners, real
 // Chromium at the menu-bar popover's size (420 × 700); a screenshot goes to test-artifacts/.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeAgent } from '../support/fake-agent';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { neighbouringFreePorts, startDevServerCall, writeDevServerScript } from '../support/dev-server';
 import { groupMembers } from '../support/proc';
 import { startServe, type ServeProcess } from '../support/serve-process';
-import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 const ARTIFACTS = 'test-artifacts';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
@@ -21,7 +19,7 @@ const POPOVER = { width: 420, height: 700 };
 
 let browser: Browser;
 let serve: ServeProcess | null = null;
-const dirs: string[] = [];
+const tempDir = tempDirsRemovedAfterEach();
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -33,34 +31,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
-
-/** A free loopback port P with P+1 and P+2 free too (each checked by binding it). */
-async function threeFreePorts(): Promise<number> {
-  const bind = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(null));
-      s.listen(port, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-  for (let tries = 0; tries < 20; tries++) {
-    const p = await bind(0);
-    if (p !== null && p < 65_000 && (await bind(p + 1)) !== null && (await bind(p + 2)) !== null) return p;
-  }
-  throw new Error('no three neighbouring free ports');
-}
-
 describe('port history in the UI at 420 × 700', () => {
   it("a server's row lists who held its port and the ports below it, and the drift", async () => {
     serve = await startServe({ pollIntervalMs: 250 });
@@ -71,28 +41,21 @@ describe('port history in the UI at 420 × 700', () => {
 
     const project = tempDir('corral-ui-drift-project-');
     mkdirSync(join(project, '.git'));
-    const script = join(tempDir('corral-ui-drift-server-'), 'dev-server.mjs');
-    writeFileSync(
-      script,
-      `import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
-createServer().listen(Number(process.argv[2]), '127.0.0.1', () => writeFileSync(process.argv[3], 'listening\\n'));
-`,
-    );
-    const port = await threeFreePorts();
+    const script = writeDevServerScript(tempDir('corral-ui-drift-server-'), 'dev-server.mjs');
+    const port = await neighbouringFreePorts(3);
     const sessions = [randomUUID(), randomUUID(), randomUUID()];
     const pgids: number[] = [];
     for (const [n, session] of sessions.entries()) {
-      const agent = await FakeAgent.start({
-        markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: session },
-        cwd: project,
+      const readyDir = tempDir('corral-ui-drift-ready-');
+      const description = 'Start the dev server';
+      const call = await startDevServerCall({
+        script,
+        port: port + n,
+        project,
+        session,
+        readyDir,
+        description,
       });
-      const ready = join(tempDir('corral-ui-drift-ready-'), 'ready');
-      const call = await agent.toolCall(
-        `${process.execPath} ${script} ${port + n} ${ready} & until [ -s ${ready} ]; do sleep 0.05; done; echo ready`,
-        { description: 'Start the dev server' },
-      );
-      await call.exited();
       pgids.push(call.pid);
       const row = page.locator(`tr[data-testid=group-row][data-group-id^="${call.pid}:"]`);
       // The row shows the port once a view read it; that same view noted it on the group's incident.

@@ -5,19 +5,17 @@ import {
   existsSync,
   lchownSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IncidentStore } from '../../main/core/storage/incident-store';
-import { removeDir } from '../support/spawned-groups';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 // A data directory another user controls: Corral writes nothing there and follows no link there,
 // and the hook still exits 0 with no output (a hook never fails the agent's tool call).
@@ -27,16 +25,7 @@ const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.
 const NOBODY = 65534;
 const asRoot = process.geteuid?.() === 0;
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterEach();
 
 function runHook(
   event: string,

@@ -1,33 +1,24 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
 import { installAgentHooks, resolveHookCommand } from '../../main/core/hooks-setup/hooks-service';
 import { shellWords } from '../../main/core/hooks-setup/hook-program-check';
 import { corralHookOf } from '../../main/core/hooks-setup/settings-merge';
 import { isAlive } from '../support/proc';
 import { runCli } from '../support/run-cli';
-import { cleanEnv, removeDir, spawnGroup } from '../support/spawned-groups';
+import { cleanEnv, spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 // Hooks installed with a `corral` whose path holds a space, run as the agents run them: the written
 // command string through a POSIX shell (`sh -c`, and `bash -c` for the agents that use bash).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterEach();
 
 /** Every Corral hook command an agent's settings file holds, by the agent's event name. */
 function installedCommands(agent: HookAgent, home: string, env: Record<string, string>): Map<string, string> {

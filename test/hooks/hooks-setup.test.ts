@@ -75,6 +75,36 @@ function claudeClientGroup(p: HooksPlace, event: string): unknown {
   };
 }
 
+type ClaudeHooks = Record<string, unknown[] | undefined>;
+
+function hooksIn(text: string): ClaudeHooks {
+  return (JSON.parse(text) as { hooks: ClaudeHooks }).hooks;
+}
+
+/**
+ * Corral's groups in Claude Code's hooks as an install writes them: after the user's own two PostToolUse
+ * groups, one on each event; the client on every event, the opt-in http hook on all but PreToolUse.
+ */
+function expectCorralGroups(hooks: ClaudeHooks, p: HooksPlace, mode: 'client' | 'http'): void {
+  const group = mode === 'http' ? claudeHttpGroup : claudeClientGroup;
+  expect(hooks.PreToolUse).toEqual(mode === 'http' ? undefined : [group(p, 'PreToolUse')]);
+  expect(hooks.PostToolUse!.slice(2)).toEqual([group(p, 'PostToolUse')]);
+  expect(hooks.PostToolUseFailure).toEqual([group(p, 'PostToolUseFailure')]);
+  expect(hooks.SessionEnd).toEqual([group(p, 'SessionEnd')]);
+}
+
+/** A place whose Claude Code settings hold an older install's one-shot command hooks beside the user's. */
+function olderOneShotInstall(): { p: HooksPlace; path: string } {
+  const p = place();
+  const path = settingsPath('claude-code', p);
+  const spec = HOOK_AGENT_SPECS['claude-code'];
+  write(
+    path,
+    mergeHooks(CLAUDE_SETTINGS, spec, (e) => `/old/node /old/corral.js hook claude-code ${e}`, path),
+  );
+  return { p, path };
+}
+
 function backupsBeside(path: string): string[] {
   return readdirSync(dirname(path)).filter((n) => n.includes('.corral-backup-'));
 }
@@ -120,10 +150,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
     // The user's two PostToolUse groups first and unchanged, then Corral's own group: the hook client
     // (asks the running Corral, else runs the one-shot hook), on every event.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
-    expect(after.hooks.PostToolUse![2]).toEqual(claudeClientGroup(p, 'PostToolUse'));
-    expect(after.hooks.PreToolUse).toEqual([claudeClientGroup(p, 'PreToolUse')]);
-    expect(after.hooks.PostToolUseFailure).toEqual([claudeClientGroup(p, 'PostToolUseFailure')]);
-    expect(after.hooks.SessionEnd).toEqual([claudeClientGroup(p, 'SessionEnd')]);
+    expectCorralGroups(after.hooks, p, 'client');
     expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
     // The file keeps its own four-space indentation.
     expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
@@ -164,55 +191,31 @@ describe('corral hooks install/uninstall on real settings files', () => {
   });
 
   it("replaces an older install's one-shot Claude Code command hooks with the hook client", () => {
-    const p = place();
-    const path = settingsPath('claude-code', p);
-    const spec = HOOK_AGENT_SPECS['claude-code'];
     // What Corral wrote before Claude Code's hooks ran the client: the one-shot command on every event.
-    write(
-      path,
-      mergeHooks(CLAUDE_SETTINGS, spec, (e) => `/old/node /old/corral.js hook claude-code ${e}`, path),
-    );
+    const { p, path } = olderOneShotInstall();
     installHooks('claude-code', p, PREFIX, false);
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('/old/corral.js');
-    const hooks = (JSON.parse(text) as { hooks: Record<string, unknown[]> }).hooks;
-    expect(hooks.PreToolUse).toEqual([claudeClientGroup(p, 'PreToolUse')]);
-    expect(hooks.PostToolUse!.slice(2)).toEqual([claudeClientGroup(p, 'PostToolUse')]);
-    expect(hooks.PostToolUseFailure).toEqual([claudeClientGroup(p, 'PostToolUseFailure')]);
-    expect(hooks.SessionEnd).toEqual([claudeClientGroup(p, 'SessionEnd')]);
+    expectCorralGroups(hooksIn(text), p, 'client');
     uninstallHooks('claude-code', p, false);
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
 
   it("replaces an older install's Claude Code command hooks (PreToolUse too) with the opt-in http hooks, and back", () => {
-    const p = place();
-    const path = settingsPath('claude-code', p);
-    const spec = HOOK_AGENT_SPECS['claude-code'];
-    write(
-      path,
-      mergeHooks(CLAUDE_SETTINGS, spec, (e) => `/old/node /old/corral.js hook claude-code ${e}`, path),
-    );
+    const { p, path } = olderOneShotInstall();
     // http: an http hook to the running Corral (no process per tool call), and none on PreToolUse.
     expect(installHooks('claude-code', p, PREFIX, false, true)).toMatchObject({ changed: true });
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('/old/corral.js');
-    const hooks = (JSON.parse(text) as { hooks: Record<string, unknown[]> }).hooks;
-    expect(hooks.PreToolUse).toBeUndefined();
-    expect(hooks.PostToolUse!.slice(0, 2)).toEqual(
-      (JSON.parse(CLAUDE_SETTINGS) as { hooks: Record<string, unknown[]> }).hooks.PostToolUse,
-    );
-    expect(hooks.PostToolUse!.slice(2)).toEqual([claudeHttpGroup(p, 'PostToolUse')]);
-    expect(hooks.PostToolUseFailure).toEqual([claudeHttpGroup(p, 'PostToolUseFailure')]);
-    expect(hooks.SessionEnd).toEqual([claudeHttpGroup(p, 'SessionEnd')]);
+    const hooks = hooksIn(text);
+    expect(hooks.PostToolUse!.slice(0, 2)).toEqual(hooksIn(CLAUDE_SETTINGS).PostToolUse);
+    expectCorralGroups(hooks, p, 'http');
     expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
 
     // A default install afterwards puts the client back on every event.
     installHooks('claude-code', p, PREFIX, false);
-    const back = (JSON.parse(readFileSync(path, 'utf8')) as { hooks: Record<string, unknown[]> }).hooks;
     expect(readFileSync(path, 'utf8')).not.toContain('http://');
-    expect(back.PreToolUse).toEqual([claudeClientGroup(p, 'PreToolUse')]);
-    expect(back.PostToolUse!.slice(2)).toEqual([claudeClientGroup(p, 'PostToolUse')]);
-    expect(back.SessionEnd).toEqual([claudeClientGroup(p, 'SessionEnd')]);
+    expectCorralGroups(hooksIn(readFileSync(path, 'utf8')), p, 'client');
     uninstallHooks('claude-code', p, false);
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });

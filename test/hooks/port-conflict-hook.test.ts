@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { runCli } from '../support/run-cli';
-import { cleanEnv, removeDir, spawnGroup } from '../support/spawned-groups';
+import { cleanEnv, spawnGroup } from '../support/spawned-groups';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 import { waitFor } from '../support/wait-for';
 
 // Real listeners, real hook processes: a tool call's output says EADDRINUSE, and the hook names who
@@ -19,16 +19,7 @@ import { waitFor } from '../support/wait-for';
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirsRemovedAfterEach();
 
 /** A Node server on a free loopback port; it writes the port to `portFile` once listening. */
 function serverScript(): string {

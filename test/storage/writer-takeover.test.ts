@@ -1,26 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IncidentStore } from '../../main/core/storage/incident-store';
 import { FakeAgent } from '../support/fake-agent';
-import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
+import { cleanEnv, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { REPO_ROOT } from './run-fixture';
+import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) removeDir(dir);
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirsRemovedAfterEach();
 
 interface Watch {
   pid: number;

@@ -1,3 +1,5 @@
+import { settleReturns, timedRecords } from './timed-records';
+
 /** One Bash call in a Claude Code transcript. */
 export interface TranscriptCall {
   id: string;
@@ -33,17 +35,10 @@ export function collectBashCalls(
   into: Map<string, TranscriptCall>,
   results: Map<string, number> = new Map(),
 ): void {
-  for (const line of lines) {
-    if (!line.includes('"tool_use"') && !line.includes('"tool_result"')) continue;
-    let record: { type?: unknown; timestamp?: unknown; message?: { content?: unknown } };
-    try {
-      record = JSON.parse(line) as typeof record;
-    } catch {
-      continue;
-    }
-    const at = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : NaN;
+  type TranscriptRecord = { type?: unknown; timestamp?: unknown; message?: { content?: unknown } };
+  for (const { record, at } of timedRecords<TranscriptRecord>(lines, ['"tool_use"', '"tool_result"'])) {
     const content = record.message?.content;
-    if (!Number.isFinite(at) || !Array.isArray(content)) continue;
+    if (!Array.isArray(content)) continue;
     for (const item of content as ContentItem[]) {
       if (record.type === 'assistant' && item.type === 'tool_use' && item.name === 'Bash') {
         const command = item.input?.command;
@@ -67,6 +62,5 @@ export function collectBashCalls(
       }
     }
   }
-  for (const call of into.values())
-    if (call.returnedAt === null) call.returnedAt = results.get(call.id) ?? null;
+  settleReturns(into, results);
 }

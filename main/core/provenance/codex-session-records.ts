@@ -1,4 +1,5 @@
 import type { TranscriptCall } from './claude-transcript-records';
+import { settleReturns, timedRecords } from './timed-records';
 
 /** The shell tool Codex CLI 0.171 offers the model: `exec_command`, its command in `cmd`. */
 const SHELL_TOOLS = new Set(['exec_command']);
@@ -22,18 +23,9 @@ export function collectCodexCalls(
   into: Map<string, TranscriptCall>,
   results: Map<string, number> = new Map(),
 ): void {
-  for (const line of lines) {
-    if (!line.includes('"function_call')) continue;
-    let record: CodexRecord;
-    try {
-      record = JSON.parse(line) as CodexRecord;
-    } catch {
-      continue;
-    }
+  for (const { record, at } of timedRecords<CodexRecord>(lines, ['"function_call'])) {
     const p = record.payload;
-    const at = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : NaN;
-    if (record.type !== 'response_item' || !p || typeof p.call_id !== 'string' || !Number.isFinite(at))
-      continue;
+    if (record.type !== 'response_item' || !p || typeof p.call_id !== 'string') continue;
     if (p.type === 'function_call_output') {
       if (!results.has(p.call_id)) results.set(p.call_id, at);
       continue;
@@ -43,8 +35,7 @@ export function collectCodexCalls(
     if (command === null || into.has(p.call_id)) continue;
     into.set(p.call_id, { id: p.call_id, command, description: null, issuedAt: at, returnedAt: null });
   }
-  for (const call of into.values())
-    if (call.returnedAt === null) call.returnedAt = results.get(call.id) ?? null;
+  settleReturns(into, results);
 }
 
 function commandOf(args: unknown): string | null {

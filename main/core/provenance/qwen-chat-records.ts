@@ -1,4 +1,5 @@
 import type { TranscriptCall } from './claude-transcript-records';
+import { settleReturns, timedRecords } from './timed-records';
 
 /**
  * Qwen Code's shell tool (0.24): `run_shell_command`, with `command`, `description` and `is_background`
@@ -28,17 +29,10 @@ export function collectQwenCalls(
   into: Map<string, TranscriptCall>,
   results: Map<string, number> = new Map(),
 ): void {
-  for (const line of lines) {
-    if (!line.includes('"functionCall"') && !line.includes('"functionResponse"')) continue;
-    let record: { type?: unknown; timestamp?: unknown; message?: { parts?: unknown } };
-    try {
-      record = JSON.parse(line) as typeof record;
-    } catch {
-      continue;
-    }
-    const at = typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : NaN;
+  type ChatRecord = { type?: unknown; timestamp?: unknown; message?: { parts?: unknown } };
+  for (const { record, at } of timedRecords<ChatRecord>(lines, ['"functionCall"', '"functionResponse"'])) {
     const parts = record.message?.parts;
-    if (!Number.isFinite(at) || !Array.isArray(parts)) continue;
+    if (!Array.isArray(parts)) continue;
     for (const part of parts as Part[]) {
       const call = part?.functionCall;
       const response = part?.functionResponse;
@@ -64,6 +58,5 @@ export function collectQwenCalls(
       }
     }
   }
-  for (const call of into.values())
-    if (call.returnedAt === null) call.returnedAt = results.get(call.id) ?? null;
+  settleReturns(into, results);
 }

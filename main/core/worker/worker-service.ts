@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { RequestChannel, RequestOf, ResponseOf } from '../../../shared/contract';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../../shared/model';
 import type { CorralService } from '../service';
+import { serviceClient, type SendRequest } from '../service-requests';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage } from './worker-protocol';
 
 export interface WorkerBackedService {
@@ -40,12 +40,8 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   let stopped: (() => void) | null = null;
   let exited = false;
 
-  const call = <C extends RequestChannel>(
-    channel: C,
-    payload: RequestOf<C>,
-    onProgress?: Pending['onProgress'],
-  ): Promise<ResponseOf<C>> =>
-    new Promise<ResponseOf<C>>((resolve, reject) => {
+  const send: SendRequest = (channel, payload, onProgress) =>
+    new Promise((resolve, reject) => {
       if (exited) return reject(new Error('the Corral worker has exited'));
       const id = nextId++;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
@@ -53,19 +49,10 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
     });
 
   const service: CorralService = {
+    ...serviceClient(send),
+    // The service's two synchronous reads: what the worker pushed last.
     snapshot: () => latest!,
     settings: () => settings!,
-    configProblems: () => call('config:problems', undefined),
-    timeline: (groupId, sinceMs) => call('timeline:get', { groupId, sinceMs }),
-    incidents: (limit) => call('incidents:list', { limit }),
-    policyJournal: (query) => call('policies:journal', query),
-    hooksStatus: () => call('hooks:status', undefined),
-    installHooks: (request) => call('hooks:install', request),
-    stopGroup: (request, onProgress) => call('group:stop', request, onProgress),
-    stopSession: (request, onProgress) => call('session:stop', request, onProgress),
-    keepGroup: (request) => call('group:keep', request),
-    unkeepGroup: (groupId) => call('group:unkeep', { groupId }),
-    updateSettings: (patch) => call('settings:set', patch),
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
       return () => snapshotListeners.delete(listener);

@@ -1,6 +1,7 @@
 import type { ListeningPort } from '../../../../shared/model';
 import type { ExitWatchCoverage, ProcessSampler, SamplerOptions } from '../process-sampler';
 import type { ProcessRecord } from '../../model/process-record';
+import { NO_EXIT_WAIT, type ExitWaitState } from '../threaded-exit-watch';
 import { forgetMissing, readEach } from '../read-each';
 import { readArgMax, tickConverter } from './darwin-host-facts';
 import { DarwinProcessFiles } from './darwin-process-files';
@@ -102,11 +103,8 @@ export class DarwinSampler implements ProcessSampler {
   }
 
   /** The exit watch, for tests: whether its worker thread waits, and when it stopped. */
-  get exitWatchState(): { waitingInThread: boolean; stopped: Promise<void> } {
-    return {
-      waitingInThread: this.exitWatch?.waitingInThread ?? false,
-      stopped: this.exitWatch?.whenStopped() ?? Promise.resolve(),
-    };
+  get exitWatchState(): ExitWaitState {
+    return this.exitWatch?.threadState ?? NO_EXIT_WAIT;
   }
 
   close(): void {

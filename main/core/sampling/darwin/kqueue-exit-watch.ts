@@ -1,4 +1,5 @@
 import { ThreadedPoll } from '../../os/threaded-poll';
+import { ThreadedExitWatch } from '../threaded-exit-watch';
 import type { ExitWatchCoverage } from '../process-sampler';
 import type { LibSystem } from './libsystem';
 import {
@@ -33,7 +34,7 @@ const NONE: readonly number[] = Object.freeze([]);
  * parent, so a followed process's new child is looked for as it is born, not at the next poll. A knote
  * only sees forks after it was attached: each process counts as forked once when first followed.
  */
-export class KqueueExitWatch {
+export class KqueueExitWatch extends ThreadedExitWatch {
   private readonly followed = new Map<number, number>();
   /** Followed processes found exited (or gone before they could be followed) and not yet handed out. */
   private exitedSince: number[] = [];
@@ -43,18 +44,16 @@ export class KqueueExitWatch {
   private unavailable = false;
   private changes = Buffer.alloc(64 * KEVENT_SIZE);
   private events = Buffer.alloc(64 * KEVENT_SIZE);
-  /** The worker thread's poll on the kqueue, once someone waits for exits (waitInThread). */
-  private waiter: ThreadedPoll | null = null;
-  private onExit: (() => void) | null = null;
   /** The worker found the kqueue readable and exited() has not collected since: no poll until it has. */
   private readyUncollected = false;
-  private stopped: Promise<void> = Promise.resolve();
 
   /** `startKeyNow` reads the start time of whatever process holds a pid now (null: none). */
   constructor(
     private readonly lib: LibSystem,
     private readonly startKeyNow: (pid: number) => number | null,
-  ) {}
+  ) {
+    super();
+  }
 
   follow(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
     if (this.unavailable) return 'unavailable';
@@ -88,9 +87,9 @@ export class KqueueExitWatch {
         this.forkedSince.add(pid);
       }
     }
-    if (this.waiter && wasEmpty && this.followed.size > 0) this.waiter.changed();
+    if (this.poll && wasEmpty && this.followed.size > 0) this.poll.changed();
     // Some were gone before they could be followed, or are new (what did they fork before?): say so now.
-    if (this.waiter && (this.exitedSince.length > 0 || this.forkedSince.size > 0)) this.onExit?.();
+    if (this.poll && (this.exitedSince.length > 0 || this.forkedSince.size > 0)) this.onExit?.();
     return coverage;
   }
 
@@ -101,14 +100,14 @@ export class KqueueExitWatch {
   waitInThread(onExit: () => void): boolean {
     if (this.unavailable) return false;
     this.onExit = onExit;
-    if (this.waiter) return true;
+    if (this.poll) return true;
     if (this.kq < 0) {
       this.kq = this.lib.kqueue();
       if (this.kq < 0) return false;
     }
     const ends = this.lib.pipe();
     if (!ends) return false;
-    this.waiter = new ThreadedPoll(
+    this.poll = new ThreadedPoll(
       this.lib,
       { readFd: ends[0], writeFd: ends[1] },
       () => (this.followed.size > 0 && !this.readyUncollected ? [this.kq] : NONE),
@@ -118,30 +117,11 @@ export class KqueueExitWatch {
       },
       () => {
         // The poll failed in the worker: exited() is called on the monitor's timer again.
-        this.waiter = null;
+        this.poll = null;
       },
     );
-    this.waiter.changed();
+    this.poll.changed();
     return true;
-  }
-
-  /** Stops the worker's poll; its pipe is closed once the poll returned (`whenStopped`). */
-  stopWaiting(): void {
-    this.onExit = null;
-    const waiter = this.waiter;
-    if (!waiter) return;
-    this.waiter = null;
-    waiter.close();
-    this.stopped = waiter.whenClosed();
-  }
-
-  whenStopped(): Promise<void> {
-    return this.stopped;
-  }
-
-  /** True while a worker thread is blocked in poll on the kqueue. */
-  get waitingInThread(): boolean {
-    return this.waiter?.waiting ?? false;
   }
 
   /** Followed processes that exited since the last call; they are no longer followed. */
@@ -168,7 +148,7 @@ export class KqueueExitWatch {
     this.readyUncollected = false;
     if (this.kq >= 0 && this.followed.size > 0) this.collect();
     // Collected now: the worker may wait again.
-    if (collected) this.waiter?.changed();
+    if (collected) this.poll?.changed();
   }
 
   private collect(): void {

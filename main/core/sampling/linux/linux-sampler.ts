@@ -12,6 +12,7 @@ import type {
 import type { ProcessRecord } from '../../model/process-record';
 import { findHeldPipes } from './find-held-pipes';
 import { procMemberReader } from './member-stats';
+import { NO_EXIT_WAIT, type ExitWaitState } from '../threaded-exit-watch';
 import { forgetMissing, readEach } from '../read-each';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
 import { KeptProcFds } from './kept-proc-fds';
@@ -113,11 +114,8 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   /** The exit watch, for tests and the bench: whether its worker thread waits, and when it stopped. */
-  get exitWatchState(): { waitingInThread: boolean; stopped: Promise<void> } {
-    return {
-      waitingInThread: this.exitWatch?.waitingInThread ?? false,
-      stopped: this.exitWatch?.whenStopped() ?? Promise.resolve(),
-    };
+  get exitWatchState(): ExitWaitState {
+    return this.exitWatch?.threadState ?? NO_EXIT_WAIT;
   }
 
   private startKeyNow(pid: number): number | null {

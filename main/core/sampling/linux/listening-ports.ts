@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { ListeningPort } from '../../../../shared/model';
+import { forEachFdLink } from './fd-links';
 import { parseInodeColumn, parseSocketTable, type SocketProtocol } from './socket-table';
 
 const PROTOCOLS: readonly SocketProtocol[] = ['tcp', 'tcp6', 'udp', 'udp6'];
@@ -146,18 +147,12 @@ export function comparePorts(a: ListeningPort, b: ListeningPort): number {
 }
 
 function socketInodes(pid: number, procRoot: string): number[] | null {
-  let names: string[];
-  try {
-    names = readdirSync(`${procRoot}/${pid}/fd`);
-  } catch {
-    return null;
-  }
   const inodes: number[] = [];
-  for (const name of names) {
-    const match = SOCKET_LINK.exec(readLink(`${procRoot}/${pid}/fd/${name}`) ?? '');
+  const readable = forEachFdLink(pid, procRoot, (_fd, link) => {
+    const match = SOCKET_LINK.exec(link);
     if (match) inodes.push(Number(match[1]));
-  }
-  return inodes;
+  });
+  return readable ? inodes : null;
 }
 
 interface SocketTables {

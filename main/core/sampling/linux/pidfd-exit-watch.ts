@@ -1,7 +1,7 @@
 import { pidfdClose, pidfdOpen, pollNow } from '../../os/pidfd';
 import { POLLFD_SIZE, pollfdReady, setPollfd } from '../../os/pollfd';
 import { openLinuxThreadedPoll } from '../../os/linux-threaded-poll';
-import type { ThreadedPoll } from '../../os/threaded-poll';
+import { ThreadedExitWatch } from '../threaded-exit-watch';
 import type { ExitWatchCoverage } from '../process-sampler';
 import { keptFds } from './kept-fds';
 
@@ -12,7 +12,7 @@ const NONE: readonly number[] = Object.freeze([]);
  * many are followed, where reading every parent's child list costs a read per parent. A pidfd stays
  * bound to the process it was opened on, so a pid reused by a newer process is never taken for it.
  */
-export class PidfdExitWatch {
+export class PidfdExitWatch extends ThreadedExitWatch {
   private readonly followed = new Map<number, { startKey: number; fd: number }>();
   /** pid of each pollfd slot, in slot order. */
   private slots: number[] = [];
@@ -23,24 +23,23 @@ export class PidfdExitWatch {
   /** Targets that had already exited (or lost their pid to a newer process) when asked to follow them. */
   private goneBeforeFollowed: number[] = [];
   private unavailable = false;
-  /** The blocking poll in a worker thread, once someone waits for exits (waitInThread). */
-  private waiter: ThreadedPoll | null = null;
-  private onExit: (() => void) | null = null;
   /** Followed processes the worker's poll found exited, kept until exited() hands them over. */
   private exitedInThread: number[] = [];
   private readonly pidOfFd = new Map<number, number>();
 
   /** `startKeyNow` reads the start time of whatever process holds a pid now (null: none). */
-  constructor(private readonly startKeyNow: (pid: number) => number | null) {}
+  constructor(private readonly startKeyNow: (pid: number) => number | null) {
+    super();
+  }
 
   /** Follows exactly these processes (pid → startKey) from now on. */
   follow(targets: ReadonlyMap<number, number>): ExitWatchCoverage {
     if (this.unavailable) return 'unavailable';
     this.setChanged = false;
     const coverage = this.followTargets(targets);
-    if (this.setChanged) this.waiter?.changed();
+    if (this.setChanged) this.poll?.changed();
     // Some were gone before they could be followed: say so now, not at the next look.
-    if (this.goneBeforeFollowed.length > 0 && this.waiter) this.signalExit();
+    if (this.goneBeforeFollowed.length > 0 && this.poll) this.signalExit();
     return coverage;
   }
 
@@ -87,43 +86,21 @@ export class PidfdExitWatch {
   waitInThread(onExit: () => void): boolean {
     if (this.unavailable) return false;
     this.onExit = onExit;
-    if (this.waiter) return true;
+    if (this.poll) return true;
     const waiter = openLinuxThreadedPoll(
       () => this.followedFds(),
       (fds) => this.exitedFds(fds),
       () => {
         // The poll failed in the worker: exited() polls again on the monitor's timer.
-        this.waiter = null;
+        this.poll = null;
       },
     );
     if (!waiter) return false;
-    this.waiter = waiter;
+    this.poll = waiter;
     keptFds.total++;
     void waiter.whenClosed().then(() => keptFds.total--);
     waiter.changed();
     return true;
-  }
-
-  /** Stops the worker's poll (its eventfd is closed once the poll returned: `whenStopped`). */
-  stopWaiting(): void {
-    this.onExit = null;
-    const waiter = this.waiter;
-    if (!waiter) return;
-    this.waiter = null;
-    waiter.close();
-    this.stopped = waiter.whenClosed();
-  }
-
-  /** After stopWaiting: resolves once no worker thread waits on these descriptors and the eventfd is closed. */
-  whenStopped(): Promise<void> {
-    return this.stopped;
-  }
-
-  private stopped: Promise<void> = Promise.resolve();
-
-  /** True while a worker thread is blocked in poll on the followed descriptors. */
-  get waitingInThread(): boolean {
-    return this.waiter?.waiting ?? false;
   }
 
   private followedFds(): number[] {
@@ -158,7 +135,7 @@ export class PidfdExitWatch {
       this.exitedInThread = [];
     }
     // The worker's poll is the one that looks: nothing to ask the kernel here.
-    if (this.waiter) return out ?? NONE;
+    if (this.poll) return out ?? NONE;
     if (this.slotsStale) this.layOutSlots();
     if (this.slots.length > 0 && pollNow(this.fds, this.slots.length) > 0) {
       const ready: number[] = [];

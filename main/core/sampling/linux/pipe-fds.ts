@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { PipeEnd, PipeFd } from '../../model/held-pipe';
+import { forEachFdLink } from './fd-links';
 
 const CHANNEL_LINK = /^(pipe|socket):\[(\d+)\]$/;
 const FLAGS_LINE = /^flags:\s+([0-7]+)$/m;
@@ -17,35 +18,23 @@ export function listPipeFds(
   procRoot = '/proc',
   wantedPipe: (inode: number) => boolean = () => true,
 ): PipeFd[] | null {
-  let names: string[];
-  try {
-    names = readdirSync(`${procRoot}/${pid}/fd`);
-  } catch {
-    return null;
-  }
   const found: PipeFd[] = [];
-  for (const name of names) {
-    let link: string;
-    try {
-      link = readlinkSync(`${procRoot}/${pid}/fd/${name}`);
-    } catch {
-      continue;
-    }
+  const readable = forEachFdLink(pid, procRoot, (name, link) => {
     const match = CHANNEL_LINK.exec(link);
-    if (!match) continue;
+    if (!match) return;
     const fd = Number(name);
     const inode = Number(match[2]);
     // A socket's file is always opened read-write (sock_alloc_file in the kernel's net/socket.c): its
     // fdinfo has nothing to tell.
     if (match[1] === 'socket') {
       found.push({ fd, kind: 'socket', inode, end: 'rdwr' });
-      continue;
+      return;
     }
-    if (!wantedPipe(inode)) continue;
+    if (!wantedPipe(inode)) return;
     const end = readEnd(`${procRoot}/${pid}/fdinfo/${name}`);
     if (end) found.push({ fd, kind: 'pipe', inode, end });
-  }
-  return found.sort((a, b) => a.fd - b.fd);
+  });
+  return readable ? found.sort((a, b) => a.fd - b.fd) : null;
 }
 
 /** fdinfo's `flags:` is the octal open(2) mask (proc_pid_fdinfo(5)); its access mode tells the end. */

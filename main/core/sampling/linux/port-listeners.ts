@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { endianness } from 'node:os';
+import { forEachFdLink } from './fd-links';
 import { parseSocketTable } from './socket-table';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
@@ -51,25 +52,13 @@ export function portListeners(
   }
   for (const pid of pids) {
     if (Date.now() > deadline) break;
-    let fds: string[];
-    try {
-      fds = readdirSync(`${procRoot}/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      let target: string;
-      try {
-        target = readlinkSync(`${procRoot}/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (!target.startsWith('socket:[')) continue;
+    forEachFdLink(pid, procRoot, (_fd, target) => {
+      if (!target.startsWith('socket:[')) return;
       const port = portOfInode.get(target.slice(8, -1));
-      if (port === undefined) continue;
+      if (port === undefined) return;
       const entry = out.get(port)!;
       if (!entry.pids.includes(Number(pid))) entry.pids.push(Number(pid));
-    }
+    });
   }
   return out;
 }

@@ -1,0 +1,61 @@
+// How a person reads sizes and durations: the desktop's tray, notifications and windows alike. The
+// terminal keeps its own compact words for table columns (main/cli/terminal-text.ts) on top of
+// scaleBytes. Pure; shared by main and the renderer.
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+/**
+ * `bytes` in the largest binary unit (0 bytes, 1 Ki, 2 Mi, 3 Gi, 4 Ti) that shows it below 1024:
+ * bytes whole; other units with one decimal below `wholeFrom` and whole from there. A value is placed
+ * by the figure shown, so 1023.96 KiB reads 1.0 MiB, never 1024 KiB.
+ */
+export function scaleBytes(bytes: number, wholeFrom: number): { figure: string; unit: number } {
+  let value = bytes;
+  let unit = 0;
+  let figure = String(Math.round(value));
+  while (Number(figure) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+    const tenths = value.toFixed(1);
+    figure = Number(tenths) >= wholeFrom ? String(Math.round(value)) : tenths;
+  }
+  return { figure, unit };
+}
+
+/** `512 B`, `1.5 KiB`, `12.0 MiB`, `300 MiB`. */
+export function formatBytes(bytes: number): string {
+  const { figure, unit } = scaleBytes(bytes, 100);
+  return `${figure} ${BYTE_UNITS[unit]}`;
+}
+
+/** `45s`, `12m`, `3h 12m`, `2d 4h`: coarse enough for a menu, a notification or an age in a row. */
+export function formatDuration(ms: number): string {
+  if (Number.isNaN(ms)) return '?';
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+}
+
+/** The step formatDuration reads `ms` in: a second, a minute (up to a day), an hour. */
+function durationStep(ms: number): number {
+  if (ms < 60_000) return 1000;
+  if (ms < 24 * 3_600_000) return 60_000;
+  return 3_600_000;
+}
+
+/** How long until formatDuration of a growing age (`ageMs` now) reads otherwise. */
+export function msUntilAgeReadsOtherwise(ageMs: number): number {
+  const age = Math.max(0, ageMs);
+  const step = durationStep(age);
+  return step - (age % step);
+}
+
+/** How long until formatDuration of a shrinking time left (`leftMs` now) reads otherwise. */
+export function msUntilCountdownReadsOtherwise(leftMs: number): number {
+  return (Math.max(0, leftMs) % durationStep(leftMs)) + 1;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDuration, formatTable } from '../../main/cli/terminal-text';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const GiB = 1024 * MiB;
+
+describe("the terminal's compact sizes", () => {
+  it.each([
+    [0, '0B'],
+    [1023, '1023B'],
+    [KiB, '1.0K'],
+    [1536, '1.5K'],
+    // 9.999 K would read 10.0K: from 10 on a figure is whole.
+    [10 * KiB - 1, '10K'],
+    [10 * KiB, '10K'],
+    [MiB - 1, '1.0M'],
+    [12 * MiB, '12M'],
+    [3.2 * GiB, '3.2G'],
+  ])('%i bytes → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
+});
+
+describe("the terminal's compact durations", () => {
+  it.each([
+    [0, '0s'],
+    [59_999, '59s'],
+    [60_000, '1m00s'],
+    [725_000, '12m05s'],
+    [3_599_999, '59m59s'],
+    [3_600_000, '1h00m'],
+    [48 * 3_600_000 - 1, '47h59m'],
+    [48 * 3_600_000, '2d0h'],
+    [52 * 3_600_000, '2d4h'],
+    [-5, '0s'],
+    [NaN, '?'],
+  ])('%d ms → %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+describe('formatTable', () => {
+  it('pads every column but the last to its widest cell, two spaces apart', () => {
+    expect(
+      formatTable([
+        ['ID', 'RSS', 'WHAT'],
+        ['12:12:1', '1.5K', 'sleep 600'],
+      ]),
+    ).toBe('ID       RSS   WHAT\n12:12:1  1.5K  sleep 600');
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { REQUEST_CHANNELS, type RequestChannel } from '../../shared/contract';
+import type { TeardownResult } from '../../shared/model';
+import type { CorralService } from '../../main/core/service';
+import { answerRequest, serviceClient, type ServiceClient } from '../../main/core/service-requests';
+import { validateRequest } from '../../main/transport/validate-request';
+
+// The worker's client (serviceClient) and its answering side (answerRequest) are both read off
+// SERVICE_REQUESTS: a method called on the client reaches the same method of the service, with the
+// same arguments, through a payload the transports accept.
+
+type Sent = { channel: RequestChannel; payload: unknown; onProgress: unknown };
+type Call = { method: string | symbol; args: unknown[] };
+
+function roundTrip(): { client: ServiceClient; sent: Sent[]; calls: Call[] } {
+  const sent: Sent[] = [];
+  const calls: Call[] = [];
+  const service = new Proxy({} as CorralService, {
+    get:
+      (_target, method) =>
+      (...args: unknown[]) => {
+        calls.push({ method, args });
+        return { answeredBy: method };
+      },
+  });
+  const client = serviceClient((channel, payload, onProgress) => {
+    sent.push({ channel, payload, onProgress });
+    // As a worker message carries it.
+    return answerRequest(service, channel, structuredClone(payload), onProgress);
+  });
+  return { client, sent, calls };
+}
+
+const onProgress = (_partial: TeardownResult): void => {};
+const GROUP = '4242:4242:7';
+
+// Each case: the method and its arguments, and the channel and payload the client sends for them.
+const CASES: Array<[keyof ServiceClient, unknown[], RequestChannel, unknown]> = [
+  ['snapshot', [], 'snapshot:get', undefined],
+  ['timeline', [GROUP, 5], 'timeline:get', { groupId: GROUP, sinceMs: 5 }],
+  [
+    'stopGroup',
+    [{ groupId: GROUP, dryRun: true }, onProgress],
+    'group:stop',
+    { groupId: GROUP, dryRun: true },
+  ],
+  [
+    'stopSession',
+    [{ sessionId: 'sess-12345678' }, onProgress],
+    'session:stop',
+    { sessionId: 'sess-12345678' },
+  ],
+  ['keepGroup', [{ groupId: GROUP, forMs: 3_600_000 }], 'group:keep', { groupId: GROUP, forMs: 3_600_000 }],
+  ['unkeepGroup', [GROUP], 'group:unkeep', { groupId: GROUP }],
+  ['incidents', [3], 'incidents:list', { limit: 3 }],
+  ['settings', [], 'settings:get', undefined],
+  ['updateSettings', [{ pollIntervalMs: 500 }], 'settings:set', { pollIntervalMs: 500 }],
+  ['configProblems', [], 'config:problems', undefined],
+  ['policyJournal', [{ limit: 5 }], 'policies:journal', { limit: 5 }],
+  ['hooksStatus', [], 'hooks:status', undefined],
+  [
+    'installHooks',
+    [{ agent: 'claude-code', dryRun: true }],
+    'hooks:install',
+    { agent: 'claude-code', dryRun: true },
+  ],
+];
+
+describe('the service client made from SERVICE_REQUESTS', () => {
+  it.each(CASES)(
+    '%s(…) sends %s and reaches the same method with the same arguments',
+    async (method, args, channel, payload) => {
+      const { client, sent, calls } = roundTrip();
+      const answer = await (client[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+      expect(answer).toEqual({ answeredBy: method });
+      const progress = method === 'stopGroup' || method === 'stopSession' ? onProgress : undefined;
+      expect(sent).toEqual([{ channel, payload, onProgress: progress }]);
+      expect(validateRequest(channel, payload)).toMatchObject({ ok: true });
+      expect(calls).toEqual([{ method, args }]);
+    },
+  );
+
+  it('has a method for every channel', () => {
+    expect(new Set(CASES.map(([, , channel]) => channel))).toEqual(new Set(REQUEST_CHANNELS));
+    expect(Object.keys(roundTrip().client).sort()).toEqual(CASES.map(([method]) => method).sort());
+  });
+
+  it('sends an optional field left out as absent, which the transports accept', async () => {
+    const { client, sent, calls } = roundTrip();
+    await client.incidents();
+    await client.timeline(GROUP);
+    expect(sent.map((s) => s.payload)).toEqual([
+      { limit: undefined },
+      { groupId: GROUP, sinceMs: undefined },
+    ]);
+    for (const s of sent) expect(validateRequest(s.channel, s.payload)).toMatchObject({ ok: true });
+    expect(calls).toEqual([
+      { method: 'incidents', args: [undefined] },
+      { method: 'timeline', args: [GROUP, undefined] },
+    ]);
+  });
+});
