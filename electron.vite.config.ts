@@ -9,7 +9,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'main/electron/index.ts'),
           corral: resolve(__dirname, 'main/cli/corral.ts'),
-          'service-worker': resolve(__dirname, 'main/core/worker/service-worker.ts'),
+          'service-worker': resolve(__dirname, 'main/worker-host/service-worker.ts'),
           'corral-hook': resolve(__dirname, 'main/hooks/hook-main.ts'),
         },
       },

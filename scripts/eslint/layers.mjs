@@ -33,9 +33,10 @@ export const LAYERS = {
     ...core('model', 'analysis', 'os', 'host', 'sampling', 'config', 'storage', 'provenance', 'monitor'),
     ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
   ],
-  // main/hooks: the worker thread is the desktop app's service host and answers agents' hooks beside the
-  // service, as `corral watch` does (main/cli/cli-service.ts); nothing else in the core imports it.
-  [`${CORE}/worker`]: ['shared', CORE, ...core('monitor'), 'main/hooks'],
+  [`${CORE}/worker`]: ['shared', CORE, ...core('monitor')],
+  // The desktop app's worker thread: the service's host there, answering agents' hooks beside it as
+  // `corral watch` does (main/cli/cli-service.ts).
+  'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],
   'main/transport': ['shared', CORE],
   'main/hooks': ['shared', ...core('model', 'analysis', 'sampling', 'storage', 'hooks-setup')],
   'main/metrics': ['shared', 'main/common', CORE, ...core('sampling')],

@@ -1,13 +1,19 @@
 // Worker-thread entry: the whole core (sampling, analysis, teardown, storage) runs here, so the
 // Electron main thread only receives small messages and never does a table scan itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Snapshot, TeardownResult } from '../../../shared/model';
-import type { SettingsUpdate } from '../service';
-import { answerRequest } from '../service-requests';
-import { createCorralService } from '../create-service';
-import { startServiceHooks } from '../../hooks/service-hooks';
-import { TrayFeed } from './tray-feed';
-import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage, WorkerRequest } from './worker-protocol';
+import type { Snapshot, TeardownResult } from '../../shared/model';
+import type { SettingsUpdate } from '../core/service';
+import { answerRequest } from '../core/service-requests';
+import { createCorralService } from '../core/create-service';
+import { startServiceHooks } from '../hooks/service-hooks';
+import { TrayFeed } from '../core/worker/tray-feed';
+import type {
+  SnapshotDetail,
+  WorkerCall,
+  WorkerData,
+  WorkerMessage,
+  WorkerRequest,
+} from '../core/worker/worker-protocol';
 
 if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
 const port = parentPort;
