@@ -19,6 +19,7 @@ import {
   removeGroups,
   spawnPopulation,
 } from './lib/populations';
+import { PhaseLoads } from './lib/phase-loads';
 import { formatted, resultsMarkdown, withRowsReplaced, withShippedSection } from './lib/results-markdown';
 import { textTable, verdict, type Row } from './lib/table';
 import { sleep } from './lib/wait';
@@ -71,8 +72,11 @@ import {
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const OUT_DIR = fileURLToPath(new URL('.', import.meta.url));
 
+const phaseLoads = new PhaseLoads();
 const log = (msg: string): void => {
-  process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1)} s] ${msg}\n`);
+  const seconds = (performance.now() - t0) / 1000;
+  phaseLoads.note(seconds, msg);
+  process.stderr.write(`[bench ${seconds.toFixed(1)} s] ${msg}\n`);
 };
 const t0 = performance.now();
 
@@ -271,6 +275,7 @@ async function main(): Promise<void> {
       hookLatency,
       hookService,
       shipped,
+      loads: phaseLoads.steps,
       rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
     };
     writeFileSync(join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -278,7 +283,7 @@ async function main(): Promise<void> {
       join(OUT_DIR, 'RESULTS.md'),
       await formatted(
         withShippedSection(
-          resultsMarkdown(rows, results.mode, date, machine),
+          resultsMarkdown(rows, results.mode, date, machine, phaseLoads.markdownLine(cpus().length)),
           shippedTable,
           results.mode,
           date,

@@ -20,6 +20,7 @@ export function resultsMarkdown(
   mode: string,
   date: string,
   machine: ReturnType<typeof machineInfo>,
+  loadLine: string,
 ): string {
   return [
     '# Corral benchmark results',
@@ -27,6 +28,7 @@ export function resultsMarkdown(
     `${mode} run, ${date}, on ${machine.cpuModel} (${machine.cores} cores), Linux ${machine.kernel}, Node ${machine.node}.`,
     'CPU figures are user + system time per snapshot, children included; medians with min and max over rounds.',
     'Produced by `npm run bench` (see bench/README.md); the raw figures are in bench/results.json.',
+    loadLine,
     '',
     markdownTable(rows),
     '',
