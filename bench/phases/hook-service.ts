@@ -13,6 +13,7 @@ import { benchEnv, killGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
 import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
 import { waitUntil } from '../lib/wait';
+import { bundleForNode } from '../lib/plain-node';
 
 const CHILD = fileURLToPath(new URL('../hook-server-child.ts', import.meta.url));
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
@@ -35,6 +36,8 @@ export interface HookServiceResult {
   missing?: string;
 }
 
+const WARMUP_CALLS = 10;
+
 /** CPU (ms) of every thread of a process, from schedstat (ns resolution, unlike stat's clock ticks). */
 function processCpuMs(pid: number): number {
   let ns = 0;
@@ -49,7 +52,8 @@ function processCpuMs(pid: number): number {
 }
 
 async function startServer(data: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, data], {
+  // Bundled to plain JavaScript, as the service ships: under tsx its loader would be measured too.
+  const child = spawn(process.execPath, [await bundleForNode(CHILD), data], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: benchEnv({ CORRAL_DATA_DIR: data }),
   });
@@ -85,12 +89,19 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   try {
     const server = await startServer(data);
     try {
-      // One request first, so the rows are the steady state, not the server's first (compiling) one.
-      await fetch(hookUrl(port, 'claude-code', 'SessionEnd'), {
-        method: 'POST',
-        headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-        body: JSON.stringify({ session_id: randomUUID(), hook_event_name: 'SessionEnd' }),
-      }).then((r) => r.text());
+      // A running service has answered many calls before the one measured: a few whole tool calls first,
+      // so the rows are its steady state, not V8 compiling the answer's code on the first requests.
+      for (let i = 0; i < WARMUP_CALLS; i++) {
+        const began = performance.now();
+        const tool = await toolShell(markers);
+        const res = await fetch(hookUrl(port, 'claude-code', 'PostToolUse'), {
+          method: 'POST',
+          headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
+          body: hookPayload(session, -1 - i, 'PostToolUse', Math.ceil(performance.now() - began)),
+        });
+        expectNote(await res.text(), tool.leftover, `warm-up call ${i + 1} (status ${res.status})`);
+        killGroup(tool.pgid);
+      }
       for (let i = 0; i < trials; i++) {
         // Claude Code's http hook: the agent's own request; only the service's CPU is Corral's.
         const began = performance.now();
