@@ -152,7 +152,12 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     stopAndRecord(
       request,
       snapshotGroups(monitor, { all: true }),
-      { remembered: rememberedMembers(request.groupId), graceMs: settings.teardown.graceMs, sampler, onProgress },
+      {
+        remembered: rememberedMembers(request.groupId),
+        graceMs: settings.teardown.graceMs,
+        sampler,
+        onProgress,
+      },
       monitorRecorder(monitor),
     );
 

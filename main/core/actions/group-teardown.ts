@@ -20,7 +20,12 @@ export function knownIdentities(target: TeardownTarget): GroupIdentities {
  * its known identities is in it), then tracks every member for signals to -PGID. Escaped processes are
  * pinned by identity with withEscaped, listed otherwise. Refused when the PGID may have been reused.
  */
-export function enrolGroup(ctx: RunContext, group: GroupIdentities, withEscaped: boolean, dryRun: boolean): Refusal {
+export function enrolGroup(
+  ctx: RunContext,
+  group: GroupIdentities,
+  withEscaped: boolean,
+  dryRun: boolean,
+): Refusal {
   const { target, book } = ctx;
   const all = ctx.sampler.sampleAll();
   const byPid = indexByPid(all);

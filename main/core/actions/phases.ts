@@ -6,14 +6,7 @@ import {
   type VerifiedGroup,
 } from './group-signal';
 import { signalIdentities } from './identity-targets';
-import {
-  hasPendingGroupMember,
-  identityOf,
-  indexByPid,
-  observe,
-  pollPending,
-  scanGroup,
-} from './observe';
+import { hasPendingGroupMember, identityOf, indexByPid, observe, pollPending, scanGroup } from './observe';
 import type { Tracked } from './outcome-book';
 import { previousPhase, type Refusal, type RunContext } from './run-context';
 import type { SignalName } from './teardown-types';
@@ -37,7 +30,8 @@ export function signalAll(ctx: RunContext, signal: SignalName): Refusal {
       const stillPending = ctx.book.pending().filter((t) => t.via === 'group');
       if (result === 'EPERM') notPermittedAfterRereading(ctx, stillPending, signal);
       else if (result === 'ESRCH') for (const t of stillPending) ctx.book.markDead(t, previousPhase(signal));
-      else if (result === 'error') refused = `kill(-${group.pgid}, ${signal}) failed; nothing more was signalled`;
+      else if (result === 'error')
+        refused = `kill(-${group.pgid}, ${signal}) failed; nothing more was signalled`;
     }
   }
   if (!refused) signalIdentities(ctx, signal);

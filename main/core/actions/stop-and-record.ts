@@ -199,7 +199,8 @@ async function termGraceKill(ctx: RunContext): Promise<Refusal> {
 
 /** A dry run signals nothing: every process it would have signalled is skipped. */
 function settleDryRun(book: OutcomeBook): void {
-  for (const t of book.pending()) book.settle(t, { outcome: 'skipped', state: t.state ?? undefined, reason: 'dry run' });
+  for (const t of book.pending())
+    book.settle(t, { outcome: 'skipped', state: t.state ?? undefined, reason: 'dry run' });
 }
 
 /** Whatever is still pending is alive: another user's process, state D, an unreaped zombie. */
