@@ -1,4 +1,4 @@
-import { teardown } from '../../main/core/actions/teardown';
+import { teardown } from '../../main/core/actions/stop-and-record';
 import { formatGroupId } from '../../main/core/analysis/group-id';
 import { createSampler } from '../../main/core/sampling/create-sampler';
 import type { ProcessSampler } from '../../main/core/sampling/process-sampler';

@@ -5,7 +5,7 @@ import { HostInfoSource, type HostFacts } from './host/host-info';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
 import { validateSettings } from './config/validate-settings';
-import { stopGroup, type StopOutcome } from './actions/stop-group';
+import { stopAndRecord, type StopOutcome } from './actions/stop-and-record';
 import { stopSession } from './actions/stop-session';
 import { Monitor } from './monitor/monitor';
 import { keepRequests } from './keep-requests';
@@ -27,7 +27,8 @@ import {
 import type { HooksPlace } from './hooks-setup/hooks-setup';
 import { DecorationFiles } from './storage/decoration-files';
 import { IncidentStore } from './storage/incident-store';
-import { stopRequestsFor } from './storage/stop-requests';
+import { StopRequestInbox } from './storage/stop-requests';
+import { monitorRecorder, policyStop } from './stop-recorders';
 
 export interface CorralServiceOptions {
   config?: LoadedConfig;
@@ -76,14 +77,16 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   const markerKeys = new Set(matcher.markerKeys);
   const sampler = createSampler({ markerKeys });
   const dataDir = options.dataDir ?? resolveDataDir(process.env, process.platform, homedir());
-  const store = IncidentStore.open(dataDir);
+  // Stops asked by `corral kill` in this data directory, read while this service records its incidents.
+  const stopRequests = new StopRequestInbox();
+  const store = IncidentStore.open(dataDir, { stopRequests });
   const monitor = new Monitor({
     sampler,
     matcher,
     settings,
     findHeldPipes: sampler.findHeldPipes?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
-    stopRequests: stopRequestsFor,
+    stopRequests: stopRequests.requestsFor,
     watchIntervalMs: options.watchIntervalMs,
     fullSweepEvery: options.fullSweepEvery,
     onError: options.onError,
@@ -143,36 +146,22 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   const rememberedMembers = (groupId: string) =>
     [...(monitor.groupById(groupId)?.members.values() ?? [])].map((m) => m.record);
 
-  /** One group through the one stop path, each signal noted for the monitor as it is sent. */
-  const stopNoted = async (
+  /** One group through the one stop path, asked by the user; each signal is noted for the monitor. */
+  const stopNoted = (
     request: StopGroupRequest,
     onProgress?: (partial: TeardownResult) => void,
-  ): Promise<StopOutcome> => {
-    // Each signal is noted as soon as it is sent: the monitor may see the group end before the teardown
-    // returns, and must know by then that the user stopped it (its incidents end stopped-by-user).
-    let stopping: string | null = null;
-    let noted = 0;
-    const noteSignals = (partial: TeardownResult): void => {
-      if (stopping === null) return;
-      for (const s of partial.signals.slice(noted))
-        monitor.noteSignal(stopping, s.signal, s.target, s.result, s.at);
-      noted = Math.max(noted, partial.signals.length);
-    };
-    const outcome = await stopGroup(request, snapshotGroups(monitor, { all: true }), {
-      remembered: rememberedMembers(request.groupId),
-      graceMs: settings.teardown.graceMs,
-      sampler,
-      beforeSignal: (group) => {
-        stopping = group.id;
+  ): Promise<StopOutcome> =>
+    stopAndRecord(
+      request,
+      snapshotGroups(monitor, { all: true }),
+      {
+        remembered: rememberedMembers(request.groupId),
+        graceMs: settings.teardown.graceMs,
+        sampler,
+        onProgress,
       },
-      onProgress: (partial) => {
-        noteSignals(partial);
-        onProgress?.(partial);
-      },
-    });
-    if (outcome.refused === null) noteSignals(outcome.result);
-    return outcome;
-  };
+      monitorRecorder(monitor),
+    );
 
   const stop = async (
     request: StopGroupRequest,
@@ -202,25 +191,11 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       const groups = snapshotGroups(monitor, { all: true });
       return settings.policies.length > 0 ? context.decorate(groups) : groups;
     },
-    stop: async (group, rule) => {
-      const at = Date.now();
-      // Marked before the first signal: the group may be seen empty before the teardown returns.
-      monitor.policies.noteStop(group.id, rule.name, at);
-      const outcome = await stopGroup({ groupId: group.id }, snapshotGroups(monitor, { all: true }), {
+    stop: async (group, rule) =>
+      policyStop(monitor, snapshotGroups(monitor, { all: true }), group, rule, {
         graceMs: rule.graceMs ?? settings.teardown.graceMs,
         sampler,
-      });
-      if (outcome.refused !== null) {
-        monitor.policies.noteStop(group.id, null, at);
-        return { refused: outcome.refused.message, clean: false };
-      }
-      const { result } = outcome;
-      for (const s of result.signals)
-        monitor.noteSignal(group.id, s.signal, s.target, s.result, s.at, `policy ${rule.name}`);
-      const sent = result.signals.some((s) => s.result === 'sent');
-      if (!sent) monitor.policies.noteStop(group.id, null, at);
-      return { refused: sent ? null : (result.refused ?? 'nothing was signalled'), clean: result.clean };
-    },
+      }),
     // Stored first: an entry the journal already holds (seen before a restart) is not delivered again.
     record: (event) => {
       if (store.addJournal([event]).length > 0) monitor.policies.record(event);

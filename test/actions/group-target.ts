@@ -1,7 +1,10 @@
 import { chooseAnchor, formatGroupId } from '../../main/core/analysis/group-id';
-import type { ProcessIdentity, TeardownTarget } from '../../main/core/actions/teardown';
+import { toProcessView } from '../../main/core/analysis/grouping';
+import type { ProcessIdentity, TeardownTarget } from '../../main/core/actions/stop-and-record';
 import type { ProcessRecord } from '../../main/core/model/process-record';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import type { GroupView, ProcessFlag } from '../../shared/model';
+import { makeGroup } from '../transport/fake-corral-service';
 
 export const newSampler = (): LinuxSampler => new LinuxSampler({ markerKeys: new Set() });
 
@@ -40,4 +43,26 @@ export function targetFor(
     containsAgent: extra.containsAgent ?? false,
     protectedReason: extra.protectedReason ?? null,
   };
+}
+
+/** A live group as a service's snapshot shows it (no agent, its members flagged `flags`). */
+export function groupViewFor(
+  sampler: LinuxSampler,
+  pgid: number,
+  extra: Partial<GroupView> = {},
+  flags: ProcessFlag[] = [],
+): GroupView {
+  const target = targetFor(sampler, pgid);
+  const members = liveMembers(sampler, pgid);
+  return makeGroup({
+    id: target.groupId,
+    pgid,
+    sid: target.sid,
+    leaderPid: pgid,
+    leaderAlive: members.some((r) => r.pid === pgid),
+    agent: null,
+    flags: [],
+    processes: members.map((r) => toProcessView(r, { cpuPercent: null, flags })),
+    ...extra,
+  });
 }

@@ -3,7 +3,7 @@
 // real processes in test/provenance/stop-session-request.test.ts.
 import { describe, expect, it } from 'vitest';
 import { stopSession } from '../../main/core/actions/stop-session';
-import type { StopOutcome } from '../../main/core/actions/stop-group';
+import type { StopOutcome } from '../../main/core/actions/stop-and-record';
 import type { GroupView, SessionRef, TeardownResult } from '../../shared/model';
 import { makeGroup } from '../transport/fake-corral-service';
 

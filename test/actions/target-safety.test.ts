@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { identityRefusal, targetRefusal } from '../../main/core/actions/target-safety';
-import type { TeardownTarget } from '../../main/core/actions/teardown';
+import type { TeardownTarget } from '../../main/core/actions/stop-and-record';
 
 const self = { pid: 500, pgid: 490, sid: 480 };
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { teardown, type TeardownOptions } from '../../main/core/actions/teardown';
+import { teardown, type TeardownOptions } from '../../main/core/actions/stop-and-record';
 import type { TeardownProcessOutcome, TeardownResult } from '../../shared/model';
 import { groupMembers, isAlive } from '../support/proc';
 import { spawnGroup, trackGroup } from '../support/spawned-groups';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openIdentity } from '../../main/core/actions/identity-signal';
 import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/os/pidfd';
-import { teardown, type TeardownOptions } from '../../main/core/actions/teardown';
+import { teardown, type TeardownOptions } from '../../main/core/actions/stop-and-record';
 import type { TeardownResult } from '../../shared/model';
 import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../support/as-nobody';
 import { FakeAgent } from '../support/fake-agent';

@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { teardown } from '../../main/core/actions/teardown';
+import { teardown } from '../../main/core/actions/stop-and-record';
 import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import type { TeardownResult } from '../../shared/model';
 import { isAlive, readProcStat } from '../support/proc';

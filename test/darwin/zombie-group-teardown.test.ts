@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { replaceGroupKillForTest } from '../../main/core/actions/group-signal';
-import { teardown } from '../../main/core/actions/teardown';
+import { teardown } from '../../main/core/actions/stop-and-record';
 import { newSampler, targetFor } from '../actions/group-target';
 import { readProcStat } from '../support/proc';
 import { spawnGroup, trackGroup } from '../support/spawned-groups';

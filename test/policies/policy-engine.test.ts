@@ -99,6 +99,9 @@ describe('policies on real processes', () => {
     // The teardown's own signals, as for a manual stop.
     const signals = h.events.filter((e) => e.type === 'signal-sent' && e.pgid === loop.pgid);
     expect(signals.map((e) => e.detail?.signal)).toContain('SIGTERM');
+    // Recorded as the policy's, each signal once (the one stop path's recorder, core/stop-recorders.ts).
+    expect(signals.map((e) => e.detail?.by)).toEqual(signals.map(() => 'policy stop-orphaned-loops'));
+    expect(new Set(signals.map((e) => `${e.detail?.signal} ${e.at}`)).size).toBe(signals.length);
     const incident = await waitFor('the orphan incident closed stopped-by-policy', async () =>
       (await h.running.service.incidents()).find(
         (i) => i.pgid === loop.pgid && i.kind === 'orphan' && i.end !== 'open',

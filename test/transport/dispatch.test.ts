@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/transport/dispatch';
+import type { StopSessionResult } from '../../shared/contract';
 import type { TeardownResult } from '../../shared/model';
+import { groupMembers } from '../support/proc';
+import { spawnGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+import { groupViewFor, newSampler } from '../actions/group-target';
 import { FakeCorralService, KNOWN_GROUP_ID, makeGroup } from './fake-corral-service';
 
 describe('dispatch', () => {
@@ -37,26 +42,33 @@ describe('dispatch', () => {
   });
 
   it("stops a session by its id prefix: every group of it but the agent's, one outcome per group", async () => {
-    const service = new FakeCorralService();
+    // The leftover is a real process group; the agent's and the other session's are never signalled.
+    const leftover = spawnGroup('echo ok > "$DIR/ready"; exec tail -f /dev/null');
+    await leftover.ready('ready');
+    const sampler = newSampler();
+    await waitFor("tail to be exec'd", () => sampler.readOne(leftover.pid)?.name === 'tail');
     const session = { id: 'sess-dispatch-1', source: 'env' as const, project: '/p/shop', agentAlive: true };
     const other = { ...session, id: 'sess-other-2' };
+    const real = groupViewFor(sampler, leftover.pgid, { session }, ['orphan']);
+    sampler.close();
+    const { id, pgid } = real;
+    const service = new FakeCorralService();
     service.current = {
       seq: 2,
       sampledAt: 1,
       groups: [
-        makeGroup({ session }),
+        real,
         makeGroup({ id: '77:77:1', pgid: 77, session, containsAgent: true }),
         makeGroup({ id: '88:88:1', pgid: 88, session: other }),
       ],
     };
     const progress: TeardownResult[] = [];
-    const result = await dispatch(
-      service,
-      'session:stop',
-      { sessionId: 'sess-dispatch', dryRun: true },
-      (p) => progress.push(p),
+    const result = await dispatch(service, 'session:stop', { sessionId: 'sess-dispatch' }, (p) =>
+      progress.push(p),
     );
-    // The session, the skip and its reason are actions/stop-session.ts's and resolve-targets.ts's.
+
+    // The session, the skip and its reason are actions/stop-session.ts's and resolve-targets.ts's; the
+    // outcome is the teardown's (actions/stop-and-record.ts): SIGTERM to the group, and it exited.
     expect(result).toEqual({
       ok: true,
       payload: {
@@ -64,15 +76,28 @@ describe('dispatch', () => {
         refused: null,
         skipped: [{ groupId: '77:77:1', reason: "the agent's own group" }],
         outcomes: [
-          { groupId: KNOWN_GROUP_ID, refused: null, result: expect.objectContaining({ dryRun: true }) },
+          { groupId: id, refused: null, result: expect.objectContaining({ refused: null, clean: true }) },
         ],
       },
     });
-    expect(progress.map((p) => p.groupId)).toEqual([KNOWN_GROUP_ID]);
-    expect(service.calls).toEqual([
-      { method: 'stopSession', args: [{ sessionId: 'sess-dispatch', dryRun: true }] },
-      { method: 'stopGroup', args: [{ groupId: KNOWN_GROUP_ID, dryRun: true }] },
+    const stopped = (result as { payload: StopSessionResult }).payload.outcomes[0]!.result!;
+    expect(stopped.processes).toEqual([
+      expect.objectContaining({ pid: leftover.pid, outcome: 'exited-after-term', endedBy: 'SIGTERM' }),
     ]);
+    expect(stopped.signals.map((s) => [s.signal, s.target])).toEqual([
+      ['SIGTERM', `-${pgid}`],
+      ['SIGCONT', `-${pgid}`],
+    ]);
+    expect(groupMembers(pgid)).toEqual([]);
+    // Progress reached the caller through the transport, and the recorder heard of the stop before its
+    // signals, each signal once.
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((p) => p.groupId === id)).toBe(true);
+    expect(service.recorded[0]).toEqual({ stopping: id });
+    expect(service.recorded.slice(1).flatMap((r) => ('signals' in r ? r.signals : []))).toEqual(
+      stopped.signals,
+    );
+    expect(service.calls).toEqual([{ method: 'stopSession', args: [{ sessionId: 'sess-dispatch' }] }]);
   });
 
   it('refuses a session with no leftover groups, signalling nothing', async () => {

@@ -13,11 +13,14 @@ import type {
   Incident,
   MonitorEvent,
   Settings,
+  SignalRecord,
   Snapshot,
   TeardownResult,
 } from '../../shared/model';
 import type { CorralService, SettingsUpdate } from '../../main/core/service';
+import { stopAndRecord, type StopRecorder } from '../../main/core/actions/stop-and-record';
 import { stopSession } from '../../main/core/actions/stop-session';
+import { createSampler } from '../../main/core/sampling/create-sampler';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 
 export const KNOWN_GROUP_ID = '4242:4242:987654';
@@ -55,6 +58,8 @@ export function defaultSettings(): Settings {
 
 export class FakeCorralService implements CorralService {
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
+  /** What the one stop path told its recorder (the real service tells its monitor), in order. */
+  readonly recorded: Array<{ stopping: string } | { signalled: string; signals: SignalRecord[] }> = [];
   current: Snapshot = { seq: 1, sampledAt: Date.now(), groups: [makeGroup()] };
   private current_settings = defaultSettings();
   private snapshotListeners = new Set<(s: Snapshot) => void>();
@@ -90,19 +95,36 @@ export class FakeCorralService implements CorralService {
     return result;
   }
 
-  /** The product's stopSession (actions/stop-session.ts) over the snapshot, each group through stopGroup. */
+  /**
+   * The product's session stop, as create-service.ts wires it: actions/stop-session.ts over the snapshot,
+   * each group through the one stop path (actions/stop-and-record.ts) against this machine's processes.
+   */
   async stopSession(
     request: StopSessionRequest,
     onProgress?: (partial: TeardownResult) => void,
   ): Promise<StopSessionResult> {
     this.calls.push({ method: 'stopSession', args: [request] });
-    return stopSession(request, this.current.groups, async (groupId) => {
-      const group = this.current.groups.find((g) => g.id === groupId);
-      if (!group) throw new Error(`no group with id ${groupId} in the current snapshot`);
-      const result = await this.stopGroup({ groupId, dryRun: request.dryRun }, onProgress);
-      return { refused: null, group, result };
-    });
+    const groups = this.current.groups;
+    const sampler = createSampler({ markerKeys: new Set() });
+    const graceMs = this.current_settings.teardown.graceMs;
+    try {
+      return await stopSession(request, groups, (groupId) =>
+        stopAndRecord(
+          { groupId, dryRun: request.dryRun },
+          groups,
+          { graceMs, sampler, onProgress },
+          this.recorder,
+        ),
+      );
+    } finally {
+      sampler.close?.();
+    }
   }
+
+  private readonly recorder: StopRecorder = {
+    stopping: (group) => this.recorded.push({ stopping: group.id }),
+    signalled: (group, fresh) => this.recorded.push({ signalled: group.id, signals: [...fresh] }),
+  };
 
   async keepGroup(request: KeepGroupRequest): Promise<KeepGroupResult> {
     this.calls.push({ method: 'keepGroup', args: [request] });

@@ -1,10 +1,10 @@
 import type { Settings, TeardownResult } from '../../../shared/model';
-import { stopGroup } from '../../core/actions/stop-group';
+import { stopAndRecord } from '../../core/actions/stop-and-record';
+import { stopRequestNote } from '../../core/actions/stop-request-note';
 import { resolvePortTargets, resolveSessionTargets } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor } from '../../core/analysis/signatures';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { announcedStop } from '../announced-stop';
 
 export interface KillByOptions {
   by: { port: number } | { session: string };
@@ -50,15 +50,14 @@ export async function runKillBy(
   const results: TeardownResult[] = [];
   for (const groupId of resolved.groupIds) {
     // A stop the user asked for by port or session is theirs, as one asked by group id is.
-    const announced = announcedStop();
-    const outcome = await stopGroup(
+    const outcome = await stopAndRecord(
       { groupId, orphansOnly: o.orphansOnly, withEscaped: o.withEscaped, dryRun: o.dryRun },
       groups,
-      { graceMs: o.graceMs, sampler, beforeSignal: announced.beforeSignal, onProgress: announced.onProgress },
+      { graceMs: o.graceMs, sampler },
+      stopRequestNote(),
     );
     // Resolved from this very snapshot, so the group is there; a refusal would be a bug, not a skip.
     if (outcome.refused !== null) throw new Error(`group ${groupId} vanished from its own snapshot`);
-    announced.finish(outcome.result);
     results.push(outcome.result);
   }
   if (o.json) out(JSON.stringify({ target: what, refused: null, skipped: resolved.skipped, results }));

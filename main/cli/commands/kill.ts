@@ -2,15 +2,15 @@ import { parseArgs } from 'node:util';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { GROUP_ID_PATTERN } from '../../../shared/group-id';
 import type { SignalRecord, Settings, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
-import { stopGroup } from '../../core/actions/stop-group';
+import { stopAndRecord } from '../../core/actions/stop-and-record';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { parsePort } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor } from '../../core/analysis/signatures';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
-import { alreadyGone } from '../../core/actions/resolve-group-id';
-import { announcedStop } from '../announced-stop';
+import { stopRequestNote } from '../../core/actions/stop-request-note';
+import { alreadyGone } from '../already-gone';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../../common/usage-error';
 import { runKillBy } from './kill-by-provenance';
@@ -69,8 +69,7 @@ export async function runKill(
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
-  const announced = announcedStop();
-  const outcome = await stopGroup(
+  const outcome = await stopAndRecord(
     {
       groupId,
       orphansOnly: values['orphans-only'],
@@ -78,20 +77,14 @@ export async function runKill(
       dryRun: values['dry-run'],
     },
     groups,
-    {
-      graceMs,
-      sampler,
-      remembered: rememberedMembers(groupId),
-      beforeSignal: announced.beforeSignal,
-      onProgress: announced.onProgress,
-    },
+    { graceMs, sampler, remembered: rememberedMembers(groupId) },
+    stopRequestNote(),
   );
   if (outcome.refused !== null) {
     const { kind, message } = outcome.refused;
     return kind === 'already-gone' ? alreadyGone(groupId, message, values.json, out) : refuse(message);
   }
   const { result } = outcome;
-  announced.finish(result);
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;

@@ -1,19 +1,16 @@
 import { ESCAPED_NOTE, ESCAPED_UNSIGNALLED } from './group-teardown';
 import { listEscaped, openIdentityTargets } from './identity-targets';
 import { indexByPid } from './observe';
-import { runPhases } from './phases';
-import type { RunContext } from './run-context';
+import type { Refusal, RunContext } from './run-context';
 
 /**
- * Stops only the members flagged orphan (and, with-escaped, the escaped ones), each through a handle
- * pinned to its identity; the rest of the group, the agent included, is left running.
+ * Orphans-only mode's targets: only the members flagged orphan (and, with-escaped, the escaped ones),
+ * each pinned to its identity; the rest of the group, the agent included, is listed and left running.
  */
-export async function runOrphansOnly(ctx: RunContext, withEscaped: boolean, dryRun: boolean): Promise<void> {
+export function pinOrphans(ctx: RunContext, withEscaped: boolean, dryRun: boolean): Refusal {
   const { target, book } = ctx;
-  if (target.orphans.length === 0 && !(withEscaped && target.escaped.length > 0)) {
-    ctx.refused = 'no process in this group is flagged orphan: orphans-only has nothing to stop';
-    return;
-  }
+  if (target.orphans.length === 0 && !(withEscaped && target.escaped.length > 0))
+    return 'no process in this group is flagged orphan: orphans-only has nothing to stop';
   openIdentityTargets(ctx, target.orphans, { dryRun });
   if (withEscaped) openIdentityTargets(ctx, target.escaped, { dryRun, note: ESCAPED_NOTE });
   else listEscaped(ctx, target.escaped, ESCAPED_UNSIGNALLED);
@@ -32,5 +29,5 @@ export async function runOrphansOnly(ctx: RunContext, withEscaped: boolean, dryR
       });
     } else book.markGone(entry, null);
   }
-  if (!dryRun) await runPhases(ctx);
+  return null;
 }

@@ -6,43 +6,17 @@ import {
   type VerifiedGroup,
 } from './group-signal';
 import { signalIdentities } from './identity-targets';
-import {
-  hasPendingGroupMember,
-  identityOf,
-  indexByPid,
-  observe,
-  pollPending,
-  scanGroup,
-  watchUntil,
-} from './observe';
+import { hasPendingGroupMember, identityOf, indexByPid, observe, pollPending, scanGroup } from './observe';
 import type { Tracked } from './outcome-book';
-import { previousPhase, type RunContext } from './run-context';
+import { previousPhase, type Refusal, type RunContext } from './run-context';
 import type { SignalName } from './teardown-types';
 
-/** SIGTERM, wait up to the grace, SIGKILL whatever remains, wait, confirm. */
-export async function runPhases(ctx: RunContext): Promise<void> {
-  signalPhase(ctx, 'SIGTERM');
-  const termAt = Date.now();
-  ctx.book.progress();
-  if (ctx.refused) return;
-  await watchUntil(ctx, 'SIGTERM', termAt + ctx.graceMs);
-  // With processes left at the deadline, SIGKILL goes first: watchUntil's last look ended at the
-  // deadline, and another full read of a large group would only delay the KILL past it.
-  if (ctx.book.pending().length === 0) {
-    confirm(ctx, 'SIGTERM');
-    if (ctx.refused || ctx.book.pending().length === 0) return;
-  }
-  if (ctx.refused) return;
-
-  signalPhase(ctx, 'SIGKILL');
-  const killAt = Date.now();
-  ctx.book.progress();
-  if (ctx.refused) return;
-  await watchUntil(ctx, 'SIGKILL', killAt + ctx.killWaitMs);
-  confirm(ctx, 'SIGKILL');
-}
-
-function signalPhase(ctx: RunContext, signal: SignalName): void {
+/**
+ * One signal to everyone still pending: to -PGID once a member read just now proves it is still the
+ * group (never otherwise), then to each pinned identity. Returns why signalling must stop, if it must.
+ */
+export function signalAll(ctx: RunContext, signal: SignalName): Refusal {
+  let refused: Refusal = null;
   const group = ctx.group;
   if (group && hasPendingGroupMember(ctx)) {
     const verified = proveNow(ctx, signal);
@@ -57,10 +31,11 @@ function signalPhase(ctx: RunContext, signal: SignalName): void {
       if (result === 'EPERM') notPermittedAfterRereading(ctx, stillPending, signal);
       else if (result === 'ESRCH') for (const t of stillPending) ctx.book.markDead(t, previousPhase(signal));
       else if (result === 'error')
-        ctx.refused = `kill(-${group.pgid}, ${signal}) failed; nothing more was signalled`;
+        refused = `kill(-${group.pgid}, ${signal}) failed; nothing more was signalled`;
     }
   }
-  if (!ctx.refused) signalIdentities(ctx, signal);
+  if (!refused) signalIdentities(ctx, signal);
+  return refused;
 }
 
 /**
@@ -90,16 +65,19 @@ function proveNow(ctx: RunContext, signal: SignalName): VerifiedGroup | null {
   return null;
 }
 
-/** After a wait: one last look at the pending processes, and in group mode a full scan for the PGID. */
-function confirm(ctx: RunContext, phase: SignalName): void {
+/**
+ * After a wait: one last look at the pending processes, and in group mode a full scan for the PGID.
+ * Refuses to go on when the PGID holds processes none of which can prove it is still the group.
+ */
+export function confirmGone(ctx: RunContext, phase: SignalName): Refusal {
   pollPending(ctx, phase);
   // While known members remain, SIGKILL to the PGID reaches any member forked since the last scan;
   // the full scan waits for the end, so it does not delay the SIGKILL.
-  if (!ctx.group || (phase === 'SIGTERM' && hasPendingGroupMember(ctx))) return;
+  if (!ctx.group || (phase === 'SIGTERM' && hasPendingGroupMember(ctx))) return null;
   // The kernel says no process holds the PGID now: there is nobody left to find by scanning the table.
-  if (!groupHasMembers(ctx.group.pgid)) return;
+  if (!groupHasMembers(ctx.group.pgid)) return null;
   const unproven = scanGroup(ctx, phase);
-  if (unproven.length === 0) return;
+  if (unproven.length === 0) return null;
   const pgid = ctx.group.pgid;
   for (const record of unproven) {
     const entry = ctx.book.track(identityOf(record), record, 'group');
@@ -108,8 +86,9 @@ function confirm(ctx: RunContext, phase: SignalName): void {
       `in PGID ${pgid}, but joined it after Corral last proved the PGID was this group`,
     );
   }
-  if (phase === 'SIGKILL') return;
-  ctx.refused =
+  if (phase === 'SIGKILL') return null;
+  return (
     `PGID ${pgid} still holds ${unproven.length} process(es), but none Corral knew from this group is left ` +
-    'to prove the PGID was not reused; nothing more was signalled';
+    'to prove the PGID was not reused; nothing more was signalled'
+  );
 }

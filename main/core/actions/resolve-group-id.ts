@@ -1,8 +1,5 @@
-import type { GroupView, SignalRecord } from '../../../shared/model';
-import { homedir } from 'node:os';
+import type { GroupView } from '../../../shared/model';
 import { parseGroupId } from '../analysis/group-id';
-import { resolveDataDir } from '../storage/data-dir';
-import { recordStopRequest } from '../storage/stop-requests';
 
 export interface KnownMember {
   pid: number;
@@ -75,44 +72,4 @@ export function resolveGroupId(
       `cannot prove PGID ${parts.pgid} is still group ${id}: its anchor (pid ${parts.anchorPid}) is gone and ` +
       `Corral has no record of its other members. Run corral ps and use the id it shows now (${group.id})`,
   };
-}
-
-/** What `corral kill` prints for a group that is already gone: the teardown contract's `already-gone`, exit 0. */
-export function alreadyGone(
-  groupId: string,
-  message: string,
-  json: boolean,
-  out: (text: string) => void,
-): number {
-  if (json) {
-    out(
-      JSON.stringify({
-        groupId,
-        outcome: 'already-gone',
-        refused: null,
-        clean: true,
-        processes: [],
-        signals: [],
-      }),
-    );
-  } else out(`corral kill: ${message}. Nothing to stop.`);
-  return 0;
-}
-
-/**
- * Tells whichever Corral records incidents that this group is being stopped on the user's request,
- * before the first signal, so its incident closes as `stopped-by-user` wherever the stop was asked.
- * The writer it returns adds the signals sent, which that Corral shows on the group's timeline.
- */
-export function announceStop(
-  group: GroupView,
-  dataDir = resolveDataDir(process.env, process.platform, homedir()),
-): (signals: readonly SignalRecord[]) => void {
-  return recordStopRequest(dataDir, {
-    groupId: group.id,
-    pgid: group.pgid,
-    members: group.processes.map((p) => ({ pid: p.pid, startKey: p.startKey })),
-    at: Date.now(),
-    via: 'corral kill',
-  });
 }

@@ -2,14 +2,14 @@ import type { SessionGroupOutcome, StopSessionRequest, StopSessionResult } from 
 import type { GroupView } from '../../../shared/model';
 import { resolveSessionTargets } from '../provenance/resolve-targets';
 import { resolveGroupId, type GroupResolution, type KnownMember } from './resolve-group-id';
-import type { StopOutcome } from './stop-group';
+import type { StopOutcome } from './stop-and-record';
 
 const NOT_CONFIRMED = 'not among the groups confirmed (it appeared after the list was shown)';
 
 /**
  * "Stop everything this session left": every group of the session except the agent's own
  * (resolve-targets.ts decides which), each stopped through `stopOne`, which must be the one stop path
- * (stop-group.ts), one outcome per group. `groups` are views carrying provenance (`session`).
+ * (stop-and-record.ts), one outcome per group. `groups` are views carrying provenance (`session`).
  *
  * With `groupIds` (what the user confirmed), a target is stopped only when one of them names it, by its
  * id now or by an id that still proves to be it (resolve-group-id.ts); a confirmed group that is no

@@ -1,5 +1,5 @@
 import type { GroupView, ProcessView } from '../../../shared/model';
-import type { ProcessIdentity, TeardownTarget } from './teardown';
+import type { ProcessIdentity, TeardownTarget } from './teardown-types';
 import { isShellName } from '../../../shared/shells';
 import { parseGroupId } from '../analysis/group-id';
 

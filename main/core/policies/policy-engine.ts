@@ -13,7 +13,7 @@ export interface PolicyEngineOptions {
   settings: () => Settings;
   /** Every live group as the core reports it (the same views a manual stop is resolved against). */
   groups: () => GroupView[];
-  /** The one stop path (core/actions/stop-group.ts), with the rule's grace period. */
+  /** The one stop path (core/actions/stop-and-record.ts), with the rule's grace period. */
   stop: (group: GroupView, rule: PolicyRule) => Promise<PolicyStopResult>;
   /** Delivers an event to every listener (watch --json, the UI, notifications). */
   record: (event: MonitorEvent) => void;

@@ -6,7 +6,7 @@ import { IncidentTable, type IncidentQuery } from './incident-table';
 import { openOnDisk, whyUnwritable } from './open-on-disk';
 import { ensureOwnDataDir } from './own-data-dir';
 import { describeError, isCallerError } from './sqlite-errors';
-import { watchStopRequests } from './stop-requests';
+import type { StopRequestInbox } from './stop-requests';
 import { takeWriterLock } from './writer-lock';
 
 import { MAX_JOURNAL_ENTRIES } from './policy-journal-table';
@@ -31,6 +31,8 @@ export interface IncidentStoreOptions {
   role?: 'auto' | 'reader';
   /** While another Corral writes, how often to try to take its place (its lock is freed when it dies). */
   takeoverRetryMs?: number;
+  /** Reads the stop requests left in this directory while this store is the writer (create-service.ts). */
+  stopRequests?: Pick<StopRequestInbox, 'watch'>;
 }
 
 /**
@@ -56,6 +58,7 @@ export class IncidentStore {
   /** The writer this reader waits to succeed (its pid when known); null when it never will. */
   private waitingOn: { holderPid: number | null } | null = null;
   private releaseLock: () => void = () => {};
+  private readonly stopRequests: Pick<StopRequestInbox, 'watch'> | undefined;
   private retryTimer: NodeJS.Timeout | null = null;
   private takeoverTimer: NodeJS.Timeout | null = null;
   private readonly takeoverListeners = new Set<(notice: string) => void>();
@@ -74,6 +77,7 @@ export class IncidentStore {
     this.maxIncidents = Math.max(1, Math.floor(options.maxIncidents ?? DEFAULT_MAX_INCIDENTS));
     this.diskRetryMs = options.diskRetryMs ?? DEFAULT_DISK_RETRY_MS;
     this.now = options.now ?? Date.now;
+    this.stopRequests = options.stopRequests;
     this.lastDiskAttempt = this.now();
     let reader = options.role === 'reader';
     if (!reader && existsOrCreatable(dir)) {
@@ -110,7 +114,7 @@ export class IncidentStore {
   }
 
   private holdLock(release: () => void): void {
-    const unwatch = watchStopRequests(this.dir);
+    const unwatch = this.stopRequests?.watch(this.dir) ?? (() => {});
     this.releaseLock = () => {
       unwatch();
       release();

@@ -21,14 +21,6 @@ export interface StopRequest {
   signals?: SignalRecord[];
 }
 
-/** Data directories whose incidents this process writes (the writer's store registers its own). */
-const written = new Set<string>();
-
-export function watchStopRequests(dataDir: string): () => void {
-  written.add(dataDir);
-  return () => written.delete(dataDir);
-}
-
 /**
  * Leaves word in the data directory, before the first signal, that Corral was asked to stop this group:
  * whichever Corral records incidents there (the app, a `watch`) then closes the incident as
@@ -79,26 +71,42 @@ function readRequests(dataDir: string, now: number): StopRequest[] {
 }
 
 /**
- * The requests another command (or this one) left since `since` to stop this group: same PGID, and
- * the same group id or one of the same processes (pid and start), so a reused PGID never matches.
+ * The stop requests one Corral reads: those left in the data directories whose incidents it writes (its
+ * incident store watches its directory while it holds the writer lock). Owned by whoever assembles the
+ * service (create-service.ts), so that two services in one process share nothing.
  */
-export function stopRequestsFor(
-  group: { id: string; pgid: number; members: Iterable<{ pid: number; startKey: number }> },
-  since: number,
-  now: number,
-): StopRequest[] {
-  if (written.size === 0) return [];
-  const members = [...group.members];
-  const out: StopRequest[] = [];
-  for (const dir of written) {
-    for (const r of readRequests(dir, now)) {
-      if (r.pgid !== group.pgid || r.at < since) continue;
-      if (
-        r.groupId === group.id ||
-        r.members.some((m) => members.some((p) => p.pid === m.pid && p.startKey === m.startKey))
-      )
-        out.push(r);
-    }
+export class StopRequestInbox {
+  /** Data directories whose incidents this service writes. */
+  private readonly written = new Set<string>();
+
+  /** Reads the requests left in `dataDir` until the function returned is called. */
+  watch(dataDir: string): () => void {
+    this.written.add(dataDir);
+    return () => this.written.delete(dataDir);
   }
-  return out;
+
+  /**
+   * The requests another command (or this one) left since `since` to stop this group: same PGID, and
+   * the same group id or one of the same processes (pid and start), so a reused PGID never matches.
+   */
+  readonly requestsFor = (
+    group: { id: string; pgid: number; members: Iterable<{ pid: number; startKey: number }> },
+    since: number,
+    now: number,
+  ): StopRequest[] => {
+    if (this.written.size === 0) return [];
+    const members = [...group.members];
+    const out: StopRequest[] = [];
+    for (const dir of this.written) {
+      for (const r of readRequests(dir, now)) {
+        if (r.pgid !== group.pgid || r.at < since) continue;
+        if (
+          r.groupId === group.id ||
+          r.members.some((m) => members.some((p) => p.pid === m.pid && p.startKey === m.startKey))
+        )
+          out.push(r);
+      }
+    }
+    return out;
+  };
 }
