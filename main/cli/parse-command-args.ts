@@ -1,5 +1,7 @@
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CommandSpec, FlagSpec, FlagValues } from './option-spec';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
 /** Whether a flag is accepted after `action` (flags declared `only` for some actions). */
 export function flagAppliesTo(flag: FlagSpec, action: string | undefined): boolean {
@@ -40,6 +42,7 @@ export function parseCommandArgs<S extends CommandSpec>(
   const values: Record<string, string | boolean | undefined> = {};
   for (const [name, flag] of Object.entries(spec.flags))
     values[name] =
-      (parsed.values[name] as string | boolean | undefined) ?? (flag.type === 'boolean' ? false : flag.default);
+      (parsed.values[name] as string | boolean | undefined) ??
+      (flag.type === 'boolean' ? false : flag.default);
   return { values: values as FlagValues<S['flags']>, positionals: parsed.positionals };
 }
