@@ -45,6 +45,20 @@ export default tseslint.config(
     rules: { 'layers/allowed-imports': 'error' },
   },
   layer(['**/*.{ts,tsx,mts}'], [NO_ELECTRON]),
+  // A command's flags are parsed only from its declaration (main/cli/command-specs.ts), which help reads too.
+  {
+    files: ['main/cli/**/*.{ts,tsx,mts}'],
+    ignores: ['main/cli/parse-command-args.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [NO_ELECTRON],
+          paths: [{ name: 'node:util', importNames: ['parseArgs'], message: 'use parseCommandArgs' }],
+        },
+      ],
+    },
+  },
   layer(['main/electron/**', 'preload/**'], []),
   layer(['main/core/analysis/**', 'main/core/model/**'], [NO_ELECTRON, PURE]),
   layer(['shared/**', 'renderer/**/*.{ts,tsx}'], [NO_ELECTRON, NODE]),

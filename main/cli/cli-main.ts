@@ -1,40 +1,46 @@
 // The CLI's entry: the command table, help and config, for `corral` and the app's `--cli` mode.
 import { loadConfig } from '../core/config/load-config';
 import { COMMANDS, findCommand } from './command-table';
+import { GLOBAL_FLAGS } from './command-specs';
+import { flagSpellings } from './option-spec';
 import { commandHelp, globalHelp, parseErrorMessage } from './help';
 import { detectTerminal, setTerminal } from './terminal';
 import { UsageError } from '../common/usage-error';
 import { corralVersion } from './version';
 
+// `corral`'s own flags, spelled as declared (and as `corral --help` lists them).
+const HELP = flagSpellings('help', GLOBAL_FLAGS.help);
+const VERSION = flagSpellings('version', GLOBAL_FLAGS.version);
+const NO_COLOR = flagSpellings('no-color', GLOBAL_FLAGS['no-color']);
+
 export async function main(argv: string[]): Promise<number> {
-  const noColor = argv.includes('--no-color');
+  const noColor = argv.some((a) => NO_COLOR.includes(a));
   setTerminal(detectTerminal(process.stdout, process.env, noColor));
-  const [name, ...args] = argv.filter((a) => a !== '--no-color');
-  const helps = COMMANDS.map((c) => c.help);
+  const [name, ...args] = argv.filter((a) => !NO_COLOR.includes(a));
   if (name === undefined) {
-    process.stderr.write(`${globalHelp(helps)}\n`);
+    process.stderr.write(`${globalHelp(COMMANDS)}\n`);
     return 2;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
+  if (HELP.includes(name) || name === 'help') {
     const topic = name === 'help' && args[0] ? findCommand(args[0]) : undefined;
-    process.stdout.write(`${topic ? commandHelp(topic.help) : globalHelp(helps)}\n`);
+    process.stdout.write(`${topic ? commandHelp(topic.spec) : globalHelp(COMMANDS)}\n`);
     return 0;
   }
-  if (name === '--version' || name === '-V') {
+  if (VERSION.includes(name)) {
     process.stdout.write(`corral ${corralVersion()}\n`);
     return 0;
   }
   const entry = findCommand(name);
   if (!entry) {
     process.stderr.write(
-      `corral: unknown command '${name}' (commands: ${helps.map((h) => h.name).join(', ')}; corral --help)\n`,
+      `corral: unknown command '${name}' (commands: ${COMMANDS.map((c) => c.name).join(', ')}; corral --help)\n`,
     );
     return 2;
   }
   // Before `--`, a help flag anywhere asks for this command's help.
   const beforeDashes = args.indexOf('--') < 0 ? args : args.slice(0, args.indexOf('--'));
-  if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {
-    process.stdout.write(`${commandHelp(entry.help)}\n`);
+  if (beforeDashes.some((a) => HELP.includes(a))) {
+    process.stdout.write(`${commandHelp(entry.spec)}\n`);
     return 0;
   }
   const run = await entry.load();
@@ -47,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     const parseError = typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
     if (err instanceof UsageError || parseError) {
       const message = parseError ? parseErrorMessage(err as Error) : (err as Error).message;
-      process.stderr.write(`corral ${name}: ${message}. Usage: ${entry.help.usage}\n`);
+      process.stderr.write(`corral ${name}: ${message}. Usage: ${entry.spec.usage}\n`);
       return 2;
     }
     throw err;

@@ -1,35 +1,40 @@
-import type { CommandHelp } from './command-table';
+import { flagSpellings, type CommandSpec, type Flags } from './option-spec';
+import { GLOBAL_FLAGS } from './command-specs';
 
-const GLOBAL_OPTIONS: Array<[string, string]> = [
-  ['--help, -h', 'this help; `corral <command> --help` for one command'],
-  ['--version', 'print the version'],
-  ['--no-color', 'no colour (also NO_COLOR=1); FORCE_COLOR=1 forces it'],
-];
+/** Each flag as written on the command line (`--port N`, `--help, -h`) with its help line. */
+export function flagLines(flags: Flags): Array<[string, string]> {
+  return Object.entries(flags).map(([name, flag]) => {
+    const [long, ...short] = flagSpellings(name, flag);
+    const written = flag.type === 'string' ? `${long} ${flag.value}` : long!;
+    return [[written, ...short].join(', '), flag.help];
+  });
+}
 
-function optionLines(options: ReadonlyArray<[string, string]>): string[] {
+function optionLines(options: ReadonlyArray<readonly [string, string]>): string[] {
   const width = Math.max(...options.map(([flag]) => flag.length));
   return options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`);
 }
 
 /** `corral <command> --help`. */
-export function commandHelp(help: CommandHelp): string {
-  const lines = [`Usage: ${help.usage}`, '', help.summary];
-  if (help.options.length > 0) lines.push('', 'Options:', ...optionLines(help.options));
-  for (const note of help.notes ?? []) lines.push('', note);
+export function commandHelp(spec: CommandSpec): string {
+  const lines = [`Usage: ${spec.usage}`, '', spec.summary];
+  const options = [...(spec.positionals ?? []), ...flagLines(spec.flags)];
+  if (options.length > 0) lines.push('', 'Options:', ...optionLines(options));
+  for (const note of spec.notes ?? []) lines.push('', note);
   return lines.join('\n');
 }
 
 /** `corral --help`: every command on one line. */
-export function globalHelp(commands: readonly CommandHelp[]): string {
+export function globalHelp(commands: ReadonlyArray<{ name: string; spec: CommandSpec }>): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Usage: corral <command> [options]',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.spec.summary}`),
     '',
     'Options:',
-    ...optionLines(GLOBAL_OPTIONS),
+    ...optionLines(flagLines(GLOBAL_FLAGS)),
     '',
     'Config: $CORRAL_CONFIG (default ~/.config/corral/config.json). Data: $CORRAL_DATA_DIR.',
   ].join('\n');
@@ -47,11 +52,11 @@ export function parseErrorMessage(err: Error & { code?: string }): string {
       return `unknown option '${quoted?.startsWith('-') ? quoted : `--${quoted ?? '?'}`}'`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const flag = /--[\w-]+/.exec(message)?.[0];
-      return flag
-        ? /argument missing/.test(message)
-          ? `${flag} needs a value`
-          : `${flag} does not take a value`
-        : message.split('\n')[0]!;
+      if (!flag) return message.split('\n')[0]!;
+      // `--limit` last, or `--limit --json` (node calls that ambiguous): the value is missing either way.
+      return /argument missing|argument is ambiguous/.test(message)
+        ? `${flag} needs a value`
+        : `${flag} does not take a value`;
     }
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument '${quoted ?? '?'}'`;

@@ -54,7 +54,7 @@ describe('corral help, version and usage errors', () => {
     expect(r.stdout).toMatch(/^corral \d+\.\d+\.\d+\n$/);
   });
 
-  it.each(COMMANDS.map((c) => c.help.name))('corral %s --help explains the command', async (name) => {
+  it.each(COMMANDS.map((c) => c.name))('corral %s --help explains the command', async (name) => {
     const r = await runCli([name, '--help'], { env: ENV });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { IncidentStore } from '../../core/storage/incident-store';
@@ -26,11 +27,7 @@ export async function runHistory(
   _settings: Settings,
   out: (text: string) => void,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '100' } },
-    strict: true,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.history, args);
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100_000)
     throw new UsageError(`--limit: expected 1..100000, got '${values.limit}'`);

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import {
   HOOK_AGENTS,
@@ -20,9 +21,6 @@ import { hookClientPath } from '../../core/hooks-setup/hook-client-script';
 import { probeHookEndpoint } from '../../core/hooks-setup/hook-endpoint-probe';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { hookEndpointLine, type HooksAskingService } from './hook-endpoint-line';
-
-export const HOOKS_USAGE =
-  'corral hooks install|uninstall [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--http] | corral hooks status [--json]';
 
 function agentsOf(value: string | undefined): HookAgent[] {
   if (value === undefined || value === 'all') return [...HOOK_AGENTS];
@@ -77,12 +75,7 @@ export async function runHooks(
   const [action, ...rest] = args;
   const place = { env: process.env, home: homedir() };
   if (action === 'status') {
-    const { values } = parseArgs({
-      args: rest,
-      options: { json: { type: 'boolean', default: false }, agent: { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    });
+    const { values } = parseCommandArgs(COMMAND_SPECS.hooks, rest, action);
     const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
     const dataDir = resolveDataDir(place.env, process.platform, place.home);
     // Who answers on the endpoint's port: a stale port or token means the hooks fall back (or say nothing).
@@ -109,16 +102,7 @@ export async function runHooks(
   if (action !== 'install' && action !== 'uninstall') {
     throw new UsageError(`expected install, uninstall or status, got '${action ?? ''}'`);
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      agent: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false },
-      http: { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.hooks, rest, action);
   const dryRun = values['dry-run'];
   const agents = agentsOf(values.agent);
   const prefix = action === 'install' ? hookCommandPrefix() : '';

@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { keptLabel, parseKeepDuration } from '../../../shared/keep-duration';
 import type { GroupView, Settings } from '../../../shared/model';
@@ -83,19 +84,7 @@ export async function runKeep(
   settings: Settings,
   out: (text: string) => void,
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string' },
-      session: { type: 'string' },
-      for: { type: 'string' },
-      note: { type: 'string' },
-      list: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseCommandArgs(COMMAND_SPECS.keep, args);
   const dataDir = cliDataDir();
   if (values.list) {
     if (positionals.length > 0 || values.port || values.session || values.for || values.note)
@@ -154,16 +143,7 @@ export async function runUnkeep(
   settings: Settings,
   out: (text: string) => void,
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string' },
-      session: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseCommandArgs(COMMAND_SPECS.unkeep, args);
   const target = targetOf(values, positionals);
   const dataDir = cliDataDir();
   const now = Date.now();

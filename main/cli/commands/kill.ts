@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { GROUP_ID_PATTERN } from '../../../shared/group-id';
 import type { SignalRecord, Settings, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
@@ -22,21 +23,7 @@ export async function runKill(
   settings: Settings,
   out: (text: string) => void,
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      'grace-ms': { type: 'string' },
-      'orphans-only': { type: 'boolean', default: false },
-      'with-escaped': { type: 'boolean', default: false },
-      'dry-run': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      port: { type: 'string' },
-      session: { type: 'string' },
-      'any-owner': { type: 'boolean', default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseCommandArgs(COMMAND_SPECS.kill, args);
   const by = targetBy(values.port, values.session, positionals.length);
   if (by === null && positionals.length !== 1)
     throw new UsageError(

@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import { resolveToken, TOKEN_ENV } from '../../metrics/bearer-token';
 import { exposeMetrics } from '../../metrics/expose-metrics';
@@ -9,9 +10,6 @@ import { untilSignalled } from '../shutdown';
 import { UsageError } from '../../common/usage-error';
 import { listenPort } from '../../common/listen-port';
 
-export const METRICS_USAGE = 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]';
-export const DEFAULT_METRICS_PORT = 9977;
-
 /** `corral metrics`: Prometheus metrics without the UI; loopback unless --host says otherwise. */
 export async function runMetrics(
   args: string[],
@@ -19,16 +17,7 @@ export async function runMetrics(
   out: (text: string) => void,
   config?: LoadedConfig,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: String(DEFAULT_METRICS_PORT) },
-      host: { type: 'string', default: '127.0.0.1' },
-      token: { type: 'string' },
-      'token-file': { type: 'string' },
-    },
-    strict: true,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.metrics, args);
   const port = listenPort(values.port);
   const host = values.host;
   if (host === '') throw new UsageError('--host: expected an address such as 127.0.0.1');

@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import { policyReport, type PolicyReport } from '../../core/policies/policy-report';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { formatTable, printable } from '../terminal-text';
 import { keepsOrNone } from './keep-list';
-
-export const POLICIES_USAGE = 'corral policies [--json]';
 
 /** The configured rules and what each matches right now (one look at the process table). */
 export async function runPolicies(
@@ -13,12 +12,7 @@ export async function runPolicies(
   settings: Settings,
   out: (text: string) => void,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { json: { type: 'boolean', default: false } },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.policies, args);
   const snapshot = await takeOneShotSnapshot(settings, { keeps: keepsOrNone() });
   const report = policyReport(settings, snapshot.groups, snapshot.sampledAt);
   out(values.json ? JSON.stringify({ sampledAt: snapshot.sampledAt, ...report }) : renderPolicies(report));

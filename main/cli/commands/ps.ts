@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { GroupView, Settings } from '../../../shared/model';
 import {
   groupsOfSession,
@@ -26,17 +27,7 @@ export async function runPs(
   settings: Settings,
   out: (text: string) => void,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      all: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      port: { type: 'string' },
-      session: { type: 'string' },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.ps, args);
   const port = values.port === undefined ? null : parsePort(values.port);
   if (values.port !== undefined && port === null)
     throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
@@ -10,8 +11,6 @@ import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';
 import { untilSignalled } from '../shutdown';
 import { listenPort } from '../../common/listen-port';
-
-export const SERVE_USAGE = 'corral serve [--port N] [--metrics]';
 
 /** out/renderer, whether running from source (tsx) or from the built out/main/corral.js. */
 function rendererDir(): string | null {
@@ -38,11 +37,7 @@ export async function runServe(
   out: (text: string) => void,
   config?: LoadedConfig,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { port: { type: 'string', default: '7077' }, metrics: { type: 'boolean', default: false } },
-    strict: true,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.serve, args);
   const port = listenPort(values.port);
   const staticDir = rendererDir();
   if (!staticDir)

@@ -1,5 +1,6 @@
 import { homedir, userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import { corralCommandArgv, servicePath } from '../../core/user-service/corral-command';
 import {
@@ -47,12 +48,7 @@ export async function runService(
   out: (text: string) => void,
 ): Promise<number> {
   const [action, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: { json: { type: 'boolean', default: false } },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.service, rest, action);
   if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
     throw new UsageError(`expected install, uninstall or status, got '${action ?? ''}'`);
   }

@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { COMMAND_SPECS } from '../command-specs';
+import { parseCommandArgs } from '../parse-command-args';
 import type { GroupView, Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
@@ -14,11 +15,7 @@ export async function runWatch(
   out: (text: string) => void,
   config?: LoadedConfig,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } },
-    strict: true,
-  });
+  const { values } = parseCommandArgs(COMMAND_SPECS.watch, args);
   // On a terminal (both ways), the interactive view; --json and piped output stay as they were.
   if (!values.json && process.stdout.isTTY && process.stdin.isTTY)
     return (await import('../watch-ui/run-interactive')).runInteractiveWatch(settings, values.all, config);

@@ -1,0 +1,214 @@
+import type { CommandSpec, Flags } from './option-spec';
+
+const json = (help: string) => ({ type: 'boolean', help }) as const;
+
+/**
+ * Every CLI command's declaration, in the order `corral --help` lists them: its help and every flag it
+ * accepts (name, alias, value, default, help line). Help is printed from here (help.ts) and each command
+ * parses its arguments with it (parse-command-args.ts), so the two cannot disagree. A flag once shipped
+ * is a contract: add, never rename.
+ */
+export const COMMAND_SPECS = {
+  ps: {
+    summary: 'Agent sessions, their process groups and processes, flagged groups first.',
+    usage: 'corral ps [--all] [--port N] [--session ID] [--json]',
+    flags: {
+      all: { type: 'boolean', help: 'include groups no agent owns' },
+      port: {
+        type: 'string',
+        value: 'N',
+        help: 'only the groups listening on port N, whoever owns them; then who held N and the 9 ports above it in the last day (JSON: portHistory)',
+      },
+      session: {
+        type: 'string',
+        value: 'ID',
+        help: 'only the groups of one agent session (a unique prefix of 8+ characters will do)',
+      },
+      json: json('print the snapshot as JSON'),
+    },
+    notes: [
+      'Exit 3: --port or --session matched no group (the same words and code as corral kill with them).',
+    ],
+  },
+  watch: {
+    summary: 'Live view that fits the terminal: flagged groups first, recent events below.',
+    usage: 'corral watch [--all] [--json]',
+    flags: {
+      all: { type: 'boolean', help: 'include groups no agent owns' },
+      json: json('print one event per line (NDJSON) instead of the live view'),
+    },
+  },
+  kill: {
+    summary: 'Stop a whole process group: SIGTERM, a grace period, SIGKILL.',
+    usage:
+      'corral kill <group-id> | --port N [--any-owner] | --session ID [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]',
+    positionals: [['<group-id>', 'the GROUP column of corral ps (<pgid>:<pid>:<start>); never a bare PID']],
+    flags: {
+      port: { type: 'string', value: 'N', help: 'stop the group listening on port N' },
+      'any-owner': { type: 'boolean', help: 'with --port: also a listener no agent started' },
+      session: {
+        type: 'string',
+        value: 'ID',
+        help: "stop every leftover group of an agent session, never the agent's own",
+      },
+      // No parser default: the config's teardown.graceMs is the default.
+      'grace-ms': {
+        type: 'string',
+        value: 'N',
+        help: 'ms between SIGTERM and SIGKILL (0..600000; default from the config)',
+      },
+      'orphans-only': {
+        type: 'boolean',
+        help: 'stop only the members that were orphaned (required for an agent’s own group)',
+      },
+      'with-escaped': {
+        type: 'boolean',
+        help: 'also stop processes that left the group with setsid, each checked by identity',
+      },
+      'dry-run': { type: 'boolean', help: 'say what would be signalled; signal nothing' },
+      json: json('print the outcome as JSON'),
+    },
+    notes: ['Exit codes: 0 every targeted process is gone, 1 some survived, 3 refused (nothing signalled).'],
+  },
+  keep: {
+    summary:
+      'Keep a group running on purpose: its flags stay, but no notification, policy stop or leak count.',
+    usage:
+      'corral keep <group-id> | --port N | --session ID [--for 8h] [--note TEXT] [--json] | --list [--json]',
+    positionals: [['<group-id>', 'the GROUP column of corral ps']],
+    flags: {
+      port: { type: 'string', value: 'N', help: 'keep the group listening on port N' },
+      session: {
+        type: 'string',
+        value: 'ID',
+        help: "keep every leftover group of an agent session (never the agent's own)",
+      },
+      // No parser default: --list refuses --for, and the default is DEFAULT_KEEP_MS (storage/keeps.ts).
+      for: {
+        type: 'string',
+        value: 'D',
+        help: 'how long: 30m, 8h, 2d (default 8h, at most 30d); then it is a leftover again',
+      },
+      note: { type: 'string', value: 'TEXT', help: 'why (shown beside the keep)' },
+      list: { type: 'boolean', help: 'the keeps in force' },
+      json: json('print as JSON'),
+    },
+    notes: ['Exit 1: no such group is running now (nothing was kept).'],
+  },
+  unkeep: {
+    summary: 'End a keep: the group is flagged, notified and matched by policies again.',
+    usage: 'corral unkeep <group-id> | --port N | --session ID [--json]',
+    positionals: [['<group-id>', 'the group id it was kept under']],
+    flags: {
+      port: { type: 'string', value: 'N', help: 'the group listening on port N' },
+      session: { type: 'string', value: 'ID', help: 'the leftover groups of an agent session' },
+      json: json('print the ids unkept as JSON'),
+    },
+    notes: ['Exit 1: nothing named was kept.'],
+  },
+  history: {
+    summary: 'Incidents Corral has recorded.',
+    usage: 'corral history [--json] [--limit N]',
+    flags: {
+      json: json('print the incidents as JSON'),
+      limit: {
+        type: 'string',
+        value: 'N',
+        default: '100',
+        help: 'at most N incidents, newest first (1..100000, default 100)',
+      },
+    },
+  },
+  serve: {
+    summary: 'The Corral UI in a browser, on 127.0.0.1 only.',
+    usage: 'corral serve [--port N] [--metrics]',
+    flags: {
+      port: {
+        type: 'string',
+        value: 'N',
+        default: '7077',
+        help: 'port to listen on (0..65535, default 7077; 0 picks a free one)',
+      },
+      metrics: { type: 'boolean', help: 'also serve Prometheus metrics at /metrics' },
+    },
+  },
+  policies: {
+    summary: 'The configured policies, the mode, and which groups each matches right now.',
+    usage: 'corral policies [--json]',
+    flags: { json: json('print the rules and their matches as JSON') },
+  },
+  metrics: {
+    summary: 'Prometheus metrics at /metrics without the UI (default port 9977).',
+    usage: 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]',
+    flags: {
+      port: { type: 'string', value: 'N', default: '9977', help: 'port to listen on (default 9977)' },
+      host: {
+        type: 'string',
+        value: 'H',
+        default: '127.0.0.1',
+        help: 'address to bind (default 127.0.0.1); any other requires a bearer token',
+      },
+      token: {
+        type: 'string',
+        value: 'T',
+        help: 'the bearer token scrapes must send (or $CORRAL_METRICS_TOKEN)',
+      },
+      'token-file': {
+        type: 'string',
+        value: 'F',
+        help: 'read the token from F, which must have owner-only permissions',
+      },
+    },
+  },
+  hooks: {
+    summary: "Corral's hooks in the agents' own settings: the agent is told what its command left running.",
+    usage:
+      'corral hooks install|uninstall|status [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--http] [--json]',
+    actions: ['install', 'uninstall', 'status'],
+    flags: {
+      agent: { type: 'string', value: 'A', help: 'which agent (default all)' },
+      'dry-run': {
+        type: 'boolean',
+        only: ['install', 'uninstall'],
+        help: 'print the diff instead of writing',
+      },
+      http: {
+        type: 'boolean',
+        // Accepted (and ignored) by uninstall too, as it always was.
+        only: ['install', 'uninstall'],
+        help: 'with install: Claude Code posts its hooks to the running Corral (no process per call; no note while none runs)',
+      },
+      json: { type: 'boolean', only: ['status'], help: 'with status: print as JSON' },
+    },
+    notes: ['Exit 1: a settings file was left untouched (not valid JSON, or not the expected shape).'],
+  },
+  service: {
+    summary: '`corral watch` as your own background service (systemd user unit, macOS LaunchAgent).',
+    usage: 'corral service install|uninstall|status [--json]',
+    actions: ['install', 'uninstall', 'status'],
+    flags: { json: json('print what was done, or the status, as JSON') },
+    notes: [
+      'install writes the unit or plist, enables it and starts it where a user manager runs; uninstall stops it and removes exactly that.',
+      'The app and the service share the data directory: one of them records incidents, the other reads them.',
+    ],
+  },
+  // Its arguments are never parsed as flags: an agent runs it, and it always exits 0 (hook-process.ts).
+  hook: {
+    summary: "What Corral's agent hooks run: reads the agent's JSON payload on stdin; always exits 0.",
+    usage: 'corral hook <agent> <event>',
+    positionals: [
+      ['<agent>', 'claude-code, codex, gemini-cli or qwen-code'],
+      ['<event>', "the agent's hook event, e.g. PreToolUse, PostToolUse, SessionEnd"],
+    ],
+    flags: {},
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMAND_SPECS;
+
+/** What `corral` itself accepts before (or, for --help and --no-color, among) a command's arguments. */
+export const GLOBAL_FLAGS = {
+  help: { type: 'boolean', short: 'h', help: 'this help; `corral <command> --help` for one command' },
+  version: { type: 'boolean', short: 'V', help: 'print the version' },
+  'no-color': { type: 'boolean', help: 'no colour (also NO_COLOR=1); FORCE_COLOR=1 forces it' },
+} as const satisfies Flags;
