@@ -4,6 +4,7 @@ import { notePortFacts } from '../../main/core/monitor/incident-port-glue';
 import { readIncidentRow } from '../../main/core/storage/incident-row';
 import { IncidentTable } from '../../main/core/storage/incident-table';
 import { portDrift, portHistory } from '../../shared/port-history';
+import { forEachSqliteDriver } from './sqlite-drivers';
 
 const HOUR = 3_600_000;
 const NOW = 1_800_000_000_000;
@@ -46,6 +47,7 @@ const view = (ports: number[], session: GroupView['session'] = null) =>
     session,
   }) as Pick<GroupView, 'ports' | 'processes' | 'session'>;
 
+forEachSqliteDriver('incident-port-facts.test.ts', () => {
 describe("incidents' port facts", () => {
   it('notes ports (only ever added, lowest first) and the session once known, saying when it changed', () => {
     const i = incident({ pgid: 7 });
@@ -116,4 +118,5 @@ describe("incidents' port facts", () => {
       [6, 3010],
     ]);
   });
+});
 });

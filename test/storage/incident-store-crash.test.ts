@@ -6,12 +6,14 @@ import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { nodeWithTsx, startFixture } from './run-fixture';
+import { forEachSqliteDriver } from './sqlite-drivers';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) removeDir(dir);
 });
 
+forEachSqliteDriver('incident-store-crash.test.ts', () => {
 describe('IncidentStore after a SIGKILL', () => {
   it('reopens cleanly with every incident the killed writer reported as saved', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'corral-crash-'));
@@ -42,4 +44,5 @@ describe('IncidentStore after a SIGKILL', () => {
       store.close();
     }
   });
+});
 });

@@ -7,6 +7,7 @@ import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../supp
 import { removeDir } from '../support/spawned-groups';
 import { makeIncident } from './make-incident';
 import { nodeWithTsx, runFixture } from './run-fixture';
+import { forEachSqliteDriver } from './sqlite-drivers';
 
 interface OnceReport {
   uid: number;
@@ -41,6 +42,7 @@ const asNobody = (...argv: string[]) => [...AS_NOBODY, ...argv];
 
 noteSkippedAsNobody('incident-store-degraded.test.ts');
 
+forEachSqliteDriver('incident-store-degraded.test.ts', () => {
 describe.skipIf(nobodyCannotRunCheckout !== null)('IncidentStore on a read-only data directory', () => {
   it('keeps incidents in memory and says why', async () => {
     const dir = readOnlyDir();
@@ -116,4 +118,5 @@ describe('IncidentStore on a full disk', () => {
     );
     expect(report.reopened.problem).toBeNull();
   });
+});
 });

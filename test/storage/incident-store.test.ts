@@ -14,6 +14,7 @@ import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-
 import { MAX_PROCESSES_PER_INCIDENT } from '../../main/core/storage/incident-table';
 import { removeDir } from '../support/spawned-groups';
 import { makeIncident } from './make-incident';
+import { forEachSqliteDriver } from './sqlite-drivers';
 
 const dirs: string[] = [];
 const stores: IncidentStore[] = [];
@@ -41,6 +42,7 @@ function fillStore(dir: string, count: number): void {
   store.close();
 }
 
+forEachSqliteDriver('incident-store.test.ts', () => {
 describe('IncidentStore', () => {
   it('keeps incidents across a restart', () => {
     const dir = join(tempDir(), 'nested', 'corral');
@@ -216,3 +218,4 @@ describe('IncidentStore', () => {
 function diskBytes(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 }
+});

@@ -1,12 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-store';
 import type { MonitorEvent } from '../../shared/model';
 import { removeDir } from '../support/spawned-groups';
 import { makeIncident } from './make-incident';
+import { forEachSqliteDriver } from './sqlite-drivers';
+import { openSqlite } from '../../main/core/storage/sqlite-driver';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,6 +33,7 @@ function matched(groupId: string, policy: string, at: number, executed = false):
   };
 }
 
+forEachSqliteDriver('policy-journal.test.ts', () => {
 describe('the policy journal', () => {
   it('survives a restart, records each (group, policy) once, and lists newest first since a time', () => {
     const dir = dataDir();
@@ -60,7 +62,7 @@ describe('the policy journal', () => {
     const old = IncidentStore.open(dir);
     old.upsert([makeIncident('kept', { groupId: '90:90:1' })]);
     old.close();
-    const db = new Database(join(dir, INCIDENTS_FILE));
+    const db = openSqlite(join(dir, INCIDENTS_FILE));
     db.exec('DROP TABLE policy_journal');
     db.exec('PRAGMA user_version = 2');
     db.close();
@@ -69,8 +71,8 @@ describe('the policy journal', () => {
     expect(store.list().map((i) => i.id)).toEqual(['kept']);
     expect(store.addJournal([matched('90:90:1', 'loops', 1_000)])).toHaveLength(1);
     store.close();
-    const check = new Database(join(dir, INCIDENTS_FILE));
-    expect((check.prepare('PRAGMA user_version').raw().get() as unknown[])[0]).toBe(3);
+    const check = openSqlite(join(dir, INCIDENTS_FILE));
+    expect(check.prepare('PRAGMA user_version').get()?.user_version).toBe(3);
     check.close();
   });
 
@@ -79,7 +81,7 @@ describe('the policy journal', () => {
     const store = IncidentStore.open(dir);
     store.addJournal([matched('90:90:1', 'loops', 1_000)]);
     store.close();
-    const db = new Database(join(dir, INCIDENTS_FILE));
+    const db = openSqlite(join(dir, INCIDENTS_FILE));
     const insert = db.prepare(
       'INSERT INTO policy_journal (type, group_id, policy, at, body) VALUES (?, ?, ?, ?, ?)',
     );
@@ -114,7 +116,7 @@ describe('policy notes on incidents', () => {
       makeIncident('bad', { groupId: '91:91:1' }),
     ]);
     store.close();
-    const db = new Database(join(dir, INCIDENTS_FILE));
+    const db = openSqlite(join(dir, INCIDENTS_FILE));
     const body = JSON.stringify({
       ...makeIncident('bad', { groupId: '91:91:1' }),
       policyNotes: [{ policy: 7 }],
@@ -127,4 +129,5 @@ describe('policy notes on incidents', () => {
     expect(reopened.problem).toContain('incident bad: policyNotes is not a list');
     reopened.close();
   });
+});
 });

@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-store';
 import { runCli } from '../support/run-cli';
@@ -11,6 +10,8 @@ import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { makeIncident } from './make-incident';
 import { nodeWithTsx, REPO_ROOT, runFixture, startFixture } from './run-fixture';
+import { forEachSqliteDriver } from './sqlite-drivers';
+import { openSqlite } from '../../main/core/storage/sqlite-driver';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const dirs: string[] = [];
@@ -30,7 +31,7 @@ function insertRaw(
   rows: Array<{ id: string; kind: string; body: string }>,
   version?: number,
 ): void {
-  const db = new Database(join(dir, INCIDENTS_FILE));
+  const db = openSqlite(join(dir, INCIDENTS_FILE));
   db.exec(`CREATE TABLE IF NOT EXISTS incidents (
     id TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL, agent TEXT, is_open INTEGER NOT NULL,
     opened_at INTEGER NOT NULL, ended_at INTEGER NOT NULL, body TEXT NOT NULL)`);
@@ -42,6 +43,7 @@ function insertRaw(
   db.close();
 }
 
+forEachSqliteDriver('trustworthy-history.test.ts', () => {
 describe('malformed incident rows', () => {
   it('are skipped and reported by corral history, which still lists the good ones', async () => {
     const dir = dataDir();
@@ -234,4 +236,5 @@ describe('a data directory on a full file system', () => {
     expect(report.reported).toEqual([null]);
     expect(report.stored.sort()).toEqual([...report.ids].sort());
   });
+});
 });

@@ -9,6 +9,7 @@ import { FakeAgent } from '../support/fake-agent';
 import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { REPO_ROOT } from './run-fixture';
+import { forEachSqliteDriver } from './sqlite-drivers';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const dirs: string[] = [];
@@ -50,6 +51,7 @@ function startWatch(dataDir: string, home: string): Watch {
   };
 }
 
+forEachSqliteDriver('writer-takeover.test.ts', () => {
 describe('two corral watch processes on one data directory', () => {
   it('when the writer is SIGKILLed the reader takes its place, says so, and records the next leak', async () => {
     const dataDir = tempDir('corral-takeover-');
@@ -91,4 +93,5 @@ describe('two corral watch processes on one data directory', () => {
       `the Corral that recorded incidents in ${dataDir} (pid ${writer.pid}) is gone; this one records them now`,
     );
   });
+});
 });
