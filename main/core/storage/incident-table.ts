@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Incident, IncidentKind, MonitorEvent } from '../../../shared/model';
 import { readIncidentRow } from './incident-row';
 import { mergeLegacyRows } from './merge-legacy-rows';
@@ -73,6 +74,7 @@ export class IncidentTable {
    * problem. A reader (another Corral holds the writer's lock) changes nothing in the file.
    */
   static openFile(path: string, { reader = false }: { reader?: boolean } = {}): IncidentTable {
+    if (existsSync(path)) checkIntegrity(path);
     const db = openSqlite(path);
     try {
       db.exec('PRAGMA busy_timeout = 1000');
@@ -82,14 +84,6 @@ export class IncidentTable {
       // Checkpoint often and cut the WAL back after each checkpoint, so the files stay small.
       db.exec('PRAGMA wal_autocheckpoint = 256');
       db.exec(`PRAGMA journal_size_limit = ${1024 * 1024}`);
-      const check = db
-        .prepare('PRAGMA quick_check(2)')
-        .all()
-        .map((row) => String(row.quick_check));
-      if (check[0] !== 'ok') {
-        const first = check.find((line) => !line.startsWith('***')) ?? check[0];
-        throw new DamagedDatabaseError(`integrity check failed: ${first}`);
-      }
       const table = new IncidentTable(db, path);
       if (reader) table.db.exec(SCHEMA_TABLES);
       else table.createSchema();
@@ -111,8 +105,7 @@ export class IncidentTable {
    * cannot write. Changes still only in an uncheckpointed WAL are not seen.
    */
   static readOnlySnapshot(path: string): Incident[] {
-    const uri = `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}?immutable=1`;
-    const db = openSqlite(uri);
+    const db = openSqlite(fileUri(path, 'immutable=1'));
     try {
       return new IncidentTable(db, path).all();
     } finally {
@@ -261,6 +254,32 @@ export class IncidentTable {
       }
       throw err;
     }
+  }
+}
+
+function fileUri(path: string, query: string): string {
+  return `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}?${query}`;
+}
+
+/**
+ * Throws DamagedDatabaseError (or what SQLite said) when the file cannot be trusted. Read-only: closing a
+ * read-write connection to a damaged file would checkpoint and delete its WAL, which is moved aside with
+ * it instead (libsql only seemed not to, as it closes late: tursodatabase/libsql-js#228).
+ */
+function checkIntegrity(path: string): void {
+  const db = openSqlite(fileUri(path, 'mode=ro'));
+  try {
+    db.exec('PRAGMA busy_timeout = 1000');
+    const check = db
+      .prepare('PRAGMA quick_check(2)')
+      .all()
+      .map((row) => String(row.quick_check));
+    if (check[0] !== 'ok') {
+      const first = check.find((line) => !line.startsWith('***')) ?? check[0];
+      throw new DamagedDatabaseError(`integrity check failed: ${first}`);
+    }
+  } finally {
+    safeClose(db);
   }
 }
 
