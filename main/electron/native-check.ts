@@ -1,15 +1,22 @@
-// The packaged app's native modules (koffi on macOS, libsql everywhere) come as per-platform,
-// per-architecture packages: a build for the wrong architecture installs fine and fails only when a
-// module is loaded. Load them first, so a failure is a dialog naming the module, not a silent exit.
+// The packaged app's native modules (koffi on macOS, libsql where Electron's Node has no node:sqlite)
+// come as per-platform, per-architecture packages: a build for the wrong architecture installs fine and
+// fails only when a module is loaded. Load them first, so a failure is a dialog naming the module, not
+// a silent exit.
 import { createRequire } from 'node:module';
+import { sqliteDriverName, type SqliteDriverName } from '../core/storage/sqlite-driver';
 
 export interface NativeFailure {
   module: string;
   message: string;
 }
 
-export function nativeModulesFor(platform: NodeJS.Platform): string[] {
-  return platform === 'darwin' ? ['libsql', 'koffi'] : ['libsql'];
+/** The modules this app loads: libsql only when the store uses it (sqlite-driver.ts). */
+export function nativeModulesFor(
+  platform: NodeJS.Platform,
+  sqlite: SqliteDriverName = sqliteDriverName(),
+): string[] {
+  const store = sqlite === 'libsql' ? ['libsql'] : [];
+  return platform === 'darwin' ? [...store, 'koffi'] : store;
 }
 
 /** Loads each module; returns those that failed, with the loader's message. */

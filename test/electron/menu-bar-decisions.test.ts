@@ -86,7 +86,11 @@ describe('loginItemView', () => {
 describe('checkNativeModules', () => {
   it('loads the native modules this platform needs (the real ones, here)', () => {
     expect(checkNativeModules(nativeModulesFor(process.platform))).toEqual([]);
-    expect(nativeModulesFor('darwin')).toEqual(['libsql', 'koffi']);
+    expect(nativeModulesFor('darwin', 'libsql')).toEqual(['libsql', 'koffi']);
+    expect(nativeModulesFor('linux', 'libsql')).toEqual(['libsql']);
+    // node:sqlite is part of the runtime: libsql is then never loaded, so it cannot fail.
+    expect(nativeModulesFor('darwin', 'node:sqlite')).toEqual(['koffi']);
+    expect(nativeModulesFor('linux', 'node:sqlite')).toEqual([]);
   });
 
   it('names a module that does not load, for the start-up dialog', () => {

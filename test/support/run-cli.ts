@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { chosenSqliteDriver } from './spawned-groups';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -25,7 +26,12 @@ export function runCli(
       file!,
       [...prefix, ...args],
       {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/root',
+          ...chosenSqliteDriver(),
+          ...env,
+        },
         timeout: timeoutMs,
         maxBuffer: 64 * 1024 * 1024,
       },

@@ -5,6 +5,12 @@ import { join } from 'node:path';
 import { groupMembers } from './proc';
 import { waitFor } from './wait-for';
 
+/** The SQLite driver a storage test chose (test/storage/sqlite-drivers.ts), for the Corral it starts. */
+export function chosenSqliteDriver(): Record<string, string> {
+  const driver = process.env.CORRAL_SQLITE_DRIVER;
+  return driver ? { CORRAL_SQLITE_DRIVER: driver } : {};
+}
+
 /**
  * A minimal environment for fixtures, so a "plain user process" in a test never inherits the agent
  * markers of whatever shell runs the tests.
@@ -15,6 +21,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     HOME: process.env.HOME ?? '/root',
     LC_ALL: 'C',
     CORRAL_TEST_FIXTURE: '1',
+    ...chosenSqliteDriver(),
     ...extra,
   };
 }

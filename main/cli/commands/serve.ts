@@ -6,7 +6,6 @@ import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
 import type { LoadedConfig } from '../../core/config/load-config';
 import { startCliService } from '../cli-service';
-import { exposeMetrics } from '../../metrics/expose-metrics';
 import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';
 import { untilSignalled } from '../shutdown';
@@ -44,7 +43,10 @@ export async function runServe(
     return fail('the UI is not built: run `npm run build` first (out/renderer/index.html is missing)');
   const running = startCliService('serve', settings, config);
   // Loopback only, like the UI: /metrics passes the same Host and Origin checks and needs no token.
-  const exposed = values.metrics ? exposeMetrics(running, null) : null;
+  // prom-client is loaded only for --metrics: a plain serve does not carry its registry.
+  const exposed = values.metrics
+    ? (await import('../../metrics/expose-metrics')).exposeMetrics(running, null)
+    : null;
   const service = exposed ? countingTeardowns(running.service, exposed.metrics) : running.service;
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

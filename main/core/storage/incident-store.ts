@@ -36,7 +36,7 @@ export interface IncidentStoreOptions {
 }
 
 /**
- * The persisted incident history: one SQLite (libsql) file in WAL mode, one transaction per `upsert`.
+ * The persisted incident history: one SQLite file in WAL mode (node:sqlite or libsql), one transaction per `upsert`.
  * It never throws on storage trouble: when the disk cannot be used it keeps incidents in memory and
  * says so in `problem`, and `lastWriteDurable` tells whether the last write reached the disk.
  */

@@ -1,8 +1,9 @@
-import Database from 'libsql';
+import { existsSync } from 'node:fs';
 import type { Incident, IncidentKind, MonitorEvent } from '../../../shared/model';
 import { readIncidentRow } from './incident-row';
 import { mergeLegacyRows } from './merge-legacy-rows';
 import { PolicyJournalTable, JOURNAL_SCHEMA } from './policy-journal-table';
+import { openSqlite, type SqliteDatabase, type SqlValue } from './sqlite-driver';
 import { DamagedDatabaseError } from './sqlite-errors';
 
 export interface IncidentQuery {
@@ -50,7 +51,10 @@ function bounded(incident: Incident): Incident {
   return { ...incident, processes };
 }
 
-/** The incidents table in one open libsql database, on disk or in memory. Every write is one transaction. */
+/**
+ * The incidents table in one open SQLite database (node:sqlite or libsql, sqlite-driver.ts), on disk or
+ * in memory. Every write is one transaction.
+ */
 export class IncidentTable {
   /** Rows the last read skipped as malformed: how many, and what was wrong with the first few. */
   skipped: { count: number; problems: string[] } = { count: 0, problems: [] };
@@ -58,7 +62,7 @@ export class IncidentTable {
   readonly journal: PolicyJournalTable;
 
   private constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
     /** Path of the database file; null for an in-memory table. */
     readonly path: string | null,
   ) {
@@ -70,22 +74,16 @@ export class IncidentTable {
    * problem. A reader (another Corral holds the writer's lock) changes nothing in the file.
    */
   static openFile(path: string, { reader = false }: { reader?: boolean } = {}): IncidentTable {
-    const db = new Database(path);
+    if (existsSync(path)) checkIntegrity(path);
+    const db = openSqlite(path);
     try {
       db.exec('PRAGMA busy_timeout = 1000');
-      db.prepare('PRAGMA journal_mode = WAL').raw().get();
+      db.prepare('PRAGMA journal_mode = WAL').get();
       // FULL: a commit that returned is on disk, so "saved" survives a power cut, not only a SIGKILL.
       db.exec('PRAGMA synchronous = FULL');
       // Checkpoint often and cut the WAL back after each checkpoint, so the files stay small.
       db.exec('PRAGMA wal_autocheckpoint = 256');
       db.exec(`PRAGMA journal_size_limit = ${1024 * 1024}`);
-      const check = (db.prepare('PRAGMA quick_check(2)').raw().all() as unknown[][]).map((row) =>
-        String(row[0]),
-      );
-      if (check[0] !== 'ok') {
-        const first = check.find((line) => !line.startsWith('***')) ?? check[0];
-        throw new DamagedDatabaseError(`integrity check failed: ${first}`);
-      }
       const table = new IncidentTable(db, path);
       if (reader) table.db.exec(SCHEMA_TABLES);
       else table.createSchema();
@@ -97,7 +95,7 @@ export class IncidentTable {
   }
 
   static inMemory(): IncidentTable {
-    const table = new IncidentTable(new Database(':memory:'), null);
+    const table = new IncidentTable(openSqlite(':memory:'), null);
     table.createSchema();
     return table;
   }
@@ -107,8 +105,7 @@ export class IncidentTable {
    * cannot write. Changes still only in an uncheckpointed WAL are not seen.
    */
   static readOnlySnapshot(path: string): Incident[] {
-    const uri = `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}?immutable=1`;
-    const db = new Database(uri);
+    const db = openSqlite(fileUri(path, 'immutable=1'));
     try {
       return new IncidentTable(db, path).all();
     } finally {
@@ -119,7 +116,7 @@ export class IncidentTable {
   private createSchema(): void {
     this.db.exec(SCHEMA_TABLES);
     this.db.exec(SCHEMA_INDEXES);
-    const version = Number((this.db.prepare('PRAGMA user_version').raw().get() as unknown[])[0]);
+    const version = Number(this.db.prepare('PRAGMA user_version').get()?.user_version);
     if (version >= SCHEMA_VERSION) return;
     this.transaction(() => {
       if (version < 2) this.mergeLegacyRows();
@@ -149,7 +146,7 @@ export class IncidentTable {
   write(incidents: readonly Incident[], maxIncidents: number): void {
     this.transaction(() => {
       this.upsertRows(incidents);
-      const count = Number((this.db.prepare('SELECT count(*) FROM incidents').raw().get() as unknown[])[0]);
+      const count = Number(this.db.prepare('SELECT count(*) AS n FROM incidents').get()?.n);
       if (count > maxIncidents) {
         this.db
           .prepare(
@@ -184,7 +181,7 @@ export class IncidentTable {
 
   list({ limit = DEFAULT_LIST_LIMIT, kind, agent, groupId }: IncidentQuery = {}): Incident[] {
     const where: string[] = [];
-    const params: unknown[] = [];
+    const params: SqlValue[] = [];
     if (kind !== undefined) {
       where.push('kind = ?');
       params.push(kind);
@@ -216,6 +213,7 @@ export class IncidentTable {
   close(): void {
     // libsql 0.5 keeps the file open after close() until its statements are garbage-collected
     // (tursodatabase/libsql-js#228): leave everything in the main file, so the lingering handle is inert.
+    // Either driver: a file another version (or the other driver) opens next has no WAL to replay.
     if (this.path !== null) {
       try {
         this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
@@ -226,15 +224,12 @@ export class IncidentTable {
     safeClose(this.db);
   }
 
-  private bodies(sql: string, params: unknown[]): Incident[] {
-    const rows = this.db
-      .prepare(sql)
-      .raw()
-      .all(...params) as unknown[][];
+  private bodies(sql: string, params: SqlValue[]): Incident[] {
+    const rows = this.db.prepare(sql).all(...params);
     const incidents: Incident[] = [];
     const skipped = { count: 0, problems: [] as string[] };
     for (const row of rows) {
-      const reading = readIncidentRow(row[0]);
+      const reading = readIncidentRow(row.body);
       if ('incident' in reading) incidents.push(reading.incident);
       else if (++skipped.count <= SKIPPED_DESCRIBED) skipped.problems.push(reading.problem);
     }
@@ -242,7 +237,8 @@ export class IncidentTable {
     return incidents;
   }
 
-  // libsql's own transaction() masks the real error when SQLite already rolled back (disk full).
+  // BEGIN/COMMIT by hand: node:sqlite has no transaction(), and libsql's masks the real error when
+  // SQLite already rolled back (disk full).
   private transaction(work: () => void): void {
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -261,7 +257,33 @@ export class IncidentTable {
   }
 }
 
-function safeClose(db: Database.Database): void {
+function fileUri(path: string, query: string): string {
+  return `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}?${query}`;
+}
+
+/**
+ * Throws DamagedDatabaseError (or what SQLite said) when the file cannot be trusted. Read-only: closing a
+ * read-write connection to a damaged file would checkpoint and delete its WAL, which is moved aside with
+ * it instead (libsql only seemed not to, as it closes late: tursodatabase/libsql-js#228).
+ */
+function checkIntegrity(path: string): void {
+  const db = openSqlite(fileUri(path, 'mode=ro'));
+  try {
+    db.exec('PRAGMA busy_timeout = 1000');
+    const check = db
+      .prepare('PRAGMA quick_check(2)')
+      .all()
+      .map((row) => String(row.quick_check));
+    if (check[0] !== 'ok') {
+      const first = check.find((line) => !line.startsWith('***')) ?? check[0];
+      throw new DamagedDatabaseError(`integrity check failed: ${first}`);
+    }
+  } finally {
+    safeClose(db);
+  }
+}
+
+function safeClose(db: SqliteDatabase): void {
   try {
     db.close();
   } catch {

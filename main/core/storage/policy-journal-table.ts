@@ -1,7 +1,7 @@
-import type Database from 'libsql';
 import type { PolicyJournalQuery } from '../../../shared/contract';
 import type { MonitorEvent } from '../../../shared/model';
 import { readJournalRow } from './policy-journal-row';
+import type { SqliteDatabase } from './sqlite-driver';
 
 /** At most this many entries are kept; the oldest go first. */
 export const MAX_JOURNAL_ENTRIES = 5_000;
@@ -27,7 +27,7 @@ export class PolicyJournalTable {
   /** Rows the last read skipped as malformed. */
   skipped: { count: number; problems: string[] } = { count: 0, problems: [] };
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: SqliteDatabase) {}
 
   /** Adds entries not recorded yet (the first of each type, group and policy wins); returns the new ones. */
   add(events: readonly MonitorEvent[]): MonitorEvent[] {
@@ -41,9 +41,7 @@ export class PolicyJournalTable {
       if (insert.run(e.type, e.groupId, policy, Math.round(e.at), JSON.stringify(e)).changes > 0)
         added.push(e);
     }
-    const count = Number(
-      (this.db.prepare('SELECT count(*) FROM policy_journal').raw().get() as unknown[])[0],
-    );
+    const count = Number(this.db.prepare('SELECT count(*) AS n FROM policy_journal').get()?.n);
     if (count > MAX_JOURNAL_ENTRIES)
       this.db
         .prepare(
@@ -58,7 +56,6 @@ export class PolicyJournalTable {
     return (
       this.db
         .prepare('SELECT 1 FROM policy_journal WHERE type = ? AND group_id = ? AND policy = ?')
-        .raw()
         .get(type, groupId, policy) !== undefined
     );
   }
@@ -66,12 +63,11 @@ export class PolicyJournalTable {
   list({ sinceMs = 0, limit = 200 }: PolicyJournalQuery = {}): MonitorEvent[] {
     const rows = this.db
       .prepare('SELECT body FROM policy_journal WHERE at >= ? ORDER BY at DESC, rowid DESC LIMIT ?')
-      .raw()
-      .all(Math.floor(sinceMs), Math.max(0, Math.floor(limit))) as unknown[][];
+      .all(Math.floor(sinceMs), Math.max(0, Math.floor(limit)));
     const events: MonitorEvent[] = [];
     const skipped = { count: 0, problems: [] as string[] };
     for (const row of rows) {
-      const reading = readJournalRow(row[0]);
+      const reading = readJournalRow(row.body);
       if ('event' in reading) events.push(reading.event);
       else if (++skipped.count <= SKIPPED_DESCRIBED) skipped.problems.push(reading.problem);
     }

@@ -3,9 +3,12 @@ export class DamagedDatabaseError extends Error {
   override readonly name = 'DamagedDatabaseError';
 }
 
+// libsql: `code` ('SQLITE_FULL') and `rawCode`; node:sqlite: `code` 'ERR_SQLITE_ERROR' and `errcode`.
+// Both numbers are SQLite's extended result code.
 interface SqliteLikeError {
   code?: unknown;
   rawCode?: unknown;
+  errcode?: unknown;
   message?: unknown;
 }
 
@@ -14,6 +17,7 @@ const SQLITE_NOTADB = 26;
 
 function primaryCode(err: SqliteLikeError): number | null {
   if (typeof err.rawCode === 'number') return err.rawCode & 0xff;
+  if (typeof err.errcode === 'number') return err.errcode & 0xff;
   // libsql reports some open failures as `ConnectionFailed("...: 14")` with no code.
   const match = /: (\d+)"?\)?$/.exec(String(err.message ?? ''));
   return match ? Number(match[1]) & 0xff : null;
