@@ -11,7 +11,8 @@ import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script'
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { startServiceHooks } from '../../main/hooks/service-hooks';
 import type { RunningHookServer } from '../../main/hooks/hook-server';
-import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
+import { cleanEnv, removeDir } from '../support/spawned-groups';
+import { toolCallLeavingTail } from '../support/tool-call-leftover';
 
 // The one-shot fallback is the built hook entry (npm run build), as an installed Corral runs it.
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
@@ -86,17 +87,9 @@ async function toolCall(s: Setup): Promise<{ leftover: number; out: string; ms: 
     return { out, ms: performance.now() - t };
   };
   expect((await hook('PreToolUse')).out).toBe('');
-  const shell = spawn('/bin/bash', ['-c', 'tail -f /dev/null >/dev/null 2>&1 & echo $!'], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: cleanEnv(markers),
-  });
-  trackGroup(shell.pid!);
-  let text = '';
-  shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
-  await new Promise((r) => shell.on('close', r));
+  const { leftover } = await toolCallLeavingTail(markers);
   const post = await hook('PostToolUse');
-  return { leftover: Number(text.trim()), ...post, clients };
+  return { leftover, ...post, clients };
 }
 
 async function standIn(port: number, kind: 'hung' | 'garbage'): Promise<void> {

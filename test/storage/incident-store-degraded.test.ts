@@ -6,7 +6,7 @@ import { INCIDENTS_FILE, IncidentStore } from '../../main/core/storage/incident-
 import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../support/as-nobody';
 import { removeDir } from '../support/spawned-groups';
 import { makeIncident } from './make-incident';
-import { nodeWithTsx, runFixture } from './run-fixture';
+import { nodeWithTsx, nodeWithTsxOnTmpfs, runFixture } from './run-fixture';
 import { forEachSqliteDriver } from './sqlite-drivers';
 
 interface OnceReport {
@@ -89,20 +89,9 @@ forEachSqliteDriver('incident-store-degraded.test.ts', () => {
     it('falls back to memory, then saves everything once space is free again', async () => {
       const mount = mkdtempSync(join(tmpdir(), 'corral-full-'));
       dirs.push(mount);
-      // A private mount namespace: the 512 KiB tmpfs exists only for the fixture and vanishes with it.
-      const script = 'mount -t tmpfs -o size=512k corral-test-full "$1" && shift && exec "$@"';
-      const report = await runFixture<FullDiskReport>([
-        'unshare',
-        '--mount',
-        '--propagation',
-        'private',
-        'sh',
-        '-c',
-        script,
-        'sh',
-        mount,
-        ...nodeWithTsx('fill-the-disk.ts', mount),
-      ]);
+      const report = await runFixture<FullDiskReport>(
+        nodeWithTsxOnTmpfs('512k', mount, 'fill-the-disk.ts', mount),
+      );
       expect(report.problemAtOpen).toBeNull();
       expect(report.saved.length).toBeGreaterThan(0);
       expect(report.whenFull.onDisk).toBe(false);

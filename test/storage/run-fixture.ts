@@ -15,6 +15,26 @@ export function nodeWithTsx(name: string, ...args: string[]): string[] {
   return [process.execPath, '--import', 'tsx', fixture(name), ...args];
 }
 
+/**
+ * A fixture on a full disk: a tmpfs of `size` mounted on `mount` in a private mount namespace, which
+ * exists only for the fixture and vanishes with it.
+ */
+export function nodeWithTsxOnTmpfs(size: string, mount: string, name: string, ...args: string[]): string[] {
+  const script = `mount -t tmpfs -o size=${size} corral-test-full "$1" && shift && exec "$@"`;
+  return [
+    'unshare',
+    '--mount',
+    '--propagation',
+    'private',
+    'sh',
+    '-c',
+    script,
+    'sh',
+    mount,
+    ...nodeWithTsx(name, ...args),
+  ];
+}
+
 export interface FixtureProcess {
   pid: number;
   child: ChildProcess;

@@ -9,7 +9,7 @@ import { runCli } from '../support/run-cli';
 import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { makeIncident } from './make-incident';
-import { nodeWithTsx, REPO_ROOT, runFixture, startFixture } from './run-fixture';
+import { nodeWithTsx, nodeWithTsxOnTmpfs, REPO_ROOT, runFixture, startFixture } from './run-fixture';
 import { forEachSqliteDriver } from './sqlite-drivers';
 import { openSqlite } from '../../main/core/storage/sqlite-driver';
 
@@ -210,8 +210,7 @@ forEachSqliteDriver('trustworthy-history.test.ts', () => {
   describe('a data directory on a full file system', () => {
     it('keeps incidents opened while full in memory, says so once, and writes them all when space returns', async () => {
       const mount = dataDir();
-      // A private mount namespace: the 160 KiB tmpfs (SQLite's WAL index alone takes 32 KiB of it) exists only for the fixture and vanishes with it.
-      const script = 'mount -t tmpfs -o size=160k corral-test-full "$1" && shift && exec "$@"';
+      // 160 KiB: SQLite's WAL index alone takes 32 KiB of it.
       const report = await runFixture<{
         problemAtOpen: string | null;
         whileFull: { onDisk: boolean; durable: boolean };
@@ -219,18 +218,7 @@ forEachSqliteDriver('trustworthy-history.test.ts', () => {
         reported: Array<string | null>;
         ids: string[];
         stored: string[];
-      }>([
-        'unshare',
-        '--mount',
-        '--propagation',
-        'private',
-        'sh',
-        '-c',
-        script,
-        'sh',
-        mount,
-        ...nodeWithTsx('open-while-full.ts', mount),
-      ]);
+      }>(nodeWithTsxOnTmpfs('160k', mount, 'open-while-full.ts', mount));
       expect(report.problemAtOpen).toMatch(
         /^Incidents are kept in memory only and will be lost when Corral quits: /,
       );

@@ -13,7 +13,8 @@ import {
   type HookEndpoint,
 } from '../../main/core/hooks-setup/hook-endpoint';
 import { startWorkerService, type WorkerBackedService } from '../../main/core/worker/worker-service';
-import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
+import { cleanEnv, removeDir } from '../support/spawned-groups';
+import { toolCallLeavingTail } from '../support/tool-call-leftover';
 import { waitFor } from '../support/wait-for';
 
 // The desktop app's arrangement without Electron: the built worker (npm run build), as main/electron/index.ts
@@ -105,16 +106,7 @@ describe.skipIf(reason !== undefined)('the desktop worker answers agents’ hook
     // hooks); the worker is asked after it only, as Claude Code's http hook is (with duration_ms).
     expect(await oneShot('PreToolUse', payload('PreToolUse', 'toolu_cmd'), markers)).toBe('');
     const started = performance.now();
-    const shell = spawn('/bin/bash', ['-c', 'tail -f /dev/null >/dev/null 2>&1 & echo $!'], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: cleanEnv(markers),
-    });
-    trackGroup(shell.pid!);
-    let text = '';
-    shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    await new Promise((r) => shell.on('close', r));
-    const leftover = Number(text.trim());
+    const { leftover, pgid } = await toolCallLeavingTail(markers);
     const durationMs = Math.round(performance.now() - started);
 
     const res = await postHook(
@@ -130,7 +122,7 @@ describe.skipIf(reason !== undefined)('the desktop worker answers agents’ hook
     const note = (JSON.parse(printed) as { hookSpecificOutput: { additionalContext: string } })
       .hookSpecificOutput.additionalContext;
     expect(note).toContain('Corral: this command left 1 process running');
-    expect(note).toContain(`- pid ${leftover} (process group ${shell.pid})`);
+    expect(note).toContain(`- pid ${leftover} (process group ${pgid})`);
     // The one-shot hook ends its answer with a newline (it prints a line); the service sends the text.
     expect(served).toBe(printed.trimEnd());
 
