@@ -2,8 +2,7 @@
 // processes a minute"); the terms (`spawn-storm`, `birth-rate`) stay in JSON and in tooltips.
 import { commandThatMatters } from './command-summary';
 import type { SpawnStormFacts } from './model';
-
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+import { withThousands as count } from './thousands';
 
 /** The most started command, shortened to what matters (`/bin/true`, not its shell wrapper). */
 function topCommand(f: SpawnStormFacts): string | null {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { keepYoungGenerationSmallFor } from './long-lived-heap';
+import { setLongLivedV8Flags } from './long-lived-heap';
 
 const argv = process.argv.slice(2);
 // Before the rest of the CLI is loaded, so that loading it already allocates under the heap's sizing.
-keepYoungGenerationSmallFor(argv);
+setLongLivedV8Flags(argv);
 
 // `corral ps | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,4 +1,5 @@
 import type { Incident } from '../../../shared/model';
+import { compareCodeUnits } from '../../../shared/text-order';
 
 export interface AgentCpu {
   agent: string | null;
@@ -106,7 +107,7 @@ export function cpuUsage(
   const byAgent = [...perAgent].map(([agent, cpuSeconds]) => ({ agent, cpuSeconds }));
   byAgent.sort((a, b) => b.cpuSeconds - a.cpuSeconds);
   const byAgentAndDay = [...perDay.values()].sort(
-    (a, b) => a.day.localeCompare(b.day) || (a.agent ?? '').localeCompare(b.agent ?? ''),
+    (a, b) => compareCodeUnits(a.day, b.day) || compareCodeUnits(a.agent ?? '', b.agent ?? ''),
   );
   return { byAgent, byAgentAndDay };
 }

@@ -1,6 +1,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { ListeningPort } from '../../../../shared/model';
+import { compareAddresses, compareCodeUnits } from '../../../../shared/text-order';
 import { forEachFdLink } from './fd-links';
 import { parseInodeColumn, parseSocketTable, type SocketProtocol } from './socket-table';
 
@@ -143,7 +144,9 @@ export function distinctPorts(found: Iterable<ListeningPort | null | undefined>)
 }
 
 export function comparePorts(a: ListeningPort, b: ListeningPort): number {
-  return a.port - b.port || a.protocol.localeCompare(b.protocol) || a.address.localeCompare(b.address);
+  return (
+    a.port - b.port || compareCodeUnits(a.protocol, b.protocol) || compareAddresses(a.address, b.address)
+  );
 }
 
 function socketInodes(pid: number, procRoot: string): number[] | null {
