@@ -1,9 +1,13 @@
 // The running Corral's hook server alone, for the hook bench (bench/phases/hook-service.ts), so the CPU
 // it spends per hook request is measured in a process that does nothing else:
 // `node --import tsx bench/hook-server-child.ts <data dir>`; prints `ready <port>` once listening.
-import { startServiceHooks } from '../main/hooks/service-hooks';
+import { setLongLivedV8Flags } from '../main/cli/long-lived-heap';
+
+// The V8 settings of the service it stands for (`corral serve`/`watch`), before the rest is loaded.
+setLongLivedV8Flags(['serve']);
 
 async function main(): Promise<void> {
+  const { startServiceHooks } = await import('../main/hooks/service-hooks');
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: hook-server-child.ts <data dir>');
   const server = await startServiceHooks(dataDir, (step, err) => {
