@@ -37,6 +37,11 @@ export class ProcessTable {
   private readonly probation = new Map<number, number>();
   /** How many reads in a row found each agent's process unchanged (see agentPidsDue). */
   private readonly unchangedReads = new WeakMap<TrackedProcess, number>();
+  /**
+   * Whether a process came, went, exec'd or moved (parent, group, session) since lineage was last pruned:
+   * forgetEnded asks only the tracked processes, and while none of them changed there is nothing to forget.
+   */
+  private lineageMayHaveEnded = true;
 
   constructor(
     private readonly state: MonitorState,
@@ -103,6 +108,7 @@ export class ProcessTable {
       if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
     }
     for (const p of updated) this.checkReparented(p, now);
+    if (this.state.structureChanged) this.lineageMayHaveEnded = true;
   }
 
   /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
@@ -167,6 +173,8 @@ export class ProcessTable {
    * seen in them is in any more: their numbers may be handed out again, to strangers.
    */
   forgetEnded(): void {
+    if (!this.lineageMayHaveEnded && !this.state.structureChanged) return;
+    this.lineageMayHaveEnded = false;
     const procs = this.state.procs;
     this.memory.forgetEnded((identity) => {
       const p = procs.get(pidOfIdentity(identity));
