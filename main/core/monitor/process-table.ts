@@ -38,10 +38,10 @@ export class ProcessTable {
   /** How many reads in a row found each agent's process unchanged (see agentPidsDue). */
   private readonly unchangedReads = new WeakMap<TrackedProcess, number>();
   /**
-   * Whether a process came, went, exec'd or moved (parent, group, session) since lineage was last pruned:
-   * forgetEnded asks only the tracked processes, and while none of them changed there is nothing to forget.
+   * The structure epoch lineage was last pruned at: forgetEnded asks only whether each remembered identity
+   * is still there, in which group and session, and while the structure stands there is nothing to forget.
    */
-  private lineageMayHaveEnded = true;
+  private prunedAtEpoch = -1;
 
   constructor(
     private readonly state: MonitorState,
@@ -108,7 +108,6 @@ export class ProcessTable {
       if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
     }
     for (const p of updated) this.checkReparented(p, now);
-    if (this.state.structureChanged) this.lineageMayHaveEnded = true;
   }
 
   /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
@@ -173,8 +172,8 @@ export class ProcessTable {
    * seen in them is in any more: their numbers may be handed out again, to strangers.
    */
   forgetEnded(): void {
-    if (!this.lineageMayHaveEnded && !this.state.structureChanged) return;
-    this.lineageMayHaveEnded = false;
+    if (this.prunedAtEpoch === this.state.structureEpoch) return;
+    this.prunedAtEpoch = this.state.structureEpoch;
     const procs = this.state.procs;
     this.memory.forgetEnded((identity) => {
       const p = procs.get(pidOfIdentity(identity));
