@@ -14,6 +14,8 @@ const megabytes = (bytes: number): number => Math.round((bytes / MB) * 10) / 10;
 export class MemoryCheck {
   /** Agents' own processes, by identity. */
   private readonly agents = new Map<string, MemoryHogState>();
+  /** The identities of the agents' processes seen in the current run. */
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly state: MonitorState,
@@ -23,9 +25,12 @@ export class MemoryCheck {
   run(now: number): void {
     const policy = this.policy();
     for (const group of this.state.liveGroupByPgid.values()) this.updateGroup(group, now, policy);
-    const seen = new Set<string>();
-    for (const p of this.state.liveAgentProcs()) {
-      if (!p.attribution?.isAgent) continue;
+    // Runs every poll: no array of the live agents' processes, and the one set reused.
+    const seen = this.seen;
+    seen.clear();
+    for (const pid of this.state.agentPids) {
+      const p = this.state.procs.get(pid);
+      if (!p || p.exitedAt !== null || !p.attribution?.isAgent) continue;
       seen.add(p.identity);
       const before = this.agents.get(p.identity) ?? initialMemoryHogState();
       const rss = p.record.rssBytes;

@@ -13,8 +13,13 @@ export class MonitorState {
   readonly liveGroupByPgid = new Map<number, TrackedGroup>();
   /** pids of live agent-attributed processes: the few the monitor looks at every poll. */
   readonly agentPids = new Set<number>();
-  /** Set when processes came, went, or changed parent, group or session: groups and watches need a look. */
-  structureChanged = true;
+  private structureDirty = true;
+  /**
+   * Moves each time the structure is marked changed: what is derived from the tracked processes' presence,
+   * parents, groups, sessions and attribution alone stands while it stays put.
+   */
+  structureEpoch = 0;
+  private marksMemo = { epoch: -1, every: false };
   /**
    * Counts changes a view shows that the structure does not: a record read with other values, a CPU
    * reading that moved. Reads that find the same values leave it alone.
@@ -43,6 +48,35 @@ export class MonitorState {
       if (p && p.exitedAt === null && test(p)) return true;
     }
     return false;
+  }
+
+  /** Set when processes came, went, or changed parent, group or session: groups and watches need a look. */
+  get structureChanged(): boolean {
+    return this.structureDirty;
+  }
+
+  set structureChanged(changed: boolean) {
+    if (changed) this.structureEpoch++;
+    this.structureDirty = changed;
+  }
+
+  /**
+   * Whether every live agent was seen to mark its tool calls. A quiet agent then costs no wake-ups between
+   * polls (watch-pace.ts): what a tool call leaves behind carries the agent's markers, so the next poll (its
+   * new pids) attributes it, and flags it orphaned if its shell already exited, without having seen the
+   * shell. Exits of what was seen still wake a look at once (pidfds), and a birth makes the watch busy
+   * again. Asked on every wake-up; agents' processes, their attribution and agentsMarkingToolCalls change
+   * only with the structure, so the agents are walked again only once it moved.
+   */
+  everyAgentMarksToolCalls(): boolean {
+    const memo = this.marksMemo;
+    if (memo.epoch === this.structureEpoch) return memo.every;
+    const marking = this.agentsMarkingToolCalls;
+    memo.every =
+      marking.size > 0 &&
+      !this.someLiveAgentProc((p) => p.attribution?.isAgent === true && !marking.has(p.identity));
+    memo.epoch = this.structureEpoch;
+    return memo.every;
   }
 
   liveAgentProcs(): TrackedProcess[] {

@@ -37,6 +37,11 @@ export class ProcessTable {
   private readonly probation = new Map<number, number>();
   /** How many reads in a row found each agent's process unchanged (see agentPidsDue). */
   private readonly unchangedReads = new WeakMap<TrackedProcess, number>();
+  /**
+   * The structure epoch lineage was last pruned at: forgetEnded asks only whether each remembered identity
+   * is still there, in which group and session, and while the structure stands there is nothing to forget.
+   */
+  private prunedAtEpoch = -1;
 
   constructor(
     private readonly state: MonitorState,
@@ -167,6 +172,8 @@ export class ProcessTable {
    * seen in them is in any more: their numbers may be handed out again, to strangers.
    */
   forgetEnded(): void {
+    if (this.prunedAtEpoch === this.state.structureEpoch) return;
+    this.prunedAtEpoch = this.state.structureEpoch;
     const procs = this.state.procs;
     this.memory.forgetEnded((identity) => {
       const p = procs.get(pidOfIdentity(identity));

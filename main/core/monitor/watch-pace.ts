@@ -43,19 +43,7 @@ export function watchPace(inputs: WatchPaceInputs): number | null {
   if (eventDriven && !sampler.newPidsSince) return null;
   const fast = inputs.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
   if (busy) return fast;
-  if (eventDriven && inputs.idleWatchIntervalMs === undefined && everyAgentMarksToolCalls(state)) return null;
+  if (eventDriven && inputs.idleWatchIntervalMs === undefined && state.everyAgentMarksToolCalls())
+    return null;
   return Math.max(fast, inputs.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
-}
-
-/**
- * Whether every live agent was seen to mark its tool calls. A quiet agent then costs no wake-ups between
- * polls: what a tool call leaves behind carries the agent's markers, so the next poll (its new pids)
- * attributes it, and flags it orphaned if its shell already exited, without having seen the shell.
- * Exits of what was seen still wake a look at once (pidfds), and a birth makes the watch busy again.
- */
-function everyAgentMarksToolCalls(state: MonitorState): boolean {
-  const marking = state.agentsMarkingToolCalls;
-  if (marking.size === 0) return false;
-  // Asked on every wake-up, so without liveAgentProcs()'s array.
-  return !state.someLiveAgentProc((p) => p.attribution?.isAgent === true && !marking.has(p.identity));
 }
