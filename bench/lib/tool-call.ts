@@ -1,8 +1,23 @@
 // A Bash tool call's shape, as the hook benchmarks drive it: the hook payload an agent sends, and the
 // tool's shell in its own group that leaves `sleep` behind and exits.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { benchEnv, trackGroup } from './populations';
 import { waitUntil } from './wait';
+
+/**
+ * Has `pid` finished exec'ing `sleep`? The kernel sets a new program's argv and environment together
+ * (create_elf_tables), and until then /proc/<pid>/environ reads empty: a hook that reads the leftover
+ * mid-exec (a loaded machine may not run the forked child for a while) cannot see its markers. That
+ * race is the loaded machine's, not the hook's cost the bench measures.
+ */
+function hasExecedSleep(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('sleep\0');
+  } catch {
+    return false;
+  }
+}
 
 function isGone(pid: number): boolean {
   try {
@@ -31,7 +46,9 @@ export async function toolShell(
   shell.stdout.on('data', (c: Buffer) => (text += c.toString()));
   await new Promise((resolve) => shell.on('close', resolve));
   await waitUntil(`tool shell ${shell.pid} to exit`, () => isGone(shell.pid!));
-  return { pgid: shell.pid!, leftover: Number(text.trim()) };
+  const leftover = Number(text.trim());
+  await waitUntil(`leftover ${leftover} to exec sleep`, () => hasExecedSleep(leftover), 10_000, 1);
+  return { pgid: shell.pid!, leftover };
 }
 
 /** Claude Code's hook payload for tool call `i` of `session` (`durationMs`: what PostToolUse reports). */

@@ -15,6 +15,8 @@ const BATCH = 64;
 export function recordsSinceStart(sampler: HookSampler, startKey: number, pidMax: number): ProcessRecord[] {
   const last = sampler.newPidsSince?.(null).cursor ?? -1;
   if (last <= 0) return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
+  if (sampler.startKeyOf)
+    return walkStarts(sampler, sampler.startKeyOf.bind(sampler), startKey, last, pidMax);
   const out: ProcessRecord[] = [];
   let pid = last;
   for (let probed = 0; probed < MAX_PROBES;) {
@@ -35,4 +37,31 @@ export function recordsSinceStart(sampler: HookSampler, startKey: number, pidMax
     if (pid === last) return out;
   }
   return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
+}
+
+/**
+ * recordsSinceStart with a stat-only look per pid: only the processes of the window are read whole
+ * (their command line and environment), and the walk reads nothing below the first older process.
+ */
+function walkStarts(
+  sampler: HookSampler,
+  startKeyOf: (pid: number) => number | null,
+  startKey: number,
+  last: number,
+  pidMax: number,
+): ProcessRecord[] {
+  const window: number[] = [];
+  for (let pid = last, probed = 0; ; probed++) {
+    if (probed === MAX_PROBES)
+      return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
+    const started = startKeyOf(pid);
+    if (started !== null) {
+      if (started < startKey) break;
+      window.push(pid);
+    }
+    pid = pid > 1 ? pid - 1 : pidMax - 1;
+    if (pid === last) break;
+  }
+  // A pid freed and taken again since its stat was read is another process: kept only if it is new too.
+  return sampler.sampleSome(window).filter((r) => r.startKey >= startKey);
 }

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { AgentMatcher } from '../core/analysis/agent-matcher';
 import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_MARKER_KEYS } from '../core/hooks-setup/hook-agents';
 import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
 import { readPidMax } from '../core/sampling/linux/pid-counter';
 import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
+import { ProcFileReader } from '../core/sampling/linux/proc-files';
 import type { ServiceHookContext } from './hook-answer';
 
 /**
@@ -23,8 +23,12 @@ export function serviceHookContextFactory(
   const matcher = new AgentMatcher(BUILTIN_SIGNATURES);
   const isAgent: ServiceHookContext['isAgent'] = (r) => matcher.agentOf(r) !== null;
   const lastAnswered = new Map<string, number>();
+  const uptime = new ProcFileReader();
   return () => {
-    const uptimeSeconds = Number(readFileSync(`${procRoot}/uptime`, 'latin1').split(' ')[0]);
+    const read = uptime.read(`${procRoot}/uptime`, { singleShot: true });
+    if (!read) throw new Error(`cannot read ${procRoot}/uptime`);
+    const text = uptime.bytes.toString('latin1', 0, read.length);
+    const uptimeSeconds = Number(text.slice(0, text.indexOf(' ')));
     if (!Number.isFinite(uptimeSeconds)) throw new Error(`${procRoot}/uptime is not a number`);
     return {
       dataDir,

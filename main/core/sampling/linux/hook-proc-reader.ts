@@ -1,26 +1,35 @@
-import { readFileSync, statSync } from 'node:fs';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
-import { argvFromCmdline, pickEnv } from './nul-fields';
-import { parseStat } from './stat-parser';
+import { ProcFileReader } from './proc-files';
+import { readIdentity } from './process-identity';
+import { parseStat, type StatFields } from './stat-parser';
 import type { ProcessRecord } from '../../model/process-record';
 import type { ProcessSampler } from '../process-sampler';
 import { listProcPids } from './list-proc-pids';
 import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
 
 /** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
-export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'>;
+export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'> & {
+  /**
+   * A process's start (ProcessRecord.startKey) from its stat alone, null when sampleSome would find no
+   * process there (gone, a thread, unreadable): the cheap look for walking down the pid counter.
+   */
+  startKeyOf?(pid: number): number | null;
+};
 
 /**
  * The hook's own one-shot /proc reader (Linux). The monitor's LinuxSampler keeps descriptors open
  * for re-reads and loads native code (pidfds, socket peers) a hook never uses: loading it cost a hook
  * ~100 ms before reading anything. This reads each file once, with the same parsers, so records (and
- * the group ids built from them) are the ones the running Corral shows.
+ * the group ids built from them) are the ones the running Corral shows, into one reused buffer: the
+ * running service answers every hook with the same reader, and readFileSync's fresh 64 KiB buffers
+ * (a /proc file has no size to go by) were most of its CPU per answer.
  */
 export class HookProcReader implements HookSampler {
   private readonly tickMs: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
   private pidMax: number | undefined;
+  private readonly files = new ProcFileReader();
 
   constructor(
     private readonly markerKeys: ReadonlySet<string>,
@@ -32,13 +41,9 @@ export class HookProcReader implements HookSampler {
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
-    let last = -1;
-    try {
-      const loadavg = readFileSync(`${this.procRoot}/loadavg`);
-      last = lastPidOf(loadavg, loadavg.length);
-    } catch {
-      // No loadavg: the caller lists the table instead.
-    }
+    // No loadavg: the caller lists the table instead.
+    const loadavg = this.files.read(`${this.procRoot}/loadavg`, { singleShot: true });
+    const last = loadavg === null ? -1 : lastPidOf(this.files.bytes, loadavg.length);
     this.pidMax ??= readPidMax(this.procRoot);
     return pidsBornSince(cursor, last, this.pidMax);
   }
@@ -56,47 +61,40 @@ export class HookProcReader implements HookSampler {
     return records;
   }
 
+  startKeyOf(pid: number): number | null {
+    return this.readStat(pid)?.startTicks ?? null;
+  }
+
+  /** A process's stat, or null when there is no process of that pid (gone, a thread, unreadable). */
+  private readStat(pid: number): StatFields | null {
+    const stat = this.files.read(`${this.procRoot}/${pid}/stat`, { singleShot: true });
+    const f = stat && parseStat(this.files.bytes, stat.length);
+    // A pid from the kernel's counter may be a thread: /proc/<tid> answers, but it is no process.
+    return f && f.pid === pid && f.exitSignal !== -1 ? f : null;
+  }
+
   /** One process, or null when it is gone (or is a thread, or unreadable): processes exit while we read. */
   private readOne(pid: number): ProcessRecord | null {
-    const base = `${this.procRoot}/${pid}`;
-    try {
-      const stat = readFileSync(`${base}/stat`);
-      const f = parseStat(stat, stat.length);
-      // A pid from the kernel's counter may be a thread: /proc/<tid> answers, but it is no process.
-      if (!f || f.pid !== pid || f.exitSignal === -1) return null;
-      const cmdline = readFileSync(`${base}/cmdline`);
-      // The owner of /proc/<pid>/cmdline is the process's effective uid.
-      const uid = statSync(`${base}/cmdline`).uid;
-      let markers: Record<string, string> = {};
-      let environReadable = false;
-      if (this.markerKeys.size > 0) {
-        try {
-          const environ = readFileSync(`${base}/environ`);
-          environReadable = true;
-          markers = pickEnv(environ, environ.length, this.markerKeys);
-        } catch {
-          // Another user's process: no markers to read.
-        }
-      }
-      return {
-        pid,
-        ppid: f.ppid,
-        pgid: f.pgid,
-        sid: f.sid,
-        uid,
-        state: f.state,
-        startKey: f.startTicks,
-        startedAt: Math.round(this.bootTimeMs + f.startTicks * this.tickMs),
-        cpuTimeMs: (f.utimeTicks + f.stimeTicks) * this.tickMs,
-        rssBytes: Math.max(0, f.rssPages) * this.pageSize,
-        name: f.name,
-        argv: argvFromCmdline(cmdline, cmdline.length),
-        tty: null,
-        markers,
-        environReadable,
-      };
-    } catch {
-      return null;
-    }
+    const f = this.readStat(pid);
+    if (!f) return null;
+    const id = readIdentity(this.files, `${this.procRoot}/${pid}`, f.startTicks, f.name, this.markerKeys);
+    if (!id) return null;
+    return {
+      pid,
+      ppid: f.ppid,
+      pgid: f.pgid,
+      sid: f.sid,
+      uid: id.uid,
+      state: f.state,
+      startKey: f.startTicks,
+      startedAt: Math.round(this.bootTimeMs + f.startTicks * this.tickMs),
+      cpuTimeMs: (f.utimeTicks + f.stimeTicks) * this.tickMs,
+      rssBytes: Math.max(0, f.rssPages) * this.pageSize,
+      name: f.name,
+      argv: id.argv,
+      tty: null,
+      markers: id.markers,
+      environReadable: id.environReadable,
+    };
   }
 }
