@@ -16,6 +16,7 @@ import { benchEnv, killAllCreatedSync, killGroup, removeGroups, spawnPopulation 
 import { percentile } from './lib/stats';
 import { expectNote, hookPayload, toolShell } from './lib/tool-call';
 import { waitUntil } from './lib/wait';
+import { processCpuMs } from './lib/process-cpu';
 
 const CHILD = fileURLToPath(new URL('./hook-server-child.ts', import.meta.url));
 const WARMUP_CALLS = 10;
@@ -29,18 +30,6 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-function processCpuMs(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0]);
-    } catch {
-      // A thread that ended.
-    }
-  }
-  return ns / 1e6;
 }
 
 /** Self time per function (ms) and total sampled time, from a .cpuprofile. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import type { Row } from '../lib/table';
 import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
 import { waitUntil } from '../lib/wait';
 import { bundleForNode } from '../lib/plain-node';
+import { processCpuMs } from '../lib/process-cpu';
 
 const CHILD = fileURLToPath(new URL('../hook-server-child.ts', import.meta.url));
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
@@ -37,19 +38,6 @@ export interface HookServiceResult {
 }
 
 const WARMUP_CALLS = 10;
-
-/** CPU (ms) of every thread of a process, from schedstat (ns resolution, unlike stat's clock ticks). */
-function processCpuMs(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0]);
-    } catch {
-      // A thread that ended.
-    }
-  }
-  return ns / 1e6;
-}
 
 async function startServer(data: string): Promise<ChildProcess> {
   // Bundled to plain JavaScript, as the service ships: under tsx its loader would be measured too.
