@@ -10,13 +10,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl } from '../main/core/hooks-setup/hook-endpoint';
+import { ensureHookEndpoint } from '../main/core/hooks-setup/hook-endpoint';
 import { bundleForNode } from './lib/plain-node';
-import { benchEnv, killAllCreatedSync, killGroup, removeGroups, spawnPopulation } from './lib/populations';
+import { benchEnv, killAllCreatedSync, removeGroups, spawnPopulation } from './lib/populations';
 import { percentile } from './lib/stats';
-import { expectNote, hookPayload, toolShell } from './lib/tool-call';
+import { httpHookCall } from './lib/http-hook-call';
 import { waitUntil } from './lib/wait';
-import { processCpuMs } from './lib/process-cpu';
 
 const CHILD = fileURLToPath(new URL('./hook-server-child.ts', import.meta.url));
 const WARMUP_CALLS = 10;
@@ -79,22 +78,11 @@ async function main(): Promise<void> {
   const wait: number[] = [];
   try {
     for (let i = -WARMUP_CALLS; i < calls; i++) {
-      const began = performance.now();
-      const tool = await toolShell(markers);
-      const c = processCpuMs(server.pid!);
-      const t = performance.now();
-      const res = await fetch(hookUrl(port, 'claude-code', 'PostToolUse'), {
-        method: 'POST',
-        headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-        body: hookPayload(session, i, 'PostToolUse', Math.ceil(t - began)),
-      });
-      const text = await res.text();
+      const call = await httpHookCall({ pid: server.pid!, port, token }, session, markers, i);
       if (i >= 0) {
-        wait.push(performance.now() - t);
-        cpu.push(processCpuMs(server.pid!) - c);
+        wait.push(call.waitMs);
+        cpu.push(call.cpuMs);
       }
-      expectNote(text, tool.leftover, `call ${i}`);
-      killGroup(tool.pgid);
     }
   } finally {
     server.kill('SIGTERM');

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureHookEndpoint, HOOK_TOKEN_HEADER, hookUrl } from '../../main/core/hooks-setup/hook-endpoint';
+import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { timedCommand } from '../lib/timed-command';
@@ -12,6 +12,7 @@ import { percentile, summarize } from '../lib/stats';
 import { benchEnv, killGroup } from '../lib/populations';
 import type { Row } from '../lib/table';
 import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
+import { httpHookCall } from '../lib/http-hook-call';
 import { waitUntil } from '../lib/wait';
 import { bundleForNode } from '../lib/plain-node';
 import { processCpuMs } from '../lib/process-cpu';
@@ -79,34 +80,13 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
     try {
       // A running service has answered many calls before the one measured: a few whole tool calls first,
       // so the rows are its steady state, not V8 compiling the answer's code on the first requests.
-      for (let i = 0; i < WARMUP_CALLS; i++) {
-        const began = performance.now();
-        const tool = await toolShell(markers);
-        const res = await fetch(hookUrl(port, 'claude-code', 'PostToolUse'), {
-          method: 'POST',
-          headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-          body: hookPayload(session, -1 - i, 'PostToolUse', Math.ceil(performance.now() - began)),
-        });
-        expectNote(await res.text(), tool.leftover, `warm-up call ${i + 1} (status ${res.status})`);
-        killGroup(tool.pgid);
-      }
+      const answering = { pid: server.pid!, port, token };
+      for (let i = 0; i < WARMUP_CALLS; i++) await httpHookCall(answering, session, markers, -1 - i);
       for (let i = 0; i < trials; i++) {
         // Claude Code's http hook: the agent's own request; only the service's CPU is Corral's.
-        const began = performance.now();
-        const tool = await toolShell(markers);
-        const cpu = processCpuMs(server.pid!);
-        const t = performance.now();
-        // duration_ms as Claude Code sends it: how long the tool ran, up to the hook.
-        const res = await fetch(hookUrl(port, 'claude-code', 'PostToolUse'), {
-          method: 'POST',
-          headers: { [HOOK_TOKEN_HEADER]: token, 'content-type': 'application/json' },
-          body: hookPayload(session, i, 'PostToolUse', Math.ceil(t - began)),
-        });
-        const text = await res.text();
-        result.http.waitMs.push(performance.now() - t);
-        result.http.cpuMs.push(processCpuMs(server.pid!) - cpu);
-        expectNote(text, tool.leftover, `the http hook (status ${res.status})`);
-        killGroup(tool.pgid);
+        const http = await httpHookCall(answering, session, markers, i);
+        result.http.waitMs.push(http.waitMs);
+        result.http.cpuMs.push(http.cpuMs);
 
         // The command client, answered by the service: PreToolUse, the call, PostToolUse.
         const cpu2 = processCpuMs(server.pid!);
