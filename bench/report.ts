@@ -6,8 +6,8 @@ import type { ScrapeCost } from './phases/metrics-scrape';
 import type { ShippedCost } from './phases/shipped-cost';
 import { METHOD_LABELS, type Method, type MethodResult } from './phases/snapshots';
 import type { TeardownRun } from './phases/teardown-time';
-import { percentile, ratioSummary, summarize, type Summary } from './lib/stats';
-import type { Row } from './lib/table';
+import { ratioSummary, summarize, type Summary } from './lib/stats';
+import { sampledRow, type Row } from './lib/table';
 import type { WorkerMainThread } from './phases/worker-main-thread';
 
 const one = (value: number): Summary => ({ median: value, min: value, max: value, n: 1 });
@@ -143,17 +143,13 @@ export function workerMainThreadRows(extra: number, w: WorkerMainThread): Row[] 
 }
 
 export function latencyRows(results: readonly LatencyResult[]): Row[] {
-  return results.map((r) => ({
-    section: 'orphan detection',
-    name: `wrapper exit → orphaned, ${r.variant.name}`,
-    unit: 'ms',
-    summary: summarize(r.latenciesMs),
-    p95: percentile(r.latenciesMs, 95),
+  return results.map((r) =>
     // Issue 35's target (issue 19 asked for 50, issue 6 for 250).
-    target: { kind: 'at-most', value: 20 },
-    targetOn: 'p95',
-    note: `${r.latenciesMs.length} trials${r.missed > 0 ? `, ${r.missed} missed (counted as 5000 ms)` : ''}`,
-  }));
+    sampledRow('orphan detection', `wrapper exit → orphaned, ${r.variant.name}`, 'ms', r.latenciesMs, {
+      p95AtMost: 20,
+      note: `${r.latenciesMs.length} trials${r.missed > 0 ? `, ${r.missed} missed (counted as 5000 ms)` : ''}`,
+    }),
+  );
 }
 
 export function teardownRows(

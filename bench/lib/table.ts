@@ -1,4 +1,4 @@
-import type { Summary } from './stats';
+import { percentile, summarize, type Summary } from './stats';
 
 /** A limit a figure must stay within: `at-most` 250 means median <= 250. */
 export interface Target {
@@ -18,6 +18,34 @@ export interface Row {
   targetOn?: 'median' | 'p95' | 'max';
   p95?: number;
   note?: string;
+}
+
+/** What a row of repeated timings says beside its samples: a p95 target, a note, or why it is missing. */
+export interface SampledRowOptions {
+  /** The p95 must stay at or under this. */
+  p95AtMost?: number;
+  note?: string;
+  /** Why the samples could not be taken: the row then has no figures and says this instead of `note`. */
+  missing?: string;
+}
+
+/** A row of repeated timings: their median, extremes and p95, the target (if any) checked on the p95. */
+export function sampledRow(
+  section: string,
+  name: string,
+  unit: string,
+  samples: readonly number[],
+  { p95AtMost, note, missing }: SampledRowOptions = {},
+): Row {
+  return {
+    section,
+    name,
+    unit,
+    summary: missing ? null : summarize(samples),
+    p95: percentile(samples, 95),
+    ...(p95AtMost === undefined ? {} : { target: { kind: 'at-most', value: p95AtMost }, targetOn: 'p95' }),
+    ...(missing || note ? { note: missing ?? note } : {}),
+  };
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'n/a' | '';

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timedCommand } from '../lib/timed-command';
-import { percentile, summarize } from '../lib/stats';
 import { benchEnv, killGroup } from '../lib/populations';
-import type { Row } from '../lib/table';
+import { sampledRow, type Row } from '../lib/table';
 import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
 
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
@@ -74,39 +73,28 @@ export async function measureHookLatency(trials: number): Promise<HookLatency> {
 
 export function hookLatencyRows(extra: number, h: HookLatency): Row[] {
   const section = `agent hook, ${extra.toLocaleString('en-US')} extra processes`;
+  const { missing } = h;
+  const entry = BUILT_CLI.split('/').slice(-1)[0];
   return [
-    {
+    sampledRow(
       section,
-      name: `corral hook claude-code PostToolUse (${BUILT_CLI.split('/').slice(-1)[0]}, one leftover to report)`,
-      unit: 'ms',
-      summary: h.missing ? null : summarize(h.postMs),
-      p95: percentile(h.postMs, 95),
-      target: { kind: 'at-most', value: 150 },
-      targetOn: 'p95',
-      note: h.missing ?? `${h.postMs.length} trials; wall time spawn → exit, as the agent waits for it`,
-    },
-    {
-      section,
-      name: 'the same hook, CPU time (user + system)',
-      unit: 'ms',
-      summary: h.missing ? null : summarize(h.postCpuMs),
-      p95: percentile(h.postCpuMs, 95),
-      note: h.missing ?? 'what a busy machine does not inflate',
-    },
-    {
-      section,
-      name: "node -e '' (the floor of any Node hook)",
-      unit: 'ms',
-      summary: h.missing ? null : summarize(h.nodeFloorMs),
-      p95: percentile(h.nodeFloorMs, 95),
-      note: h.missing ?? 'wall time; the same machine at the same moment, for scale',
-    },
-    {
-      section,
-      name: "node -e '', CPU time",
-      unit: 'ms',
-      summary: h.missing ? null : summarize(h.nodeFloorCpuMs),
-      p95: percentile(h.nodeFloorCpuMs, 95),
-    },
+      `corral hook claude-code PostToolUse (${entry}, one leftover to report)`,
+      'ms',
+      h.postMs,
+      {
+        p95AtMost: 150,
+        note: `${h.postMs.length} trials; wall time spawn → exit, as the agent waits for it`,
+        missing,
+      },
+    ),
+    sampledRow(section, 'the same hook, CPU time (user + system)', 'ms', h.postCpuMs, {
+      note: 'what a busy machine does not inflate',
+      missing,
+    }),
+    sampledRow(section, "node -e '' (the floor of any Node hook)", 'ms', h.nodeFloorMs, {
+      note: 'wall time; the same machine at the same moment, for scale',
+      missing,
+    }),
+    sampledRow(section, "node -e '', CPU time", 'ms', h.nodeFloorCpuMs, { missing }),
   ];
 }

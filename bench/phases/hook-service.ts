@@ -8,9 +8,8 @@ import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { timedCommand } from '../lib/timed-command';
-import { percentile, summarize } from '../lib/stats';
 import { benchEnv, killGroup } from '../lib/populations';
-import type { Row } from '../lib/table';
+import { sampledRow, type Row } from '../lib/table';
 import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
 import { httpHookCall } from '../lib/http-hook-call';
 import { waitUntil } from '../lib/wait';
@@ -140,17 +139,8 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
 
 export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
   const section = `agent hook per tool call, ${extra.toLocaleString('en-US')} extra processes`;
-  const row = (name: string, unit: string, values: number[], target: number | null, note: string): Row => ({
-    section,
-    name,
-    unit,
-    summary: r.missing ? null : summarize(values),
-    p95: percentile(values, 95),
-    ...(target === null
-      ? {}
-      : { target: { kind: 'at-most' as const, value: target }, targetOn: 'p95' as const }),
-    note: r.missing ?? note,
-  });
+  const row = (name: string, unit: string, values: number[], target: number | null, note: string): Row =>
+    sampledRow(section, name, unit, values, { p95AtMost: target ?? undefined, note, missing: r.missing });
   const n = `${r.http.waitMs.length} trials`;
   return [
     row(

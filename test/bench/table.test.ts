@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, markdownTable, textTable, verdict, type Row } from '../../bench/lib/table';
+import { formatNumber, markdownTable, sampledRow, textTable, verdict, type Row } from '../../bench/lib/table';
 
 const row = (over: Partial<Row>): Row => ({
   section: 's',
@@ -53,5 +53,23 @@ describe('bench table', () => {
     expect(md[0]).toBe('| measurement | median | min | max | unit | target | result | note |');
     expect(md[1]).toBe('| --- | ---: | ---: | ---: | --- | --- | --- | --- |');
     expect(md[2]).toBe('| s: a\\|b | 10.0 (p95 11.0) | 8.00 | 12.0 | ms |  |  |  |');
+  });
+
+  it('makes a row of samples whose target is checked on their p95', () => {
+    const samples = [1, 2, 3, 4, 5, 6, 7, 8, 9, 100];
+    const r = sampledRow('s', 'wait', 'ms', samples, { p95AtMost: 15, note: '10 trials' });
+    expect(r.summary).toEqual({ median: 5.5, min: 1, max: 100, n: 10 });
+    expect(r.p95).toBeCloseTo(59.05);
+    expect(r.note).toBe('10 trials');
+    // The median is within 15; the tail is not.
+    expect(verdict(r)).toBe('FAIL');
+    expect(verdict(sampledRow('s', 'wait', 'ms', samples))).toBe('');
+  });
+
+  it('makes a row that says why its samples are missing instead of its figures', () => {
+    const r = sampledRow('s', 'wait', 'ms', [], { p95AtMost: 15, note: 'n trials', missing: 'no build' });
+    expect(r.summary).toBeNull();
+    expect(r.note).toBe('no build');
+    expect(verdict(r)).toBe('n/a');
   });
 });
