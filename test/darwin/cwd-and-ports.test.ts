@@ -18,7 +18,8 @@ import {
   vnodePathInfo,
   processInfos,
 } from './darwin-buffers';
-import { EBADF, ENOMEM, ENOTSOCK, EPERM, ESRCH, type FakeFd, FakeLibSystem } from './fake-libsystem';
+import { type FakeFd, FakeLibSystem } from './fake-libsystem';
+import { EBADF, ENOMEM, ENOTSOCK, EPERM, ESRCH } from './xnu-numbers';
 
 // Buffers are laid out field by field as xnu bsd/sys/proc_info.h declares them (darwin-buffers.ts),
 // apart from the offsets the decoders use; the stand-in refuses as bsd/kern/proc_info.c does.

@@ -9,7 +9,8 @@ import {
   shortBsdInfo,
   taskInfo,
 } from './darwin-buffers';
-import { EPERM, FakeLibSystem } from './fake-libsystem';
+import { FakeLibSystem } from './fake-libsystem';
+import { EPERM } from './xnu-numbers';
 import { parsePsAux, recordedLines } from './recorded-ps';
 
 const MARKERS = new Set(['CLAUDECODE', 'CLAUDE_CODE_SESSION_ID']);

@@ -1,5 +1,33 @@
 import type { LibSystem } from '../../main/core/sampling/darwin/libsystem';
 import { FakeDescriptors } from './fake-descriptors';
+import {
+  EPERM,
+  ESRCH,
+  ENOMEM,
+  EBADF,
+  EINVAL,
+  ENOTSUP,
+  NOTE_EXIT,
+  NOTE_FORK,
+  NOTE_TRACK,
+  NOTE_TRACKERR,
+  NOTE_CHILD,
+  ENOTSOCK,
+  XNU_ARG_MAX,
+  PROC_PIDTASKALLINFO,
+  PROC_PIDTBSDINFO,
+  PROC_PIDT_SHORTBSDINFO,
+  PROC_PIDLISTFDS,
+  PROC_PIDVNODEPATHINFO,
+  PROC_FDINFO_SIZE,
+  FLAVOR_SIZE,
+  PROC_PIDFDSOCKETINFO,
+  SOCKET_FDINFO_SIZE,
+  PROX_FDTYPE_SOCKET,
+  SZOMB,
+  RUSAGE_INFO_V4,
+  RUSAGE_INFO_V4_SIZE,
+} from './xnu-numbers';
 
 /**
  * What the kernel holds for one pid; a missing buffer means the kernel has no such data for it. Who owns
@@ -26,44 +54,6 @@ export interface FakeFd {
   type: number;
   socket?: Buffer;
 }
-
-export const EPERM = 1;
-export const ESRCH = 3;
-export const ENOMEM = 12;
-export const EBADF = 9;
-export const EINVAL = 22;
-/** ENOTSUP on macOS (bsd/sys/errno.h). */
-export const ENOTSUP = 45;
-const NOTE_EXIT = 0x80000000;
-const NOTE_FORK = 0x40000000;
-const NOTE_TRACK = 0x00000001;
-const NOTE_TRACKERR = 0x00000002;
-const NOTE_CHILD = 0x00000004;
-/** ENOTSOCK on macOS (bsd/sys/errno.h). */
-export const ENOTSOCK = 38;
-
-/** ARG_MAX (xnu bsd/sys/syslimits.h), what kern.argmax reports on macOS. */
-export const XNU_ARG_MAX = 1024 * 1024;
-
-const PROC_PIDTASKALLINFO = 2;
-const PROC_PIDTBSDINFO = 3;
-const PROC_PIDT_SHORTBSDINFO = 13;
-const PROC_PIDLISTFDS = 1;
-const PROC_PIDVNODEPATHINFO = 9;
-const PROC_FDINFO_SIZE = 8;
-const FLAVOR_SIZE = new Map([
-  [PROC_PIDLISTFDS, PROC_FDINFO_SIZE],
-  [PROC_PIDTASKALLINFO, 232],
-  [PROC_PIDTBSDINFO, 136],
-  [PROC_PIDVNODEPATHINFO, 2352],
-  [PROC_PIDT_SHORTBSDINFO, 64],
-]);
-const PROC_PIDFDSOCKETINFO = 3;
-const SOCKET_FDINFO_SIZE = 792;
-const PROX_FDTYPE_SOCKET = 2;
-const SZOMB = 5;
-const RUSAGE_INFO_V4 = 4;
-const RUSAGE_INFO_V4_SIZE = 296;
 
 /**
  * A stand-in for libSystem that answers as xnu does, refusals included. Each rule names the xnu source

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bsdInfo, kinfoProc, procArgs2, rusageInfoV4, shortBsdInfo, taskInfo } from './darwin-buffers';
-import { EINVAL, ENOMEM, EPERM, ESRCH, FakeLibSystem, XNU_ARG_MAX } from './fake-libsystem';
+import { FakeLibSystem } from './fake-libsystem';
+import { EINVAL, ENOMEM, EPERM, ESRCH, XNU_ARG_MAX } from './xnu-numbers';
 
 // One test per refusal the TypeScript stand-in copies from xnu (see the rules in fake-libsystem.ts).
 const SZOMB = 5;
