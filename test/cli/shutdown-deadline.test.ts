@@ -1,5 +1,5 @@
 // SIGTERM ends a long-running command within its shutdown deadline even when its stop never settles
-// (the FIFO case, where a read would have wedged watch and serve, is in test/hostile/untrusted-files).
+// (the FIFO case, where a read would have wedged watch and serve, is in test/hostile/untrusted-shutdown.test.ts).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
