@@ -1,7 +1,7 @@
 // The Hooks section's "Hook service" in real Chromium, answered by a real `corral serve` (the built
 // CLI) that probes real listeners: its own hook server, then the endpoint file pointed at a listener
 // that never answers, another program, the serve's port with a token it did not read, a port nobody
-// listens on, and no file at all. Each state in plain words, with what it means for the agents' tool
+// listens on (with http hooks posting to the old one), and no file at all. Each state in plain words, with what it means for the agents' tool
 // calls, and the section fits the 420 px popover. Screenshots go to test-artifacts/.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -171,21 +171,34 @@ describe.skipIf(reason !== undefined)("the Hooks section's hook service, in real
     expect(await summary.textContent()).toContain(`The Corral on 127.0.0.1:${port} refuses the hooks' token`);
     expect(await meaning.textContent()).toBe(`Until it is restarted, ${meanwhile}.`);
 
-    // A port nobody listens on.
+    // Claude Code's http hooks, installed to post to the serve's port; then the endpoint names a port
+    // nobody listens on: http hooks have no fallback, and they post elsewhere.
+    const http = await runCli(['hooks', 'install', '--agent', 'claude-code', '--http'], {
+      env,
+      command: [process.execPath, BUILT_CLI],
+    });
+    expect(http.code, http.stderr).toBe(0);
     const deadPort = await freePort();
     writeOwnFileAtomically(endpointFile, `${deadPort} ${randomBytes(32).toString('hex')}\n`);
     await shows('not-listening');
     expect(await summary.textContent()).toBe(
       `Nothing answers on 127.0.0.1:${deadPort}, the port the hooks were given: no Corral service runs, or it could not take the port (its log says why).`,
     );
-    expect(await meaning.textContent()).toBe(`Until one answers, ${meanwhile}.`);
+    expect(await meaning.textContent()).toBe(
+      `Until one answers, ${meanwhile}; the http hooks (Claude Code) get no answer, so no note.`,
+    );
+    expect(await service.getByTestId('hook-service-elsewhere').textContent()).toBe(
+      `The http hooks of Claude Code post to port ${port}, not ${deadPort}: run corral hooks install --http again.`,
+    );
+    await service.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${ARTIFACTS}/hook-service-not-listening-420.png` });
 
     // No endpoint file at all.
     rmSync(endpointFile);
     await shows('none');
     expect(await summary.textContent()).toBe('No Corral service has answered hooks here yet.');
     expect(await meaning.textContent()).toBe(
-      `The hook client (Codex CLI) falls back to the one-shot reader, a process per call. A running Corral (the app, corral watch, corral serve, corral service) answers them.`,
+      `The hook client (Codex CLI) falls back to the one-shot reader, a process per call; the http hooks (Claude Code) get no answer, so no note. A running Corral (the app, corral watch, corral serve, corral service) answers them.`,
     );
     expect(await noHorizontalScroll(page)).toBe(true);
     expect(await withinWidth(page, '.hook-service, .hook-service p', POPOVER.width)).toBe(true);
