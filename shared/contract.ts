@@ -1,6 +1,7 @@
 // The one contract for everything that crosses a process boundary: Electron IPC (preload <-> main)
 // and the `corral serve` WebSocket. Each request channel maps to its request and response types.
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from './hooks';
+import type { HookEndpointView } from './hook-endpoint';
 import type {
   GroupTimeline,
   GroupView,
@@ -94,6 +95,8 @@ export interface RequestContract {
   'hooks:status': { request: void; response: HooksOverview };
   /** Installs one agent's hooks (backup first), or with dryRun only shows the diff. */
   'hooks:install': { request: HooksInstallRequest; response: HooksChangeView };
+  /** Who answers the agents' hooks on the endpoint's port (as `corral hooks status`), and which hooks ask it. */
+  'hooks:endpoint': { request: void; response: HookEndpointView };
   'settings:set': {
     request: Partial<Settings>;
     response: { ok: true; settings: Settings } | { ok: false; errors: string[] };
@@ -140,6 +143,7 @@ export const REQUEST_CHANNELS = [
   'policies:journal',
   'hooks:status',
   'hooks:install',
+  'hooks:endpoint',
 ] as const satisfies readonly RequestChannel[];
 
 // Compile-time check: every channel in the contract is listed above, and nothing else.

@@ -19,6 +19,7 @@ import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './analysis/signatures';
 import { resolveDataDir } from './storage/data-dir';
 import {
+  hookEndpointView,
   hooksOverview,
   installAgentHooks,
   resolveHookCommand,
@@ -243,6 +244,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     policyJournal: async (query) => store.journal(query),
     hooksStatus: async () => hooksOverview(hooksPlace(), seenAgents(), hookCommand()),
     installHooks: async (request) => installAgentHooks(request, hooksPlace(), hookCommand()),
+    hookEndpoint: () => hookEndpointView(dataDir, hooksPlace()),
     configProblems: async () => ({ path: config.path, errors: configErrors }),
     updateSettings: async (patch): Promise<SettingsUpdate> => {
       const { settings: next, errors } = validateSettings({ ...settings, ...patch });

@@ -37,6 +37,7 @@ export const SERVICE_REQUESTS = {
   'policies:journal': { method: 'policyJournal', args: 'payload' },
   'hooks:status': { method: 'hooksStatus', args: [] },
   'hooks:install': { method: 'installHooks', args: 'payload' },
+  'hooks:endpoint': { method: 'hookEndpoint', args: [] },
 } as const satisfies { readonly [C in RequestChannel]: Route<C> };
 
 type Routes = typeof SERVICE_REQUESTS;

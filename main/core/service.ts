@@ -1,4 +1,5 @@
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
+import type { HookEndpointView } from '../../shared/hook-endpoint';
 import type {
   ConfigProblems,
   KeepGroupRequest,
@@ -56,6 +57,8 @@ export interface CorralService {
   hooksStatus(): Promise<HooksOverview>;
   /** Installs one agent's hooks only when `dryRun` is false; otherwise says what would change. */
   installHooks(request: HooksInstallRequest): Promise<HooksChangeView>;
+  /** Who answers hooks on the endpoint file's port (probed as a hook would ask), and which hooks ask it. */
+  hookEndpoint(): Promise<HookEndpointView>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;
 }

@@ -1,5 +1,6 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgentSpec } from '../core/hooks-setup/hook-agents';
+import { recordInExecWindow } from '../core/sampling/linux/exec-window';
 
 export interface LeftoverQuery {
   spec: HookAgentSpec;
@@ -30,6 +31,29 @@ function inSession(r: ProcessRecord, q: LeftoverQuery): boolean {
 }
 
 /**
+ * A process the reader still found inside execve's window (recordInExecWindow) shows no markers, so they
+ * cannot prove it the session's. It started since the call, though, and is counted the session's when
+ * its lineage says so: an ancestor among the records carries the session's marker (a leftover starting
+ * a program), or a process of its group does (a process joins a group only within its own session,
+ * setpgid(2), so the group is the call's). Anything else new and unreadable (another terminal's command
+ * starting at that moment) is not named: the note invites stopping what it names.
+ */
+function vouchedForByLineage(
+  r: ProcessRecord,
+  byPid: ReadonlyMap<number, ProcessRecord>,
+  sessionGroups: ReadonlySet<number>,
+  q: LeftoverQuery,
+): boolean {
+  if (sessionGroups.has(r.pgid)) return true;
+  let cur = byPid.get(r.ppid);
+  for (let hops = 0; cur && hops < 64; hops++) {
+    if (inSession(cur, q)) return true;
+    cur = byPid.get(cur.ppid);
+  }
+  return false;
+}
+
+/**
  * Pure: the processes a finished tool call left running, among `records` (the pids allocated since
  * the call began, or the whole table). A leftover started at or after the tool call began, carries
  * the session's marker, and is not (a descendant of) the agent or the hook itself. The tool call's
@@ -49,10 +73,13 @@ export function findLeftovers(records: readonly ProcessRecord[], q: LeftoverQuer
     }
     return false;
   };
+  const sessionGroups = new Set(records.filter((r) => inSession(r, q)).map((r) => r.pgid));
+  const ofSession = (r: ProcessRecord): boolean =>
+    inSession(r, q) || (recordInExecWindow(r) && vouchedForByLineage(r, byPid, sessionGroups, q));
   return records
     .filter(
       (r) =>
-        r.state !== 'Z' && r.startKey >= q.startKey && r.pgid > 1 && inSession(r, q) && !underAgentOrSelf(r),
+        r.state !== 'Z' && r.startKey >= q.startKey && r.pgid > 1 && ofSession(r) && !underAgentOrSelf(r),
     )
     .sort((a, b) => a.startKey - b.startKey || a.pid - b.pid);
 }

@@ -1,13 +1,20 @@
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import type { ProcessRecord } from '../core/model/process-record';
+import { recordInExecWindow } from '../core/sampling/linux/exec-window';
 import { quoteAsData } from './quote-as-data';
 
 export interface LeftoverGroup {
   pgid: number;
   /** The id `corral ps` shows and `corral kill` takes. */
   groupId: string;
-  processes: { pid: number; command: string; ports: number[] }[];
+  processes: {
+    pid: number;
+    command: string;
+    ports: number[];
+    /** Read inside execve's window: `command` is the program's name, its command line not yet readable. */
+    starting?: true;
+  }[];
 }
 
 /**
@@ -32,7 +39,13 @@ export function leftoverGroups(
       groupId: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
       processes: leftovers
         .filter((r) => r.pgid === pgid)
-        .map((r) => ({ pid: r.pid, command: commandOf(r), ports: ports.get(r.pid) ?? [] })),
+        .map((r) => ({
+          pid: r.pid,
+          ...(recordInExecWindow(r)
+            ? { command: r.name, starting: true as const }
+            : { command: commandOf(r) }),
+          ports: ports.get(r.pid) ?? [],
+        })),
     };
   });
 }
@@ -55,7 +68,11 @@ export function leftoverNote(groups: readonly LeftoverGroup[]): string {
     for (const p of g.processes) {
       if (listed++ >= MAX_LISTED) break;
       const port = p.ports.length > 0 ? `, listening on port ${p.ports.join(', ')}` : '';
-      lines.push(`- pid ${p.pid} (process group ${g.pgid}${port}), command line: ${quoteAsData(p.command)}`);
+      lines.push(
+        p.starting
+          ? `- pid ${p.pid} (process group ${g.pgid}${port}), starting the program ${quoteAsData(p.command)} (its command line is not readable until it has started)`
+          : `- pid ${p.pid} (process group ${g.pgid}${port}), command line: ${quoteAsData(p.command)}`,
+      );
     }
   }
   if (count > MAX_LISTED) lines.push(`- … and ${count - MAX_LISTED} more`);

@@ -126,6 +126,7 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
   'settings:set': settingsPatch,
   'config:problems': noPayload,
   'hooks:status': noPayload,
+  'hooks:endpoint': noPayload,
   'hooks:install': object({ agent: oneOf(...HOOK_AGENT_NAMES), dryRun: bool }),
   'policies:journal': object(
     {},

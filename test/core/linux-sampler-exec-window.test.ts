@@ -5,7 +5,8 @@ import { LaidOutProc } from '../support/laid-out-proc';
 // execve's window cannot be hit on demand with a real process: for a few microseconds the new name is
 // set (fs/exec.c begin_new_exec → __set_task_comm) while the new image's argument and environment areas
 // are not (fs/binfmt_elf.c create_elf_tables sets mm->arg_start/arg_end and env_*), and
-// /proc/<pid>/cmdline and environ read empty (fs/proc/base.c get_mm_cmdline: `if (!arg_end) return 0`).
+// /proc/<pid>/cmdline and environ read empty (fs/proc/base.c get_mm_cmdline and environ_read:
+// `if (!mm->env_end) return 0`).
 // A full run of the suite once caught Corral there, and it kept the empty argv for good. So this test
 // lays out a /proc with the files as the kernel shows them in that window, then as it shows them after.
 const PID = 4242;

@@ -9,6 +9,7 @@ import type {
   HooksInstallRequest,
   HooksOverview,
 } from '../../shared/hooks';
+import type { HookEndpointView } from '../../shared/hook-endpoint';
 import { FakeCorralApi } from './support/fake-corral-api';
 import { renderWithCorral } from './support/render-app';
 
@@ -33,11 +34,25 @@ const INSTALLED_EVENTS = {
   SessionEnd: '/usr/local/bin/corral hook claude-code SessionEnd',
 };
 
+/** The buttons of the hooks' offers (not the hook service's own "Ask again"). */
+function offeredButtons(): (string | null)[] {
+  return screen
+    .getAllByRole('button')
+    .filter((b) => !b.closest('[data-testid=hook-service]'))
+    .map((b) => b.textContent);
+}
+
 function setup(initial: HooksOverview) {
   let overview = initial;
   const installs: HooksInstallRequest[] = [];
   const api = new FakeCorralApi({
     'hooks:status': () => overview,
+    'hooks:endpoint': (): HookEndpointView => ({
+      state: 'answering',
+      path: '/home/me/.local/share/corral/hooks/endpoint',
+      port: 21000,
+      asking: { client: ['Claude Code'], http: [] },
+    }),
     'hooks:install': (request): HooksChangeView => {
       installs.push(request);
       if (request.dryRun)
@@ -127,9 +142,7 @@ describe('agent hooks in settings', () => {
     const { installs } = setup(overview());
     const offer = await screen.findByRole('button', { name: 'Install hooks for Claude Code…' });
     // Not offered: an agent never seen (Codex), an unreadable file (Gemini), one already installed (Qwen).
-    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
-      'Install hooks for Claude Code…',
-    ]);
+    expect(offeredButtons()).toEqual(['Install hooks for Claude Code…']);
     await act(async () => fireEvent.click(offer));
     expect(installs).toEqual([{ agent: 'claude-code', dryRun: true }]);
     const preview = screen.getByRole('region', { name: 'Hook changes' });
@@ -173,13 +186,11 @@ describe('agent hooks in settings', () => {
       "Corral's hooks run the corral command, which this machine does not have on its PATH yet." +
         'Hooks cannot be installed from here: the corral command was not found on PATH.Look again',
     );
-    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Look again']);
+    expect(offeredButtons()).toEqual(['Look again']);
     // The user installs the CLI, then looks again: the offer appears.
     api.handle('hooks:status', () => overview());
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Look again' })));
-    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([
-      'Install hooks for Claude Code…',
-    ]);
+    expect(offeredButtons()).toEqual(['Install hooks for Claude Code…']);
     expect(screen.queryByTestId('hook-command-problem')).toBeNull();
   });
 

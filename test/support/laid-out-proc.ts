@@ -23,17 +23,32 @@ export class LaidOutProc {
 
   /**
    * A process named `name`: its stat line is this test process's own with pid and name replaced (so every
-   * other field is a real one: state S or R, ppid not 2), with the given cmdline and environ.
+   * other field is a real one: state S or R, ppid not 2), with the given cmdline and environ, and the
+   * given parent and process group when named (fields 4 and 5 of proc(5)'s stat).
    */
-  addProcess(pid: number, name: string, { cmdline = '', environ = '' } = {}): void {
+  addProcess(
+    pid: number,
+    name: string,
+    {
+      cmdline = '',
+      environ = '',
+      ppid,
+      pgid,
+    }: { cmdline?: string; environ?: string; ppid?: number; pgid?: number } = {},
+  ): void {
     mkdirSync(join(this.root, String(pid)), { recursive: true });
     const own = readFileSync(`/proc/${process.pid}/stat`, 'latin1');
-    writeFileSync(
-      join(this.root, String(pid), 'stat'),
-      `${pid} (${name}) ${own.slice(own.lastIndexOf(')') + 2)}`,
-    );
+    const fields = own.slice(own.lastIndexOf(')') + 2).split(' ');
+    if (ppid !== undefined) fields[1] = String(ppid);
+    if (pgid !== undefined) fields[2] = String(pgid);
+    writeFileSync(join(this.root, String(pid), 'stat'), `${pid} (${name}) ${fields.join(' ')}`);
     this.write(pid, 'cmdline', cmdline);
     this.write(pid, 'environ', environ);
+  }
+
+  /** A process that exited and was reaped: its directory is gone. */
+  removeProcess(pid: number): void {
+    rmSync(join(this.root, String(pid)), { recursive: true, force: true });
   }
 
   write(pid: number, file: 'cmdline' | 'environ', text: string): void {

@@ -22,6 +22,7 @@ import { stopAndRecord, type StopRecorder } from '../../main/core/actions/stop-a
 import { stopSession } from '../../main/core/actions/stop-session';
 import { createSampler } from '../../main/core/sampling/create-sampler';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
+import type { HookEndpointView } from '../../shared/hook-endpoint';
 
 export const KNOWN_GROUP_ID = '4242:4242:987654';
 
@@ -155,6 +156,11 @@ export class FakeCorralService implements CorralService {
   async installHooks(request: HooksInstallRequest): Promise<HooksChangeView> {
     this.calls.push({ method: 'installHooks', args: [request] });
     return { agent: request.agent, path: '(test)', changed: false, diff: '', backup: null };
+  }
+
+  async hookEndpoint(): Promise<HookEndpointView> {
+    this.calls.push({ method: 'hookEndpoint', args: [] });
+    return { state: 'none', path: '(test)', asking: { client: [], http: [] } };
   }
 
   async configProblems(): Promise<ConfigProblems> {

@@ -58,6 +58,7 @@ const CASES: Array<[keyof ServiceClient, unknown[], RequestChannel, unknown]> = 
   ['configProblems', [], 'config:problems', undefined],
   ['policyJournal', [{ limit: 5 }], 'policies:journal', { limit: 5 }],
   ['hooksStatus', [], 'hooks:status', undefined],
+  ['hookEndpoint', [], 'hooks:endpoint', undefined],
   [
     'installHooks',
     [{ agent: 'claude-code', dryRun: true }],

@@ -1,29 +1,11 @@
 import type { HookEndpointProbe } from '../../core/hooks-setup/hook-endpoint-probe';
+import {
+  hooksMeanwhile,
+  hooksPostingElsewhere,
+  type HooksAskingService,
+} from '../../../shared/hook-endpoint';
 
-/** The installed hooks that ask the running Corral, by agent label (from `corral hooks status`). */
-export interface HooksAskingService {
-  /** Agents whose command hooks run the hook client (it falls back to the one-shot reader). */
-  client: string[];
-  /** Agents with http hooks (no fallback: without an answer they say nothing), and the ports they post to. */
-  http: { label: string; port: number }[];
-}
-
-function list(labels: readonly string[]): string {
-  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
-}
-
-/** What the hooks do while no Corral answers them. */
-function withoutService(asking: HooksAskingService): string {
-  const parts: string[] = [];
-  if (asking.client.length > 0) {
-    parts.push(
-      `the hook client (${list(asking.client)}) falls back to the one-shot reader, a process per call`,
-    );
-  }
-  const http = [...new Set(asking.http.map((h) => h.label))];
-  if (http.length > 0) parts.push(`the http hooks (${list(http)}) get no answer, so no note`);
-  return parts.length > 0 ? parts.join('; ') : 'hooks fall back to the one-shot reader';
-}
+export type { HooksAskingService };
 
 /**
  * Pure: the `corral hooks status` line on the running Corral that answers hooks, from a probe of the
@@ -31,7 +13,7 @@ function withoutService(asking: HooksAskingService): string {
  */
 export function hookEndpointLine(probe: HookEndpointProbe, asking: HooksAskingService): string {
   const at = `127.0.0.1:${probe.port}`;
-  const meanwhile = withoutService(asking);
+  const meanwhile = hooksMeanwhile(asking);
   let line: string;
   switch (probe.state) {
     case 'answering':
@@ -56,10 +38,7 @@ export function hookEndpointLine(probe: HookEndpointProbe, asking: HooksAskingSe
       line = `cannot read ${probe.path}: ${probe.detail ?? 'unreadable'}; ${meanwhile}.`;
       break;
   }
-  const elsewhere = asking.http.filter((h) => probe.port !== undefined && h.port !== probe.port);
-  const stalePort =
-    elsewhere.length > 0
-      ? ` The http hooks of ${list([...new Set(elsewhere.map((h) => h.label))])} post to port ${[...new Set(elsewhere.map((h) => h.port))].join(', ')}, not ${probe.port}: run \`corral hooks install --http\` again.`
-      : '';
+  const elsewhere = hooksPostingElsewhere({ port: probe.port, asking });
+  const stalePort = elsewhere ? ` ${elsewhere}: run \`corral hooks install --http\` again.` : '';
   return `Hook service: ${line}${stalePort}`;
 }

@@ -14,13 +14,13 @@ import {
   installHooks,
   uninstallHooks,
   type HooksChange,
-  type HooksStatus,
 } from '../../core/hooks-setup/hooks-setup';
 import { UsageError } from '../../common/usage-error';
 import { hookClientPath } from '../../core/hooks-setup/hook-client-script';
 import { probeHookEndpoint } from '../../core/hooks-setup/hook-endpoint-probe';
 import { resolveDataDir } from '../../core/storage/data-dir';
-import { hookEndpointLine, type HooksAskingService } from './hook-endpoint-line';
+import { hooksAskingService } from '../../core/hooks-setup/hooks-asking-service';
+import { hookEndpointLine } from './hook-endpoint-line';
 
 function agentsOf(value: string | undefined): HookAgent[] {
   if (value === undefined || value === 'all') return [...HOOK_AGENTS];
@@ -50,20 +50,6 @@ function report(c: HooksChange, verb: string, dryRun: boolean, out: (t: string) 
   out(
     `${label}: ${verb === 'install' ? 'installed Corral hooks in' : 'removed Corral hooks from'} ${c.path}${backup}.`,
   );
-}
-
-/** The installed hooks that ask the running Corral: the hook client's command, or an http hook. */
-function hooksAskingService(statuses: readonly HooksStatus[], client: string): HooksAskingService {
-  const asking: HooksAskingService = { client: [], http: [] };
-  for (const s of statuses) {
-    const label = HOOK_AGENT_SPECS[s.agent].label;
-    const handlers = Object.values(s.events);
-    if (handlers.some((h) => !h.startsWith('http://') && h.includes(client))) asking.client.push(label);
-    for (const url of new Set(handlers.filter((h) => h.startsWith('http://')))) {
-      asking.http.push({ label, port: Number(new URL(url).port) });
-    }
-  }
-  return asking;
 }
 
 /** Exit codes: 0 done (or nothing to do); 1 some settings file was left untouched (invalid, unreadable). */

@@ -1,21 +1,12 @@
 import { request } from 'node:http';
 import { readOwnFile } from '../storage/own-data-dir';
 import { HOOK_TOKEN_HEADER, hookEndpointPath, parseHookEndpoint } from './hook-endpoint';
+import type { HookEndpointState } from '../../../shared/hook-endpoint';
 
-/**
- * Who answers on the port the endpoint file names, asked as a hook would be (the token in its header):
- * - `none`: there is no endpoint file (no Corral service has answered hooks with this data directory);
- * - `answering`: a running Corral answers with this token;
- * - `not-listening`: nothing listens on the port (no service runs, or it could not take the port);
- * - `not-answering`: something accepts the connection but says nothing before the deadline;
- * - `token-refused`: a Corral answers there but refuses the file's token (it read another one);
- * - `not-corral`: something else answers there;
- * - `unreadable`: the endpoint file cannot be read (`detail` says why).
- */
-export type HookEndpointState =
-  'none' | 'answering' | 'not-listening' | 'not-answering' | 'token-refused' | 'not-corral' | 'unreadable';
+export type { HookEndpointState };
 
 export interface HookEndpointProbe {
+  /** Who answers there (see HookEndpointState). */
   state: HookEndpointState;
   /** The endpoint file. */
   path: string;

@@ -1,7 +1,11 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../../shared/hooks';
+import type { HookEndpointView } from '../../../shared/hook-endpoint';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS } from './hook-agents';
+import { hookClientPath } from './hook-client-script';
+import { probeHookEndpoint } from './hook-endpoint-probe';
+import { hooksAskingService } from './hooks-asking-service';
 import { hooksStatus, installHooks, type HooksPlace } from './hooks-setup';
 import { shellQuote } from './shell-quote';
 
@@ -72,4 +76,11 @@ export function installAgentHooks(
     return { agent: request.agent, path, changed: false, diff: '', backup: null, error: command.problem };
   }
   return installHooks(request.agent, place, command.command, request.dryRun);
+}
+
+/** The hook service's state as `corral hooks status` reports it: the endpoint's port probed, and who asks it. */
+export async function hookEndpointView(dataDir: string, place: HooksPlace): Promise<HookEndpointView> {
+  const probe = await probeHookEndpoint(dataDir);
+  const statuses = HOOK_AGENTS.map((agent) => hooksStatus(agent, place));
+  return { ...probe, asking: hooksAskingService(statuses, hookClientPath(dataDir)) };
 }

@@ -3,6 +3,7 @@ import type { HookAgentName, HookAgentStatus, HooksChangeView, HooksOverview } f
 import { preloadApi } from '../transport/preload-api';
 import { useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
+import { HookServiceState } from './HookServiceState';
 import { agentPresence, describeHookStatus, hookBadge, hooksCliCommand, needsHooks } from './hook-offer';
 
 type Step =
@@ -22,6 +23,8 @@ export function HooksSection() {
   const [overview, setOverview] = useState<HooksOverview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
+  // Bumped when hooks change: which hooks ask the running Corral changes with them.
+  const [hooksVersion, setHooksVersion] = useState(0);
   // Inside the desktop app the CLI comes from its menu; in a browser the page is `corral serve`'s.
   const inApp = preloadApi() !== null;
 
@@ -48,7 +51,10 @@ export function HooksSection() {
           return;
         }
         setStep({ kind: dryRun ? 'preview' : 'done', change });
-        if (!dryRun) void refresh();
+        if (!dryRun) {
+          void refresh();
+          setHooksVersion((v) => v + 1);
+        }
       },
       (e: unknown) => {
         setError(errorMessage(e));
@@ -103,6 +109,7 @@ export function HooksSection() {
           })}
         </ul>
       )}
+      <HookServiceState version={hooksVersion} />
       {overview && !canInstall ? (
         <div className="hook-next" data-testid="hook-command-problem">
           <p>

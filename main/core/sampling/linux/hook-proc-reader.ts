@@ -1,4 +1,5 @@
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
+import { rereadExecWindow, sleepBeforeReread, type BeforeReread } from './exec-window';
 import { ProcFileReader } from './proc-files';
 import { readIdentity } from './process-identity';
 import { parseStat, type StatFields } from './stat-parser';
@@ -34,6 +35,8 @@ export class HookProcReader implements HookSampler {
   constructor(
     private readonly markerKeys: ReadonlySet<string>,
     private readonly procRoot = '/proc',
+    /** Before each re-read of a process read inside execve's window (a short sleep; tests settle it). */
+    private readonly beforeReread: BeforeReread = sleepBeforeReread,
   ) {
     this.tickMs = 1000 / (auxvValue(AT_CLKTCK) ?? 100);
     this.pageSize = auxvValue(AT_PAGESZ) ?? 4096;
@@ -58,7 +61,8 @@ export class HookProcReader implements HookSampler {
       const r = this.readOne(pid);
       if (r) records.push(r);
     }
-    return records;
+    // A process read inside execve's window shows no markers yet: read again, or it is missed as a leftover.
+    return rereadExecWindow(records, (pid) => this.readOne(pid), this.beforeReread);
   }
 
   startKeyOf(pid: number): number | null {

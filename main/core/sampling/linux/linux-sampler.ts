@@ -20,6 +20,7 @@ import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
+import { readInExecWindow } from './exec-window';
 import { keepText, readIdentity, sameText, type IdentityCache } from './process-identity';
 import { SchedstatProbe } from './schedstat-probe';
 import { parseStat, statState, ttyName } from './stat-parser';
@@ -234,8 +235,7 @@ export class LinuxSampler implements ProcessSampler {
         this.options.markerKeys,
       );
       if (!fresh) return null;
-      // Zombies and kernel threads (children of kthreadd, pid 2) have no argument area at all.
-      fresh.readMidExec = fresh.argv.length === 0 && f.state !== 'Z' && f.ppid !== 2 && pid !== 2;
+      fresh.readMidExec = readInExecWindow({ pid, ppid: f.ppid, state: f.state, argv: fresh.argv });
       this.cache.set(pid, fresh);
       known = fresh;
     }

@@ -8,11 +8,7 @@ export interface IdentityCache {
   /** comm when argv was read: a change means the process exec'd and argv must be read again. */
   name: string;
   argv: string[];
-  /**
-   * Read inside execve's window: the new name is set (begin_new_exec) before the new image's argument
-   * area is (create_elf_tables), and until then /proc/<pid>/cmdline reads empty (get_mm_cmdline returns 0
-   * while arg_end is 0) and so does environ. Read again at the next look instead of kept for good.
-   */
+  /** Read inside execve's window (readInExecWindow): read again at the next look instead of kept for good. */
   readMidExec: boolean;
   uid: number;
   markers: Record<string, string>;
