@@ -3,6 +3,7 @@ import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { answerAfterTool } from './after-tool-answer';
 import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
+import type { PidCounterReadings } from './pid-counter-readings';
 import { recordsSinceStart } from './pids-since-start';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
@@ -23,6 +24,8 @@ export interface ServiceHookContext {
    * `<agent>\0<session>`: a call began after the session's previous one was answered.
    */
   lastAnswered: Map<string, number>;
+  /** The pid counter as read at earlier answers: where a walk down for a call's processes may stop. */
+  pidReadings: PidCounterReadings;
 }
 
 /**
@@ -128,7 +131,7 @@ export function answerHook(
     const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
     const records = fresh
       ? ctx.sampler.sampleSome(fresh)
-      : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax);
+      : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax, ctx.pidReadings.before(startKey, ctx.nowTicks));
     const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
     return { startKey, records, agentPid, self: new Set(client) };
   });

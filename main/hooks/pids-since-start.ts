@@ -11,12 +11,24 @@ const BATCH = 64;
  * reading downwards from the last pid allocated, the first live process started before `startKey`
  * proves every lower pid older. Only the pids allocated since the call began are read (plus the holes
  * exited processes left), never the whole table, unless that many were allocated.
+ *
+ * `floor`: a value of the pid counter read before the call began (PidCounterReadings), when one is
+ * known: every pid down to it is older than the call, so the walk stops there at the latest, even when
+ * no older process is alive above it (the holes a tool call's short-lived children leave).
  */
-export function recordsSinceStart(sampler: HookSampler, startKey: number, pidMax: number): ProcessRecord[] {
+export function recordsSinceStart(
+  sampler: HookSampler,
+  startKey: number,
+  pidMax: number,
+  floor: number | null = null,
+): ProcessRecord[] {
   const last = sampler.newPidsSince?.(null).cursor ?? -1;
   if (last <= 0) return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
+  // Walking down from `last`, the pid the walk ends before: the floor, or once round back to `last`.
+  const end = floor ?? last;
+  if (floor === last) return [];
   if (sampler.startKeyOf)
-    return walkStarts(sampler, sampler.startKeyOf.bind(sampler), startKey, last, pidMax);
+    return walkStarts(sampler, sampler.startKeyOf.bind(sampler), startKey, last, end, pidMax);
   const out: ProcessRecord[] = [];
   let pid = last;
   for (let probed = 0; probed < MAX_PROBES;) {
@@ -24,7 +36,7 @@ export function recordsSinceStart(sampler: HookSampler, startKey: number, pidMax
     for (let i = 0; i < BATCH && probed < MAX_PROBES; i++, probed++) {
       batch.push(pid);
       pid = pid > 1 ? pid - 1 : pidMax - 1;
-      if (pid === last) break;
+      if (pid === end) break;
     }
     // Highest first, so the first older process ends the walk.
     const byPid = new Map(sampler.sampleSome(batch).map((r) => [r.pid, r]));
@@ -34,7 +46,7 @@ export function recordsSinceStart(sampler: HookSampler, startKey: number, pidMax
       if (r.startKey < startKey) return out;
       out.push(r);
     }
-    if (pid === last) return out;
+    if (pid === end) return out;
   }
   return sampler.sampleSome(sampler.listPids()).filter((r) => r.startKey >= startKey);
 }
@@ -48,6 +60,7 @@ function walkStarts(
   startKeyOf: (pid: number) => number | null,
   startKey: number,
   last: number,
+  end: number,
   pidMax: number,
 ): ProcessRecord[] {
   const window: number[] = [];
@@ -60,7 +73,7 @@ function walkStarts(
       window.push(pid);
     }
     pid = pid > 1 ? pid - 1 : pidMax - 1;
-    if (pid === last) break;
+    if (pid === end) break;
   }
   // A pid freed and taken again since its stat was read is another process: kept only if it is new too.
   return sampler.sampleSome(window).filter((r) => r.startKey >= startKey);

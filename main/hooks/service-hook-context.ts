@@ -6,11 +6,16 @@ import { readPidMax } from '../core/sampling/linux/pid-counter';
 import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
 import { ProcFileReader } from '../core/sampling/linux/proc-files';
 import type { ServiceHookContext } from './hook-answer';
+import { PidCounterReadings } from './pid-counter-readings';
+
+/** How long a reading of the pid counter may serve as a floor (see PidCounterReadings). */
+const PID_READING_MAX_AGE_MS = 30_000;
 
 /**
  * The service's context for answering hooks on Linux: the hook's own one-shot /proc reader (records
  * exactly as the one-shot hook reads them) and the kernel's clock in start-time ticks (/proc/uptime
- * counts boot time, as /proc/<pid>/stat's starttime does). Elsewhere null: the hook runs one-shot.
+ * counts boot time, as /proc/<pid>/stat's starttime does). Each answer also notes the pid counter,
+ * read just before that clock, for later answers' walks. Elsewhere null: the hook runs one-shot.
  */
 export function serviceHookContextFactory(
   dataDir: string,
@@ -24,21 +29,35 @@ export function serviceHookContextFactory(
   const isAgent: ServiceHookContext['isAgent'] = (r) => matcher.agentOf(r) !== null;
   const lastAnswered = new Map<string, number>();
   const uptime = new ProcFileReader();
-  return () => {
+  const pidReadings = new PidCounterReadings(PID_READING_MAX_AGE_MS / tickMs);
+  const readTicks = (): number => {
     const read = uptime.read(`${procRoot}/uptime`, { singleShot: true });
     if (!read) throw new Error(`cannot read ${procRoot}/uptime`);
     const text = uptime.bytes.toString('latin1', 0, read.length);
     const uptimeSeconds = Number(text.slice(0, text.indexOf(' ')));
     if (!Number.isFinite(uptimeSeconds)) throw new Error(`${procRoot}/uptime is not a number`);
+    return Math.floor((uptimeSeconds * 1000) / tickMs);
+  };
+  // The counter first, then the clock: every pid at or below the counter was handed out by that tick.
+  const noteReading = (): number => {
+    const counter = sampler.newPidsSince(null).cursor;
+    const ticks = readTicks();
+    pidReadings.note(counter, ticks);
+    return ticks;
+  };
+  noteReading();
+  return () => {
+    const nowTicks = noteReading();
     return {
       dataDir,
       sampler,
-      nowTicks: Math.floor((uptimeSeconds * 1000) / tickMs),
+      nowTicks,
       tickMs,
       pidMax,
       now: Date.now(),
       isAgent,
       lastAnswered,
+      pidReadings,
     };
   };
 }

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from '../core/storage/own-data-dir';
 
@@ -55,10 +55,16 @@ export function recordToolCallStart(dataDir: string, key: ToolCallKey, start: To
   writeOwnFileAtomically(fileOf(dataDir, key), JSON.stringify(start));
 }
 
-/** The recorded start, removed from the store; null when none was recorded. */
+/**
+ * The recorded start, removed from the store; null when none was recorded. Most after-tool hooks have
+ * none (Claude Code's http hook is PostToolUse alone), so a missing record is found with one look that
+ * throws nothing, before the folders are checked: checking them (and creating them) to read nothing
+ * cost the running service more than the rest of the answer's file work.
+ */
 export function takeToolCallStart(dataDir: string, key: ToolCallKey): ToolCallStart | null {
-  ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
   const path = fileOf(dataDir, key);
+  if (!existsSync(path)) return null;
+  ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
   const text = readOwnFile(path);
   if (text === null) return null;
   rmSync(path, { force: true });
