@@ -6,6 +6,7 @@ import { HOOK_MARKER_KEYS } from '../../main/core/hooks-setup/hook-agents';
 import { EXEC_WINDOW_REREAD_WAITS_MS } from '../../main/core/sampling/linux/exec-window';
 import { HookProcReader } from '../../main/core/sampling/linux/hook-proc-reader';
 import { answerHook, type ServiceHookContext } from '../../main/hooks/hook-answer';
+import { PidCounterReadings } from '../../main/hooks/pid-counter-readings';
 import { runHook } from '../../main/hooks/run-hook';
 import { LaidOutProc } from '../support/laid-out-proc';
 import { removeDir } from '../support/spawned-groups';
@@ -152,6 +153,7 @@ describe.runIf(process.platform === 'linux')("the hook's reader and execve's win
       now: Date.now(),
       isAgent: () => false,
       lastAnswered: new Map(),
+      pidReadings: new PidCounterReadings(3000),
     };
     expect(answerHook('claude-code', 'PreToolUse', payload('PreToolUse'), ctx)).toBe('');
 
