@@ -11,33 +11,46 @@ export interface SmapsMapping {
   anonymousKb: number;
 }
 
-const HEADER = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \S+\s*(.*)$/;
-const FIELD = /^(Rss|Anonymous):\s+(\d+) kB$/;
-
+/**
+ * Parsed with string operations, no regular expression: V8 keeps the last match's subject (for
+ * RegExp.$1 and the like), and a line of smaps is a slice of the whole text, which a long-lived command
+ * would then carry (120 kB for `corral watch`) until its next match.
+ */
 export function parseSmaps(text: string): SmapsMapping[] {
   const mappings: SmapsMapping[] = [];
   let current: SmapsMapping | null = null;
   for (const line of text.split('\n')) {
-    const header = HEADER.exec(line);
+    const header = parseHeader(line);
     if (header) {
-      current = {
-        start: BigInt(`0x${header[1]}`),
-        end: BigInt(`0x${header[2]}`),
-        perms: header[3]!,
-        path: header[4]!,
-        rssKb: 0,
-        anonymousKb: 0,
-      };
+      current = header;
       mappings.push(current);
-      continue;
-    }
-    const field = FIELD.exec(line);
-    if (field && current) {
-      if (field[1] === 'Rss') current.rssKb = Number(field[2]);
-      else current.anonymousKb = Number(field[2]);
-    }
+    } else if (current && line.startsWith('Rss:')) current.rssKb = parseInt(line.slice(4), 10);
+    else if (current && line.startsWith('Anonymous:')) current.anonymousKb = parseInt(line.slice(10), 10);
   }
   return mappings;
+}
+
+/** `start-end perms offset dev inode [path]`, or null for a field line (`Rss:   12 kB`). */
+function parseHeader(line: string): SmapsMapping | null {
+  const fields = line.split(' ').filter((f) => f !== '');
+  const range = fields[0]?.split('-');
+  if (fields.length < 5 || range?.length !== 2 || fields[1]!.length !== 4) return null;
+  const [start, end] = range as [string, string];
+  if (!isHex(start) || !isHex(end)) return null;
+  return {
+    start: BigInt(`0x${start}`),
+    end: BigInt(`0x${end}`),
+    perms: fields[1]!,
+    path: fields.slice(5).join(' '),
+    rssKb: 0,
+    anonymousKb: 0,
+  };
+}
+
+function isHex(text: string): boolean {
+  if (text === '') return false;
+  for (const c of text) if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
 }
 
 /**
