@@ -12,6 +12,10 @@ export default defineConfig({
           'service-worker': resolve(__dirname, 'main/worker-host/service-worker.ts'),
           'corral-hook': resolve(__dirname, 'main/hooks/hook-main.ts'),
         },
+        // Node keeps each loaded file's source as a string for as long as it runs (a long-lived
+        // `corral watch` carries all its chunks): without doc comments, and in ASCII, so that one
+        // '—' in a chunk does not make V8 store the whole file two bytes a character.
+        output: { charset: 'ascii', comments: { legal: true, annotation: true, jsdoc: false } },
       },
     },
   },

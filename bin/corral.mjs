@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `corral` command: the built CLI (out/, which the npm package ships), or in a checkout not yet
 // built, the TypeScript source through tsx. An installed package never needs TypeScript at run time.
-import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Node's modules are taken with process.getBuiltinModule, not imported: an ESM import of node:fs or
+// node:child_process builds their whole namespace (fs/promises, readline, streams, net, dgram…), which
+// a long-lived `corral watch` would carry without using.
+const { existsSync } = process.getBuiltinModule('node:fs');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'out', 'main', 'corral.js');
@@ -22,6 +24,7 @@ if (process.argv[2] === 'hook' && existsSync(hook)) {
     );
     process.exit(1);
   }
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const result = spawnSync(
     process.execPath,
     [tsx, join(root, 'main', 'cli', 'corral.ts'), ...process.argv.slice(2)],

@@ -5,6 +5,7 @@ import { createCorralService, type RunningService } from '../core/create-service
 import { ownHookCommand } from './own-hook-command';
 import { resolveDataDir } from '../core/storage/data-dir';
 import { startServiceHooks } from '../hooks/service-hooks';
+import { releaseStartUpPagesLater } from '../core/release-start-up-pages';
 
 /**
  * The running core for a long-lived CLI command; problems are reported on stderr, named for it. The
@@ -30,8 +31,11 @@ export function startCliService(
   const hooks = startServiceHooks(resolveDataDir(process.env, process.platform, homedir()), (step, err) =>
     process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
   );
+  // Once start-up has settled, its pages of Node's binary are let go (core/release-start-up-pages.ts).
+  const cancelRelease = releaseStartUpPagesLater();
   const stop = running.stop.bind(running);
   running.stop = async () => {
+    cancelRelease();
     await (await hooks)?.close();
     await stop();
   };
