@@ -75,7 +75,9 @@ export class Monitor {
     });
     this.incidents = new IncidentGlue(this.state, options.incidents?.restored ?? [], options.stopRequests);
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
-    this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
+    this.heldPipes = options.findHeldPipes
+      ? new HeldPipeCheck(this.state, options.findHeldPipes, options.heldPipeLinks)
+      : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
     this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());

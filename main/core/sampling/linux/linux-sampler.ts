@@ -11,6 +11,7 @@ import type {
 } from '../process-sampler';
 import type { ProcessRecord } from '../../model/process-record';
 import { findHeldPipes } from './find-held-pipes';
+import { heldPipeLinks } from './held-pipe-links';
 import { procMemberReader } from './member-stats';
 import { NO_EXIT_WAIT, type ExitWaitState } from '../threaded-exit-watch';
 import { forgetMissing, readEach } from '../read-each';
@@ -127,6 +128,10 @@ export class LinuxSampler implements ProcessSampler {
 
   findHeldPipes(query: HeldPipeQuery): HeldPipe[] {
     return findHeldPipes(query);
+  }
+
+  heldPipeLinks(pipe: HeldPipe): string | null {
+    return heldPipeLinks(pipe, this.procRoot);
   }
 
   readMembers(pids: Iterable<number>): MemberStat[] {
