@@ -86,6 +86,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     matcher,
     settings,
     findHeldPipes: sampler.findHeldPipes?.bind(sampler),
+    heldPipeLinks: sampler.heldPipeLinks?.bind(sampler),
     incidents: { restored: store.openIncidents(), sink: { save: (batch) => store.upsert(batch) } },
     stopRequests: stopRequests.requestsFor,
     watchIntervalMs: options.watchIntervalMs,

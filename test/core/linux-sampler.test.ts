@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { keptFds } from '../../main/core/sampling/linux/kept-fds';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
+import { ProcFileReader } from '../../main/core/sampling/linux/proc-files';
 import { readProcStat } from '../support/proc';
 import { spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
@@ -112,6 +113,39 @@ describe('LinuxSampler on this machine', () => {
       return r && r.ppid !== shell ? r : undefined;
     });
     expect(moved.startKey).toBe(first.startKey);
+    s.close();
+  });
+
+  it('reads an idle process under a parent whose exit it waits for with one read, and sees it reparented once told', async () => {
+    const group = spawnGroup(
+      'sh -c \'sleep 600 & echo $! > "$DIR/pid"; echo $$ > "$DIR/shell"; wait\' & exec sleep 600',
+    );
+    const pid = Number(await group.ready('pid'));
+    const shell = Number(await group.ready('shell'));
+    const s = sampler();
+    let exits = 0;
+    const stopWaiting = s.waitForExits(() => exits++);
+    expect(stopWaiting).not.toBeNull();
+    const first = await waitFor('two reads of the idle sleep alike', () => {
+      const [a] = s.sampleSome([shell, pid]).filter((r) => r.pid === pid);
+      const [b] = s.sampleSome([shell, pid]).filter((r) => r.pid === pid);
+      return a && a.argv[0] === 'sleep' && a === b ? a : undefined;
+    });
+    const shellStart = s.sampleSome([shell])[0]!.startKey;
+    expect(s.watchExits(new Map([[shell, shellStart]]))).toBe('all');
+    const reads = vi.spyOn(ProcFileReader.prototype, 'reread');
+    try {
+      // Its schedstat alone: the parent's stat is not read while the watch waits for its exit.
+      expect(s.sampleSome([pid])[0]).toBe(first);
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+    process.kill(shell, 'SIGKILL');
+    await waitFor('the exit told', () => exits > 0 || undefined);
+    const moved = s.sampleSome([pid])[0];
+    expect(moved?.ppid).not.toBe(shell);
+    expect(moved?.startKey).toBe(first.startKey);
     s.close();
   });
 

@@ -6,18 +6,27 @@ import type { MonitorState } from './monitor-state';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
 export type FindHeldPipes = (query: HeldPipeQuery) => HeldPipe[];
+/** What a found pipe's holder and reader descriptors link to now; null when either is gone. */
+export type HeldPipeLinks = (pipe: HeldPipe) => string | null;
 
 /** Marks the processes of leaderless tool-call groups that still hold their agent's pipe open. */
 export class HeldPipeCheck {
+  /** Each holder's pipe as found, and what its two descriptors linked to then (see stillHeld). */
+  private readonly standing = new WeakMap<TrackedProcess, { pipe: HeldPipe; links: string }>();
+  /** Each group's live members when its descriptors were last listed whole. */
+  private readonly listedLive = new WeakMap<TrackedGroup, ReadonlySet<string>>();
+
   constructor(
     private readonly state: MonitorState,
     private readonly find: FindHeldPipes,
+    private readonly links?: HeldPipeLinks,
   ) {}
 
   /** Returns whether a process's held pipe came or went (a view shows it). */
   run(now: number): boolean {
     const groups = this.candidates(now);
     if (groups.length === 0) return false;
+    for (const group of groups) this.listedLive.set(group, group.live);
     let changed = false;
     // Readers: the agent that started the tool call, or, when only its markers tell us which agent
     // it was, every live process of that agent (the pipe itself proves which one reads it).
@@ -66,8 +75,8 @@ export class HeldPipeCheck {
   /**
    * Which tool-call groups to look at. Reading descriptors costs far more than a stat, and a pipe is
    * left held when the wrapper exits: so a group is looked at on every poll for 10 s after its leader
-   * exited, and a group already holding one every 30th poll, to see it let go, or at once when its
-   * reader (the agent) has exited.
+   * exited, and a group already holding one every 30th poll, to see it let go (listed whole only when
+   * a descriptor moved: see stillHeld), or at once when its reader (the agent) has exited.
    */
   private candidates(now: number): TrackedGroup[] {
     const recheck = this.state.polls % 30 === 0;
@@ -76,9 +85,30 @@ export class HeldPipeCheck {
       if (group.leaderExitedAt === null || !group.agent) continue;
       const recent = now - group.leaderExitedAt <= 10_000;
       const holding = this.holdsAPipe(group);
-      if (recent || (holding && (recheck || !this.readerAlive(group)))) out.push(group);
+      if (recent || (holding && !this.readerAlive(group))) out.push(group);
+      else if (holding && recheck && !this.stillHeld(group)) out.push(group);
     }
     return out;
+  }
+
+  /**
+   * Whether a holding group's recheck can be answered without listing descriptors: its members are the
+   * ones last listed (a child forked since may have inherited the pipe), and every holder's descriptor
+   * and its reader's still link to what they did when the pipe was found. A descriptor closed, or reused
+   * for something else, and the group is listed whole, as before.
+   */
+  private stillHeld(group: TrackedGroup): boolean {
+    const links = this.links;
+    const listed = this.listedLive.get(group);
+    if (!links || !listed || listed.size !== group.live.size) return false;
+    for (const id of group.live) {
+      if (!listed.has(id)) return false;
+      const p = group.members.get(id);
+      if (!p?.heldPipe) continue;
+      const standing = this.standing.get(p);
+      if (!standing || links(standing.pipe) !== standing.links) return false;
+    }
+    return true;
   }
 
   private readerAlive(group: TrackedGroup): boolean {
@@ -86,6 +116,16 @@ export class HeldPipeCheck {
     if (pid !== null) return this.state.procs.get(pid)?.exitedAt === null;
     const name = group.agent!.name;
     return this.state.someLiveAgentProc((p) => p.attribution?.agent === name);
+  }
+
+  /** What the pipe's descriptors link to now, kept only when they are the pipe found (not closed since). */
+  private noteStanding(p: TrackedProcess, pipe: HeldPipe): void {
+    const known = this.standing.get(p);
+    if (known && known.pipe.holderFd === pipe.holderFd && known.pipe.inode === pipe.inode) return;
+    const links = this.links?.(pipe) ?? null;
+    if (links !== null && links.startsWith(`${pipe.kind}:[${pipe.inode}] `))
+      this.standing.set(p, { pipe, links });
+    else this.standing.delete(p);
   }
 
   /** Whether a live member holds a pipe; asked of every agent's group on every poll, so without copies. */
@@ -99,8 +139,10 @@ export class HeldPipeCheck {
     if (!pipe) {
       const had = p.heldPipe !== null;
       p.heldPipe = null;
+      this.standing.delete(p);
       return had;
     }
+    this.noteStanding(p, pipe);
     if (p.heldPipe !== null) return false;
     p.heldPipe = describeHeldPipe(pipe, (pid) => {
       const q = this.state.procs.get(pid);

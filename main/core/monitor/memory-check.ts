@@ -3,6 +3,8 @@ import type { MonitorState } from './monitor-state';
 import type { TrackedGroup } from './tracked';
 
 const MB = 1024 * 1024;
+/** Below the line, and no clock running: what a reading below the line leaves as it is. */
+const resting = (s: MemoryHogState): boolean => !s.active && s.highSince === null && s.lowSince === null;
 const megabytes = (bytes: number): number => Math.round((bytes / MB) * 10) / 10;
 
 /**
@@ -16,15 +18,29 @@ export class MemoryCheck {
   private readonly agents = new Map<string, MemoryHogState>();
   /** The identities of the agents' processes seen in the current run. */
   private readonly seen = new Set<string>();
+  private unsettled = true;
 
   constructor(
     private readonly state: MonitorState,
     private readonly policy: () => { groupMegabytes: number; windowSeconds: number },
   ) {}
 
+  /**
+   * Whether the last run left every group and agent below the line and not timing anything: with the same
+   * readings, members and settings, another run would then change nothing (only a reading above the line
+   * starts a clock).
+   */
+  get settled(): boolean {
+    return !this.unsettled;
+  }
+
   run(now: number): void {
     const policy = this.policy();
-    for (const group of this.state.liveGroupByPgid.values()) this.updateGroup(group, now, policy);
+    let unsettled = false;
+    for (const group of this.state.liveGroupByPgid.values()) {
+      this.updateGroup(group, now, policy);
+      unsettled ||= !resting(group.memory);
+    }
     // Runs every poll: no array of the live agents' processes, and the one set reused.
     const seen = this.seen;
     seen.clear();
@@ -37,6 +53,7 @@ export class MemoryCheck {
       if (rss === null) continue;
       const after = nextMemoryHogState(before, rss, now, policy);
       this.agents.set(p.identity, after);
+      unsettled ||= !resting(after);
       if (before.active === after.active) continue;
       this.state.emit(after.active ? 'memory-hog' : 'memory-hog-cleared', p, now, {
         agentProcess: true,
@@ -45,6 +62,7 @@ export class MemoryCheck {
       });
     }
     for (const identity of this.agents.keys()) if (!seen.has(identity)) this.agents.delete(identity);
+    this.unsettled = unsettled;
   }
 
   private updateGroup(

@@ -1,7 +1,7 @@
 import type { Incident, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { ProcessSampler } from '../sampling/process-sampler';
-import type { FindHeldPipes } from './held-pipe-check';
+import type { FindHeldPipes, HeldPipeLinks } from './held-pipe-check';
 import type { StopRequestSource } from './monitor-inputs';
 
 export interface IncidentSink {
@@ -15,6 +15,8 @@ export interface MonitorOptions {
   settings: Settings;
   /** Held-pipe lookup (Linux); omitted where the platform has none. */
   findHeldPipes?: FindHeldPipes;
+  /** What a found pipe's two descriptors link to now (Linux): a recheck of a pipe still held costs two reads. */
+  heldPipeLinks?: HeldPipeLinks;
   incidents?: { restored: readonly Incident[]; sink: IncidentSink };
   /** Stops asked by another command or Corral (a `corral kill`); none when omitted. */
   stopRequests?: StopRequestSource;

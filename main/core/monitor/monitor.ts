@@ -63,6 +63,9 @@ export class Monitor {
   readonly errors = { count: 0, last: null as string | null };
   storageProblem: string | null = null;
   private version = 0;
+  /** viewVersion when the memory check and the incidents last ran (see ingest). */
+  private memoryAtVersion = -1;
+  private incidentsAtVersion = -1;
   private sweeps = 0;
 
   constructor(private readonly options: MonitorOptions) {
@@ -75,7 +78,9 @@ export class Monitor {
     });
     this.incidents = new IncidentGlue(this.state, options.incidents?.restored ?? [], options.stopRequests);
     this.groupTracker = new GroupTracker(this.state, this.incidents, options.retainEndedMs);
-    this.heldPipes = options.findHeldPipes ? new HeldPipeCheck(this.state, options.findHeldPipes) : null;
+    this.heldPipes = options.findHeldPipes
+      ? new HeldPipeCheck(this.state, options.findHeldPipes, options.heldPipeLinks)
+      : null;
     this.memory = new MemoryCheck(this.state, () => this.settings.memory);
     this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
@@ -319,9 +324,17 @@ export class Monitor {
         this.guard('held pipes', () => {
           if (heldPipes.run(now)) this.version++;
         });
-      this.guard('memory', () => this.memory.run(now));
+      // Both follow what the version counts (readings, members, flags' events, settings): while it stands
+      // and nothing is pending, another run would change nothing, unless a memory clock is running.
+      if (this.version !== this.memoryAtVersion || !this.memory.settled) {
+        this.memoryAtVersion = this.version;
+        this.guard('memory', () => this.memory.run(now));
+      }
       this.guard('spawn storms', () => this.spawnStorms.run(now));
-      this.guard('incidents', () => this.incidents.updateAll(now));
+      if (this.version !== this.incidentsAtVersion || this.state.pendingEvents.length > 0) {
+        this.incidentsAtVersion = this.version;
+        this.guard('incidents', () => this.incidents.updateAll(now));
+      }
       this.guard('spawn storms', () => this.spawnStorms.recordOnIncidents(now));
       this.table.forgetEnded();
     }

@@ -71,6 +71,11 @@ export interface ProcessSampler {
    */
   findHeldPipes?(query: HeldPipeQuery): HeldPipe[];
   /**
+   * What a found pipe's holder and reader descriptors link to now, as one text; null when either is gone.
+   * The same text later, and the pipe is still held: far cheaper than findHeldPipes to tell it let go.
+   */
+  heldPipeLinks?(pipe: HeldPipe): string | null;
+  /**
    * The few fields watching a group's members needs, read more cheaply than full records (Linux:
    * /proc/<pid>/stat only). Omitted where a full record costs no more; then sampleSome serves.
    */

@@ -11,6 +11,7 @@ import type {
 } from '../process-sampler';
 import type { ProcessRecord } from '../../model/process-record';
 import { findHeldPipes } from './find-held-pipes';
+import { heldPipeLinks } from './held-pipe-links';
 import { procMemberReader } from './member-stats';
 import { NO_EXIT_WAIT, type ExitWaitState } from '../threaded-exit-watch';
 import { forgetMissing, readEach } from '../read-each';
@@ -128,6 +129,10 @@ export class LinuxSampler implements ProcessSampler {
 
   findHeldPipes(query: HeldPipeQuery): HeldPipe[] {
     return findHeldPipes(query);
+  }
+
+  heldPipeLinks(pipe: HeldPipe): string | null {
+    return heldPipeLinks(pipe, this.procRoot);
   }
 
   readMembers(pids: Iterable<number>): MemberStat[] {
@@ -269,7 +274,8 @@ export class LinuxSampler implements ProcessSampler {
    * pid answering through our kept descriptor is not enough: that pid may have been freed and taken by
    * a newer process, read since. A parent starts no later than its child, while a process that took the
    * parent's pid after it exited started later (within the same clock tick would take the kernel's pid
-   * counter wrapping around within 10 ms).
+   * counter wrapping around within 10 ms). A parent the exit watch's thread waits for is taken as alive
+   * without a read: its exit is told, and it is read again from then on.
    */
   private parentStands(child: ProcessRecord): boolean {
     const ppid = child.ppid;
@@ -280,10 +286,16 @@ export class LinuxSampler implements ProcessSampler {
     const parent = this.cache.get(ppid);
     let alive = false;
     if (parent !== undefined && parent.startKey <= child.startKey && this.fds.hasStat(ppid)) {
-      const length = this.fds.rereadStat(ppid);
-      // A parent's children are handed on as it becomes a zombie, not when it is reaped.
-      const state = length === null ? null : statState(this.reader.bytes, length);
-      alive = state !== null && state !== 'Z' && state !== 'X';
+      if (this.exitWatch?.waitsFor(ppid, parent.startKey)) {
+        // Its exit wakes the monitor, which then reads its children (read here, it is no longer
+        // followed): its stat, the dearest file of a multi-threaded agent, need not be read meanwhile.
+        alive = true;
+      } else {
+        const length = this.fds.rereadStat(ppid);
+        // A parent's children are handed on as it becomes a zombie, not when it is reaped.
+        const state = length === null ? null : statState(this.reader.bytes, length);
+        alive = state !== null && state !== 'Z' && state !== 'X';
+      }
     }
     this.parentsAlive.set(ppid, alive);
     return alive;

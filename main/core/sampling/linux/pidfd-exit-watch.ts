@@ -150,6 +150,15 @@ export class PidfdExitWatch extends ThreadedExitWatch {
     return this.followed.size;
   }
 
+  /**
+   * Whether the worker thread waits for this process's exit (pid and start time) and has not seen it yet:
+   * until it has (and onExit was called), the process has not exited, short of the moment the thread's
+   * word takes to arrive. False where exits are polled on the caller's timer.
+   */
+  waitsFor(pid: number, startKey: number): boolean {
+    return this.poll !== null && this.followed.get(pid)?.startKey === startKey;
+  }
+
   close(): void {
     this.stopWaiting();
     for (const pid of [...this.followed.keys()]) this.drop(pid);
