@@ -1,11 +1,12 @@
 import type { GroupView } from '../../../shared/model';
 import { PROCESS_REFRESH_MS } from '../provenance/add-provenance';
+import { groupFlags } from './group-flags';
 import type { Monitor } from './monitor';
 import type { ProcessRecord } from '../model/process-record';
 import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
 
-type ViewSource = Pick<Monitor, 'liveGroup' | 'groupFlags'>;
+type ViewSource = Pick<Monitor, 'liveGroup'>;
 
 /**
  * How long an agent's group's view is kept, at most, with what decoration added to it: its provenance
@@ -136,7 +137,7 @@ function recordInputs(
   const w = new InputsWriter(into);
   w.put(tracked);
   w.put(tracked?.id);
-  w.put(tracked ? monitor.groupFlags(tracked).join() : '');
+  w.put(tracked ? groupFlags(tracked).join() : '');
   w.put(tracked?.spawns?.facts);
   for (const p of members) {
     w.put(p);

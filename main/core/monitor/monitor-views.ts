@@ -1,5 +1,6 @@
 import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
 import { buildGroups, commandOf, type ProcessAnnotation } from '../analysis/grouping';
+import { groupFlags } from './group-flags';
 import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import type { TrackedProcess } from './tracked';
@@ -78,7 +79,7 @@ function buildViews(monitor: Monitor, live: readonly TrackedProcess[]): GroupVie
     const tracked = monitor.liveGroup(g.pgid);
     if (!tracked) return g;
     // The monitor knows the leader exited even when the pid shows nothing now.
-    const view = { ...g, flags: mergeFlags(g.flags, monitor.groupFlags(tracked)) };
+    const view = { ...g, flags: mergeFlags(g.flags, groupFlags(tracked)) };
     if (tracked.spawns?.facts) view.spawnStorm = tracked.spawns.facts;
     return view;
   });

@@ -1,6 +1,5 @@
-import type { GroupFlag, Incident, MonitorEvent, Settings } from '../../../shared/model';
+import type { Incident, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
-import { groupFlags } from './group-flags';
 import { GroupTracker } from './group-tracker';
 import { importRequestedStops } from './requested-stops';
 import { HeldPipeCheck } from './held-pipe-check';
@@ -18,6 +17,7 @@ import { ProcessTable } from './process-table';
 import { noteSignalOn } from './signal-notes';
 import { isStall } from './stall';
 import type { TrackedGroup, TrackedProcess } from './tracked';
+import { VersionGate } from './version-gate';
 import { watchPace } from './watch-pace';
 
 export type { IncidentSink, MonitorOptions } from './monitor-options';
@@ -63,9 +63,9 @@ export class Monitor {
   readonly errors = { count: 0, last: null as string | null };
   storageProblem: string | null = null;
   private version = 0;
-  /** viewVersion when the memory check and the incidents last ran (see ingest). */
-  private memoryAtVersion = -1;
-  private incidentsAtVersion = -1;
+  /** The memory check and the incidents run again only when what they read may have moved (see ingest). */
+  private readonly memoryGate = new VersionGate();
+  private readonly incidentsGate = new VersionGate();
   private sweeps = 0;
 
   constructor(private readonly options: MonitorOptions) {
@@ -85,7 +85,7 @@ export class Monitor {
     this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
     this.incidentPorts = new IncidentPortGlue(this.incidents, () => this.flush());
-    this.pidWatch = new PidWatch(options.sampler, this.state, this.table);
+    this.pidWatch = new PidWatch(options.sampler, this.state);
     this.pidWatch.onNewPids = (pids) => this.births.announce(pids);
   }
 
@@ -326,15 +326,11 @@ export class Monitor {
         });
       // Both follow what the version counts (readings, members, flags' events, settings): while it stands
       // and nothing is pending, another run would change nothing, unless a memory clock is running.
-      if (this.version !== this.memoryAtVersion || !this.memory.settled) {
-        this.memoryAtVersion = this.version;
+      if (this.memoryGate.due(this.version, !this.memory.settled))
         this.guard('memory', () => this.memory.run(now));
-      }
       this.guard('spawn storms', () => this.spawnStorms.run(now));
-      if (this.version !== this.incidentsAtVersion || this.state.pendingEvents.length > 0) {
-        this.incidentsAtVersion = this.version;
+      if (this.incidentsGate.due(this.version, this.state.pendingEvents.length > 0))
         this.guard('incidents', () => this.incidents.updateAll(now));
-      }
       this.guard('spawn storms', () => this.spawnStorms.recordOnIncidents(now));
       this.table.forgetEnded();
     }
@@ -356,11 +352,7 @@ export class Monitor {
     this.listeners.deliver(events);
   }
 
-  // Read access for the snapshot and timeline builders.
-  groupFlags(group: TrackedGroup): GroupFlag[] {
-    return groupFlags(group);
-  }
-
+  // Read access for the snapshot and timeline builders (a group's flags: group-flags.ts).
   trackedProcesses(): IterableIterator<TrackedProcess> {
     return this.state.procs.values();
   }

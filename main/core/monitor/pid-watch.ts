@@ -1,6 +1,6 @@
 import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-sampler';
 import type { MonitorState } from './monitor-state';
-import type { ProcessTable } from './process-table';
+import { agentChildrenByParent, agentsOwnPids, agentWatchedParents } from './agent-processes';
 
 /**
  * What the monitor follows between polls, and how it finds what to read: the kernel's pid counter (new
@@ -22,7 +22,6 @@ export class PidWatch {
   constructor(
     private readonly sampler: ProcessSampler,
     private readonly state: MonitorState,
-    private readonly table: ProcessTable,
   ) {}
 
   get exitWatch(): ExitWatchCoverage {
@@ -80,9 +79,9 @@ export class PidWatch {
       }
     // Newcomers are classified by their parents: an agent's process read between its fork and exec
     // (a tool call's shell under the agent's name) is re-read with them, so its exec is seen first.
-    if (fresh && fresh.length > 0) for (const pid of this.table.agentsOwnPids()) toRead.add(pid);
+    if (fresh && fresh.length > 0) for (const pid of agentsOwnPids(this.state)) toRead.add(pid);
     if (exited && exited.length > 0) {
-      const knownChildren = this.table.knownChildren();
+      const knownChildren = agentChildrenByParent(this.state);
       for (const pid of exited) {
         toRead.add(pid);
         // Its children were reparented as it exited: reading them now sees it.
@@ -101,7 +100,7 @@ export class PidWatch {
       const kids = childrenOf(parent);
       // The same list as last time: nothing was born or lost there (the common case, made cheap).
       if (kids !== null && kids === this.lastChildren.get(parent)) continue;
-      knownChildren ??= this.table.knownChildren();
+      knownChildren ??= agentChildrenByParent(this.state);
       const known = knownChildren.get(parent) ?? [];
       if (kids === null) {
         this.lastChildren.delete(parent);
@@ -118,7 +117,7 @@ export class PidWatch {
 
   /** Which processes the watch follows: agents' processes and their parents, whose exit orphans them. */
   update(): void {
-    this.watchedParents = this.table.watchedParents();
+    this.watchedParents = agentWatchedParents(this.state);
     for (const parent of this.lastChildren.keys())
       if (!this.watchedParents.has(parent)) this.lastChildren.delete(parent);
     const sampler = this.sampler;

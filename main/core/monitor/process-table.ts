@@ -134,39 +134,6 @@ export class ProcessTable {
     return pids;
   }
 
-  /** pids of the live processes taken for agents themselves (main processes, relaunches, daemons). */
-  agentsOwnPids(): number[] {
-    const pids: number[] = [];
-    for (const p of this.state.liveAgentProcs()) if (p.attribution?.isAgent) pids.push(p.record.pid);
-    return pids;
-  }
-
-  /** Agents' live processes by parent pid. */
-  knownChildren(): Map<number, number[]> {
-    const byParent = new Map<number, number[]>();
-    for (const p of this.state.liveAgentProcs()) {
-      const list = byParent.get(p.record.ppid);
-      if (list) list.push(p.record.pid);
-      else byParent.set(p.record.ppid, [p.record.pid]);
-    }
-    return byParent;
-  }
-
-  /** Agents' processes that lead their session or group, and agents' processes' live parents. */
-  watchedParents(): Set<number> {
-    const watched = new Set<number>();
-    for (const p of this.state.liveAgentProcs()) {
-      if (!p.attribution || p.exitedAt !== null) continue;
-      const r = p.record;
-      if (p.attribution.isAgent || r.pid === r.sid || r.pid === r.pgid) watched.add(r.pid);
-      if (r.ppid > 1) {
-        const parent = this.state.procs.get(r.ppid);
-        if (parent && parent.exitedAt === null) watched.add(r.ppid);
-      }
-    }
-    return watched;
-  }
-
   /**
    * Lineage is forgotten for identities that ended, and for groups and sessions none of the identities
    * seen in them is in any more: their numbers may be handed out again, to strangers.
