@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hookEndpointPath } from '../../main/core/hooks-setup/hook-endpoint';
 import { probeHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint-probe';
 import { writeOwnFileAtomically } from '../../main/core/storage/own-data-dir';
+import { freeLoopbackPort, listenOnLoopback } from '../support/loopback-listeners';
 import { runCli } from '../support/run-cli';
 import { startServe } from '../support/serve-process';
 import { waitFor } from '../support/wait-for';
@@ -49,27 +50,10 @@ afterEach(async () => {
 });
 
 /** Listens on a loopback port; closed (with its connections) after the test. */
-async function listen(server: Server | ReturnType<typeof createHttpServer>): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => sockets.add(s));
-  cleanups.push(
-    () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  );
-  return (server.address() as { port: number }).port;
-}
-
-/** A loopback port nothing listens on: one the kernel just gave out and took back. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
+async function listen(server: Server | ReturnType<typeof createHttpServer>, port = 0): Promise<number> {
+  const listening = await listenOnLoopback(server, port);
+  cleanups.push(listening.close);
+  return listening.port;
 }
 
 const noHorizontalScroll = async (page: Page): Promise<boolean> =>
@@ -178,7 +162,7 @@ describe.skipIf(reason !== undefined)("the Hooks section's hook service, in real
       command: [process.execPath, BUILT_CLI],
     });
     expect(http.code, http.stderr).toBe(0);
-    const deadPort = await freePort();
+    const deadPort = await freeLoopbackPort();
     writeOwnFileAtomically(endpointFile, `${deadPort} ${randomBytes(32).toString('hex')}\n`);
     await shows('not-listening');
     expect(await summary.textContent()).toBe(

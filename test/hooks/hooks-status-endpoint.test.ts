@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { probeHookEndpoint, type HookEndpointProbe } from '../../main/core/hooks
 import { ensureOwnDataDir, writeOwnFileAtomically } from '../../main/core/storage/own-data-dir';
 import { hookEndpointLine } from '../../main/cli/commands/hook-endpoint-line';
 import { startServiceHooks } from '../../main/hooks/service-hooks';
+import { freeLoopbackPort, listenOnLoopback } from '../support/loopback-listeners';
 import { runCli } from '../support/run-cli';
 import { startServe, type ServeProcess } from '../support/serve-process';
 import { removeDir } from '../support/spawned-groups';
@@ -45,27 +46,11 @@ function writeEndpoint(data: string, port: number, token = randomBytes(32).toStr
   writeOwnFileAtomically(hookEndpointPath(data), `${port} ${token}\n`);
 }
 
+/** Listens on a loopback port; closed (with its connections) after the test. */
 async function listen(server: Server | ReturnType<typeof createHttpServer>, port = 0): Promise<number> {
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => sockets.add(s));
-  cleanups.push(
-    () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  );
-  return (server.address() as { port: number }).port;
-}
-
-/** A loopback port nothing listens on: one the kernel just gave out and took back. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
+  const listening = await listenOnLoopback(server, port);
+  cleanups.push(listening.close);
+  return listening.port;
 }
 
 describe.skipIf(reason !== undefined)('corral hooks status: who answers on the endpoint', () => {
@@ -77,7 +62,7 @@ describe.skipIf(reason !== undefined)('corral hooks status: who answers on the e
 
   it('tells a port nobody listens on, a hung listener, another program and a Corral that refuses the token', async () => {
     const absent = dataDir();
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     writeEndpoint(absent, port);
     expect(await probeHookEndpoint(absent)).toMatchObject({ state: 'not-listening', port });
 
