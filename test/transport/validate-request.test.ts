@@ -45,6 +45,7 @@ describe('validateRequest accepts what the contract allows', () => {
         ['config:problems', undefined],
         ['policies:journal', { sinceMs: 0, limit: 50 }],
         ['hooks:status', undefined],
+        ['hooks:endpoint', undefined],
         ['hooks:install', { agent: 'claude-code', dryRun: true }],
       ].map(([c, p]) => (validateRequest(c, p).ok ? c : null)),
     );
