@@ -9,7 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hookEndpointPath } from '../../main/core/hooks-setup/hook-endpoint';
 import { probeHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint-probe';
@@ -17,6 +17,7 @@ import { writeOwnFileAtomically } from '../../main/core/storage/own-data-dir';
 import { freeLoopbackPort, listenOnLoopback } from '../support/loopback-listeners';
 import { runCli } from '../support/run-cli';
 import { startServe } from '../support/serve-process';
+import { noHorizontalScroll, withinWidth } from '../support/page-fit';
 import { waitFor } from '../support/wait-for';
 
 const ARTIFACTS = 'test-artifacts';
@@ -54,19 +55,6 @@ async function listen(server: Server | ReturnType<typeof createHttpServer>, port
   const listening = await listenOnLoopback(server, port);
   cleanups.push(listening.close);
   return listening.port;
-}
-
-const noHorizontalScroll = async (page: Page): Promise<boolean> =>
-  (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) === true;
-
-async function withinWidth(page: Page, selector: string, width: number): Promise<boolean> {
-  const boxes = await page.locator(selector).evaluateAll((els) =>
-    els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return [r.left, r.right];
-    }),
-  );
-  return boxes.length > 0 && boxes.every(([left, right]) => left! >= 0 && right! <= width);
 }
 
 describe.skipIf(reason !== undefined)("the Hooks section's hook service, in real Chromium", () => {

@@ -6,8 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noHorizontalScroll, withinWidth } from '../support/page-fit';
 import { startServe } from '../support/serve-process';
 
 const ARTIFACTS = 'test-artifacts';
@@ -30,20 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const noHorizontalScroll = async (page: Page): Promise<boolean> =>
-  (await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')) === true;
-
-/** Every element of `selector` lies within the viewport's width. */
-async function withinWidth(page: Page, selector: string, width: number): Promise<boolean> {
-  const boxes = await page.locator(selector).evaluateAll((els) =>
-    els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return [r.left, r.right];
-    }),
-  );
-  return boxes.length > 0 && boxes.every(([left, right]) => left! >= 0 && right! <= width);
-}
 
 describe('Settings in real Chromium', () => {
   it('writes a policy with the form, installs hooks from the page, and fits at 420 and 1280', async () => {
