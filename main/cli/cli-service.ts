@@ -28,8 +28,10 @@ export function startCliService(
   );
   running.store.onTakeOver((notice) => process.stderr.write(`corral ${command}: storage: ${notice}\n`));
   // Agents' hooks are answered here while the service runs (main/hooks/hook-server.ts).
-  const hooks = startServiceHooks(resolveDataDir(process.env, process.platform, homedir()), (step, err) =>
-    process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
+  const hooks = startServiceHooks(
+    resolveDataDir(process.env, process.platform, homedir()),
+    (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
+    running.pidCounter,
   );
   // Once start-up has settled, its pages of Node's binary are let go (core/release-start-up-pages.ts).
   const cancelRelease = releaseStartUpPagesLater();

@@ -14,6 +14,7 @@ import { GroupViewCache } from './monitor/group-view-cache';
 import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/monitor-views';
 import { createSampler } from './sampling/create-sampler';
+import { PidCounterFeed } from './sampling/pid-counter-feed';
 import { onViewTick } from './view-ticks';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './analysis/signatures';
@@ -58,6 +59,11 @@ export interface RunningService {
   /** The data directory the service keeps its files in (incidents, hooks' records, the hook endpoint). */
   dataDir: string;
   /**
+   * The kernel's pid counter as the monitor read it (Linux), for a hook server in this thread: where
+   * its walk for a tool call's processes may stop (main/hooks/pid-counter-readings.ts).
+   */
+  pidCounter: PidCounterFeed;
+  /**
    * Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. With a
    * `cache`, the groups unchanged since its last snapshot are not built again; `built` gets those that were.
    */
@@ -76,7 +82,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   let matcher = matcherFor(settings);
   // One set the sampler keeps reading from, so signatures added later are read from new processes.
   const markerKeys = new Set(matcher.markerKeys);
-  const sampler = createSampler({ markerKeys });
+  // The pid counter as the monitor reads it each poll, for the hook server beside it (service-hooks.ts).
+  const pidCounter = new PidCounterFeed();
+  const sampler = createSampler({ markerKeys, onPidCounter: (lastPid) => pidCounter.note(lastPid) });
   const dataDir = options.dataDir ?? resolveDataDir(process.env, process.platform, homedir());
   // Stops asked by `corral kill` in this data directory, read while this service records its incidents.
   const stopRequests = new StopRequestInbox();
@@ -292,6 +300,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     monitor,
     store,
     dataDir,
+    pidCounter,
     agentsSnapshot: (views) => ({
       seq: ++seq,
       sampledAt: Date.now(),

@@ -5,21 +5,31 @@ import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
 import { readPidMax } from '../core/sampling/linux/pid-counter';
 import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
 import { ProcFileReader } from '../core/sampling/linux/proc-files';
+import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
 import type { ServiceHookContext } from './hook-answer';
 import { PidCounterReadings } from './pid-counter-readings';
 
 /** How long a reading of the pid counter may serve as a floor (see PidCounterReadings). */
 const PID_READING_MAX_AGE_MS = 30_000;
 
+export interface ServiceHookWiring {
+  /** The pid counter as the monitor in this process and thread reads it every poll (create-service.ts). */
+  monitorReadings?: PidCounterFeed;
+  /** /proc/uptime in milliseconds (a seam for tests: a clock set back makes earlier answers old). */
+  uptimeMs?: () => number;
+}
+
 /**
  * The service's context for answering hooks on Linux: the hook's own one-shot /proc reader (records
  * exactly as the one-shot hook reads them) and the kernel's clock in start-time ticks (/proc/uptime
  * counts boot time, as /proc/<pid>/stat's starttime does). Each answer also notes the pid counter,
- * read just before that clock, for later answers' walks. Elsewhere null: the hook runs one-shot.
+ * read just before that clock, for later answers' walks; the monitor's readings of it serve them too.
+ * Elsewhere null: the hook runs one-shot.
  */
 export function serviceHookContextFactory(
   dataDir: string,
   procRoot = '/proc',
+  wiring: ServiceHookWiring = {},
 ): (() => ServiceHookContext) | null {
   if (process.platform !== 'linux') return null;
   const sampler = new HookProcReader(HOOK_MARKER_KEYS, procRoot);
@@ -28,21 +38,17 @@ export function serviceHookContextFactory(
   const matcher = new AgentMatcher(BUILTIN_SIGNATURES);
   const isAgent: ServiceHookContext['isAgent'] = (r) => matcher.agentOf(r) !== null;
   const lastAnswered = new Map<string, number>();
-  const uptime = new ProcFileReader();
-  const pidReadings = new PidCounterReadings(PID_READING_MAX_AGE_MS / tickMs);
-  const readTicks = (): number => {
-    const read = uptime.read(`${procRoot}/uptime`, { singleShot: true });
-    if (!read) throw new Error(`cannot read ${procRoot}/uptime`);
-    const text = uptime.bytes.toString('latin1', 0, read.length);
-    const uptimeSeconds = Number(text.slice(0, text.indexOf(' ')));
-    if (!Number.isFinite(uptimeSeconds)) throw new Error(`${procRoot}/uptime is not a number`);
-    return Math.floor((uptimeSeconds * 1000) / tickMs);
-  };
+  const feed = wiring.monitorReadings;
+  const pidReadings = new PidCounterReadings(PID_READING_MAX_AGE_MS / tickMs, feed ? { feed, tickMs } : null);
+  const uptimeMs = wiring.uptimeMs ?? procUptimeMs(procRoot);
+  const readTicks = (): number => Math.floor(uptimeMs() / tickMs);
   // The counter first, then the clock: every pid at or below the counter was handed out by that tick.
+  // The monitor's clock between the two places its readings on the tick clock (PidCounterReadings).
   const noteReading = (): number => {
     const counter = sampler.newPidsSince(null).cursor;
+    const monoMs = feed?.now();
     const ticks = readTicks();
-    pidReadings.note(counter, ticks);
+    pidReadings.note(counter, ticks, monoMs);
     return ticks;
   };
   noteReading();
@@ -59,5 +65,21 @@ export function serviceHookContextFactory(
       lastAnswered,
       pidReadings,
     };
+  };
+}
+
+/**
+ * /proc/uptime's first field in milliseconds, parsed as the kernel prints it (seconds, a dot and two
+ * digits): as a float, 2.03 s times 1000 came out below 2030 and its tick one too early.
+ */
+function procUptimeMs(procRoot: string): () => number {
+  const uptime = new ProcFileReader();
+  return () => {
+    const read = uptime.read(`${procRoot}/uptime`, { singleShot: true });
+    if (!read) throw new Error(`cannot read ${procRoot}/uptime`);
+    const text = uptime.bytes.toString('latin1', 0, read.length);
+    const m = /^(\d+)\.(\d\d) /.exec(text);
+    if (!m) throw new Error(`${procRoot}/uptime is not a number`);
+    return Number(m[1]) * 1000 + Number(m[2]) * 10;
   };
 }

@@ -28,8 +28,10 @@ const running = createCorralService({
 });
 const { service } = running;
 // Agents' hooks are answered here while the app runs, as `corral watch` answers them (cli-service.ts).
-const hooks = startServiceHooks(running.dataDir, (step, err) =>
-  console.error(`corral worker: ${step}:`, err),
+const hooks = startServiceHooks(
+  running.dataDir,
+  (step, err) => console.error(`corral worker: ${step}:`, err),
+  running.pidCounter,
 );
 let detail: SnapshotDetail = 'agents';
 

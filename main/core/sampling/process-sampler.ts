@@ -5,6 +5,11 @@ import type { ProcessRecord } from '../model/process-record';
 export interface SamplerOptions {
   /** Environment variable names worth extracting from each process (agent markers). */
   markerKeys: ReadonlySet<string>;
+  /**
+   * Told the kernel's last-allocated pid each time the sampler reads it (Linux: newPidsSince), at once
+   * after the read: the hook server's walk floor takes these readings (pid-counter-feed.ts).
+   */
+  onPidCounter?: (lastPid: number) => void;
 }
 
 export interface ProcessSampler {

@@ -75,6 +75,7 @@ export class LinuxSampler implements ProcessSampler {
     this.loadavgFd ??= ProcFileReader.open(`${this.procRoot}/loadavg`);
     const length = this.loadavgFd === null ? null : this.reader.reread(this.loadavgFd);
     const last = length === null ? -1 : lastPidOf(this.reader.bytes, length);
+    if (last > 0) this.options.onPidCounter?.(last);
     const born = pidsBornSince(cursor, last, this.pidMax);
     if (cursor === null && born.cursor > LISTING_OVERLAP) born.cursor -= LISTING_OVERLAP;
     if (born.pids !== null) born.pids = this.births.look(born.pids, performance.now());
