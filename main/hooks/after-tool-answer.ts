@@ -32,6 +32,8 @@ export function answerAfterTool(
   sessionId: string,
   portContext: HookContext,
   call: () => AfterToolCall | null,
+  /** The TCP ports each leftover listens on (the running service's reader, else the tables'). */
+  tcpPorts: (pids: number[]) => ReadonlyMap<number, number[]> = listeningTcpPorts,
 ): string {
   // Whatever else is said, a port the output says is taken is named with its holder.
   const ports = portNote(payload, portContext);
@@ -53,6 +55,6 @@ export function answerAfterTool(
     self: found.self,
   });
   if (leftovers.length === 0) return noted('');
-  const groups = leftoverGroups(leftovers, found.records, listeningTcpPorts(leftovers.map((r) => r.pid)));
+  const groups = leftoverGroups(leftovers, found.records, tcpPorts(leftovers.map((r) => r.pid)));
   return noted(leftoverNote(groups));
 }

@@ -1,7 +1,7 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
-import { answerAfterTool } from './after-tool-answer';
+import { answerAfterTool, type AfterToolCall } from './after-tool-answer';
 import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import type { PidCounterReadings } from './pid-counter-readings';
 import { recordsSinceStart } from './pids-since-start';
@@ -26,6 +26,8 @@ export interface ServiceHookContext {
   lastAnswered: Map<string, number>;
   /** The pid counter as read at earlier answers: where a walk down for a call's processes may stop. */
   pidReadings: PidCounterReadings;
+  /** The TCP ports each of these processes listens on (listeningTcpPorts, with the service's reader). */
+  tcpPorts?: (pids: number[]) => ReadonlyMap<number, number[]>;
 }
 
 /**
@@ -119,7 +121,7 @@ export function answerHook(
 
   const recorded = takeToolCallStart(ctx.dataDir, key);
   const portContext = { dataDir: ctx.dataDir, sampler: ctx.sampler, pid: process.pid, now: ctx.now };
-  return answerAfterTool(event, payload, spec, sessionId, portContext, () => {
+  const findCall = (): AfterToolCall | null => {
     const sessionKey = `${agent}\0${sessionId}`;
     const startKey = callStart(ctx, recorded?.startKey ?? null, payload, ctx.lastAnswered.get(sessionKey));
     if (startKey === null) return null;
@@ -134,5 +136,6 @@ export function answerHook(
       : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax, ctx.pidReadings.before(startKey, ctx.nowTicks));
     const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
     return { startKey, records, agentPid, self: new Set(client) };
-  });
+  };
+  return answerAfterTool(event, payload, spec, sessionId, portContext, findCall, ctx.tcpPorts);
 }

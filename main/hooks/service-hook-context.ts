@@ -2,7 +2,9 @@ import { AgentMatcher } from '../core/analysis/agent-matcher';
 import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_MARKER_KEYS } from '../core/hooks-setup/hook-agents';
 import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
+import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
 import { readPidMax } from '../core/sampling/linux/pid-counter';
+import { readTcpListenerPorts } from '../core/sampling/linux/tcp-listener-diag';
 import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
 import { ProcFileReader } from '../core/sampling/linux/proc-files';
 import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
@@ -52,6 +54,9 @@ export function serviceHookContextFactory(
     return ticks;
   };
   noteReading();
+  // A leftover's listeners in this namespace from one sock_diag dump of listeners, not the TCP tables.
+  const tcpPorts = (pids: number[]): Map<number, number[]> =>
+    listeningTcpPorts(pids, procRoot, readTcpListenerPorts);
   return () => {
     const nowTicks = noteReading();
     return {
@@ -64,6 +69,7 @@ export function serviceHookContextFactory(
       isAgent,
       lastAnswered,
       pidReadings,
+      tcpPorts,
     };
   };
 }

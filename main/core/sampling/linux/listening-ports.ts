@@ -116,17 +116,56 @@ export function readListeningPorts(pids: Iterable<number>, procRoot = '/proc'): 
 
 /**
  * The TCP ports the given processes listen on, each port once, in order: what a hook reports of the few
- * leftovers it names. Unknown (other platform, unreadable) → no entry.
+ * leftovers it names. Only the TCP tables are read (tcp and tcp6, once per network namespace), and only
+ * for processes holding a socket. `ownNamespaceListeners` (socket inode → port of every TCP listener in
+ * this thread's network namespace: the running service's sock_diag dump, tcp-listener-diag.ts) stands in
+ * for the tables of a process in that namespace; null from it, and the tables are read. A port is named
+ * only for a socket inode the process holds. Unknown (other platform, unreadable) → no entry.
  */
-export function listeningTcpPorts(pids: Iterable<number>, procRoot = '/proc'): Map<number, number[]> {
+export function listeningTcpPorts(
+  pids: Iterable<number>,
+  procRoot = '/proc',
+  ownNamespaceListeners?: () => Map<number, number> | null,
+): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  for (const [pid, ports] of readListeningPorts(pids, procRoot)) {
-    const tcp = [
-      ...new Set(ports.filter((p) => p.protocol === 'tcp' || p.protocol === 'tcp6').map((p) => p.port)),
-    ];
-    if (tcp.length > 0) out.set(pid, tcp);
+  const byNamespace = new Map<string, Map<number, number>>();
+  let ownNamespace: string | null | undefined;
+  for (const pid of pids) {
+    const inodes = socketInodes(pid, procRoot);
+    if (inodes === null || inodes.length === 0) continue;
+    // Inodes are unique machine-wide, but a namespace's listeners are only in its own tables.
+    const namespace = readLink(`${procRoot}/${pid}/ns/net`) ?? `pid:${pid}`;
+    let listeners = byNamespace.get(namespace);
+    if (!listeners) {
+      ownNamespace ??= ownNamespaceListeners ? readLink('/proc/thread-self/ns/net') : null;
+      listeners =
+        (namespace === ownNamespace ? ownNamespaceListeners!() : null) ??
+        tcpListenersFromTables(`${procRoot}/${pid}/net`);
+      byNamespace.set(namespace, listeners);
+    }
+    const ports = new Set<number>();
+    for (const inode of inodes) {
+      const port = listeners.get(inode);
+      if (port !== undefined) ports.add(port);
+    }
+    if (ports.size > 0)
+      out.set(
+        pid,
+        [...ports].sort((a, b) => a - b),
+      );
   }
   return out;
+}
+
+function tcpListenersFromTables(netDir: string): Map<number, number> {
+  const listeners = new Map<number, number>();
+  for (const protocol of ['tcp', 'tcp6'] as const) {
+    const text = readTable(`${netDir}/${protocol}`);
+    if (text === null) continue;
+    for (const [inode, port] of parseSocketTable(text, protocol, LITTLE_ENDIAN).listening)
+      listeners.set(inode, port.port);
+  }
+  return listeners;
 }
 
 /** One of each listener (a socket shared by several descriptors counts once), in port order. */

@@ -17,16 +17,16 @@ const NLMSG_HDRLEN = 16;
 const UNIX_DIAG_MSG_LEN = 16;
 const ENOENT = 2;
 
-interface Libc {
+export interface SockDiagLibc {
   socket: (domain: number, type: number, protocol: number) => number;
   send: (fd: number, buf: Buffer, len: number, flags: number) => number;
   recv: (fd: number, buf: Buffer, len: number, flags: number) => number;
   close: (fd: number) => number;
 }
 
-let libc: Libc | null | undefined;
+let libc: SockDiagLibc | null | undefined;
 
-function loadLibc(): Libc | null {
+export function loadSockDiagLibc(): SockDiagLibc | null {
   if (libc !== undefined) return libc;
   try {
     const lib = koffi.load('libc.so.6');
@@ -48,7 +48,7 @@ function loadLibc(): Libc | null {
  * the kernel's diagnostics pair them. Null when the query is not possible (no glibc, no unix_diag).
  */
 export function readUnixSocketPeers(): Map<number, number> | null {
-  const c = loadLibc();
+  const c = loadSockDiagLibc();
   if (!c) return null;
   const fd = c.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
   if (fd < 0) return null;
@@ -67,7 +67,7 @@ export function readUnixSocketPeers(): Map<number, number> | null {
  * socket that is gone or in another network namespace is left out. Null when the query is not possible.
  */
 export function readUnixSocketPeersOf(inodes: Iterable<number>): Map<number, number> | null {
-  const c = loadLibc();
+  const c = loadSockDiagLibc();
   if (!c) return null;
   const fd = c.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
   if (fd < 0) return null;
@@ -123,7 +123,7 @@ function dumpRequest(): Buffer {
   return req;
 }
 
-function receivePeers(c: Libc, fd: number): Map<number, number> | null {
+function receivePeers(c: SockDiagLibc, fd: number): Map<number, number> | null {
   const peers = new Map<number, number>();
   const buf = Buffer.alloc(64 * 1024);
   for (;;) {
