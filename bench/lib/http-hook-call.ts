@@ -1,4 +1,5 @@
 import { HOOK_TOKEN_HEADER, hookUrl } from '../../main/core/hooks-setup/hook-endpoint';
+import { loopbackPost } from './loopback-post';
 import { killGroup } from './populations';
 import { processCpuMs } from './process-cpu';
 import { expectNote, hookPayload, toolShell } from './tool-call';
@@ -6,7 +7,7 @@ import { expectNote, hookPayload, toolShell } from './tool-call';
 /**
  * One tool call as Claude Code makes it with an http hook: a shell that leaves `sleep` behind, then
  * PostToolUse posted to the running service (duration_ms as Claude Code sends it: how long the tool
- * ran, up to the hook). Throws unless the answer names the leftover; the leftover's group is removed.
+ * ran, up to the hook) over HTTP/1.1 as Claude Code posts it (loopback-post.ts). Throws unless the answer names the leftover; the leftover's group is removed.
  * Resolves to what the agent waited (ms) and the service process's CPU for the answer (ms).
  */
 export async function httpHookCall(
@@ -19,12 +20,12 @@ export async function httpHookCall(
   const tool = await toolShell(markers);
   const cpu = processCpuMs(server.pid);
   const t = performance.now();
-  const res = await fetch(hookUrl(server.port, 'claude-code', 'PostToolUse'), {
-    method: 'POST',
-    headers: { [HOOK_TOKEN_HEADER]: server.token, 'content-type': 'application/json' },
-    body: hookPayload(session, call, 'PostToolUse', Math.ceil(t - began)),
-  });
-  const text = await res.text();
+  const res = await loopbackPost(
+    hookUrl(server.port, 'claude-code', 'PostToolUse'),
+    { [HOOK_TOKEN_HEADER]: server.token, 'content-type': 'application/json' },
+    hookPayload(session, call, 'PostToolUse', Math.ceil(t - began)),
+  );
+  const text = res.text;
   const waitMs = performance.now() - t;
   const cpuMs = processCpuMs(server.pid) - cpu;
   expectNote(text, tool.leftover, `the http hook, call ${call} (status ${res.status})`);
