@@ -143,13 +143,18 @@ export function workerMainThreadRows(extra: number, w: WorkerMainThread): Row[] 
 }
 
 export function latencyRows(results: readonly LatencyResult[]): Row[] {
-  return results.map((r) =>
-    // Issue 35's target (issue 19 asked for 50, issue 6 for 250).
-    sampledRow('orphan detection', `wrapper exit → orphaned, ${r.variant.name}`, 'ms', r.latenciesMs, {
-      p95AtMost: 20,
-      note: `${r.latenciesMs.length} trials${r.missed > 0 ? `, ${r.missed} missed (counted as 5000 ms)` : ''}`,
-    }),
-  );
+  return results.map((r) => {
+    const trials = `${r.latenciesMs.length} trials${r.missed > 0 ? `, ${r.missed} missed (counted as 5000 ms)` : ''}`;
+    const afterQuiet = (r.variant.quietSeconds ?? 0) > 0;
+    // Issue 35's target (issue 19 asked for 50, issue 6 for 250), while the agent is busy. After a quiet
+    // spell no watch runs between polls (issue 35), so a wrapper gone before any look waits for a poll.
+    return sampledRow('orphan detection', `wrapper exit → orphaned, ${r.variant.name}`, 'ms', r.latenciesMs, {
+      ...(afterQuiet ? {} : { p95AtMost: 20 }),
+      note: afterQuiet
+        ? `${trials}, each after ${r.variant.quietSeconds} s without a tool call: no watch between polls, the next 1 s poll finds it`
+        : `${trials} within a second of each other; the monitor in its own process, as watch and serve run it`,
+    });
+  });
 }
 
 export function teardownRows(

@@ -10,7 +10,6 @@ import { DEFAULT_SETTINGS } from '../main/core/config/defaults';
 import { matcherFor } from '../main/core/analysis/signatures';
 import { compileFloor, runKillFloor } from './lib/c-floor';
 import { machineInfo } from './lib/machine';
-import { startMonitor } from './lib/monitor-harness';
 import {
   createdGroups,
   killAllCreatedSync,
@@ -24,7 +23,12 @@ import { formatted, resultsMarkdown, withRowsReplaced, withShippedSection } from
 import { textTable, verdict, type Row } from './lib/table';
 import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
-import { measureDetectionLatency, type LatencyResult } from './phases/detection-latency';
+import {
+  measureDetectionLatency,
+  startDetectionMonitor,
+  type DetectionMonitor,
+  type LatencyResult,
+} from './phases/detection-latency';
 import { hookLatencyRows, measureHookLatency, type HookLatency } from './phases/hook-latency';
 import { hookServiceRows, measureHookService, type HookServiceResult } from './phases/hook-service';
 import { measureMemory } from './phases/memory';
@@ -117,15 +121,25 @@ function monitorCostRun(): ReturnType<typeof measureMonitorCostInOwnProcess> {
 }
 
 /**
- * Orphan-detection latency of both variants, run side by side (each its own sequence of trials: orphans
- * are told apart by pid); their groups are removed afterwards.
+ * Orphan-detection latency, the monitor in a process of its own as `watch` and `serve` run it. First the
+ * wrapper that exits at once as the first tool call after a quiet spell (no watch between polls then: the
+ * next poll finds it), then both variants side by side, each its own sequence of trials within a second
+ * of each other (orphans are told apart by pid); their groups are removed afterwards.
  */
 async function detectionLatency(
-  monitor: Parameters<typeof measureDetectionLatency>[0],
+  monitor: DetectionMonitor,
   agent: Parameters<typeof measureDetectionLatency>[1],
   dir: string,
 ): Promise<LatencyResult[]> {
-  log(`detection latency: ${PLAN.trials} trials of each variant`);
+  const quiet = {
+    name: 'wrapper exits at once, first tool call after 6 s quiet',
+    wrapperLivesSeconds: 0,
+    quietSeconds: 6,
+  };
+  log(
+    `detection latency: ${PLAN.quietTrials} trials after ${quiet.quietSeconds} s quiet, then ${PLAN.trials} trials of each variant`,
+  );
+  const afterQuiet = await measureDetectionLatency(monitor, agent, dir, quiet, PLAN.quietTrials);
   const variants = [
     { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
     { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
@@ -133,6 +147,7 @@ async function detectionLatency(
   const latency = await Promise.all(
     variants.map((v) => measureDetectionLatency(monitor, agent, dir, v, PLAN.trials)),
   );
+  latency.push(afterQuiet);
   await removeGroups(latency.flatMap((l) => l.groups));
   return latency;
 }
@@ -188,21 +203,21 @@ async function main(): Promise<void> {
     const scrapeCost: ScrapeCost = await measureScrapeCost(PLAN.scrape, procCount);
     rows.push(...scrapeRows(4000, scrapeCost));
 
-    // 3. Detection latency, with a monitor in this process (latency, not CPU, is measured here).
-    const harness = startMonitor();
+    // 3. Detection latency, with a monitor in a process of its own (latency, not CPU, is measured here).
+    const detection = await startDetectionMonitor();
     let workerMainThread: WorkerMainThread | null = null;
     const latency: LatencyResult[] = [];
     let monitorErrors = monitorRun.errors;
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      latency.push(...(await detectionLatency(harness.monitor, agentPopulation!.agent, dir)));
+      latency.push(...(await detectionLatency(detection, agentPopulation!.agent, dir)));
       rows.push(...latencyRows(latency));
     } finally {
+      const errors = await detection.stop();
       monitorErrors = {
-        count: monitorErrors.count + harness.monitor.errors.count,
-        last: harness.monitor.errors.last ?? monitorErrors.last,
+        count: monitorErrors.count + errors.count,
+        last: errors.last ?? monitorErrors.last,
       };
-      harness.stop();
       agentPopulation?.agent.close();
     }
     // The desktop arrangement over the same table, with the bench's own monitor stopped so that this
@@ -343,17 +358,18 @@ async function mainMonitor(): Promise<void> {
     rows.push(...snapshotRows(extra, tableSize, results, false));
     const monitorRun = await monitorCostRun();
     rows.push(...monitorRows(extra, agentPopulation.descendants + 1, monitorRun.cost, monitorRun.warmup));
-    const harness = startMonitor();
+    const detection = await startDetectionMonitor();
+    let detectionErrors: { count: number; last: string | null } | null = null;
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      const latency = await detectionLatency(harness.monitor, agentPopulation.agent, dir);
+      const latency = await detectionLatency(detection, agentPopulation.agent, dir);
       rows.push(...latencyRows(latency));
-      if (harness.monitor.errors.count > 0 || monitorRun.errors.count > 0)
-        log(`monitor errors: ${harness.monitor.errors.last ?? monitorRun.errors.last}`);
     } finally {
-      harness.stop();
+      detectionErrors = await detection.stop();
       agentPopulation.agent.close();
     }
+    if (detectionErrors.count > 0 || monitorRun.errors.count > 0)
+      log(`monitor errors: ${detectionErrors.last ?? monitorRun.errors.last}`);
     process.stdout.write(`\n${textTable(rows)}\n\n`);
     const load = loadavg()[0]!.toFixed(1);
     const file = join(OUT_DIR, 'RESULTS.md');

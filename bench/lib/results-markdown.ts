@@ -81,8 +81,11 @@ export function withRowsReplaced(markdown: string, rows: readonly Row[], note: s
     const at = lines.findIndex((l) => l.startsWith('|') && firstCell(l) === firstCell(line));
     if (at >= 0) lines[at] = line;
     else {
+      // A new row goes after the last of its section, else at the end of the first table.
+      const section = `${row.section}:`;
+      const lastOfSection = lines.findLastIndex((l) => l.startsWith('|') && firstCell(l).startsWith(section));
       const lastRow = lines.findIndex((l, i) => l.startsWith('|') && !lines[i + 1]?.startsWith('|'));
-      lines.splice(lastRow + 1, 0, line);
+      lines.splice((lastOfSection >= 0 ? lastOfSection : lastRow) + 1, 0, line);
     }
   }
   let out = lines.join('\n');
