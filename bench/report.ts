@@ -99,14 +99,14 @@ export function monitorRows(
       },
       // Issue 35's target on a quiet machine (issue 19 asked for 0.2, issue 6 for 0.5).
       target: { kind: 'at-most', value: 0.1 },
-      note: `its own Node process, bundled JS: mean over ${windows.n - cost.windowsWithSweep} × ${cost.windowSeconds} s windows ${cost.meanPercent.toFixed(3)} % + full sweeps ${sweepShare.toFixed(3)} %${cost.windowsWithSweep > 0 ? ` (${cost.windowsWithSweep} window(s) a sweep fell in left out of the mean)` : ''}; min/max are single windows`,
+      note: `its own Node process, bundled JS: mean over ${windows.n - cost.windowsWithSweep} × ${cost.windowSeconds} s windows ${cost.meanPercent.toFixed(3)} % + full sweeps ${sweepShare.toFixed(3)} %${cost.windowsWithSweep > 0 ? ` (${cost.windowsWithSweep} window(s) a sweep fell in left out of the mean)` : ''}; ${cost.majorGcsInWindows} major GC(s) in the windows; min/max are single windows`,
     },
     {
       section,
       name: `CPU in its first minutes (${warmup.fromSeconds}–${warmup.toSeconds} s after start)`,
       unit: '% core',
       summary: one(warmup.percent),
-      note: "the same process before the steady state: V8's compiler threads still optimizing code that runs once a second",
+      note: "the same process before the steady state: V8's compiler threads still optimizing code that runs once a second, and its memory reducer's two full GCs of the idle heap",
     },
     {
       section,

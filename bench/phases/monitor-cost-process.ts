@@ -8,8 +8,11 @@ const CHILD = fileURLToPath(new URL('../monitor-child.ts', import.meta.url));
 /**
  * How long the monitor runs before it is measured. V8 compiles code that runs once a second only after
  * minutes (each function must be called often enough to count as hot), so the first minutes carry its
- * compiler's threads; the steady state is measured after them, and the cost from `earlyFromSeconds` to
- * the end of the warm-up is reported beside it.
+ * compiler's threads. Its memory reducer, armed by start-up's full GC, collects the idle heap once its
+ * watchdog sees no GC for 100 s (about 107 s after start), once more 100 s later, and then stops until
+ * the heap grows again: 15-80 ms of main-thread pause each, plus concurrent marking (traced with
+ * --trace-gc at 4,000 processes). The steady state is measured after all of that, and the cost from
+ * `earlyFromSeconds` to the end of the warm-up is reported beside it.
  */
 export interface MonitorWarmup {
   warmupSeconds: number;

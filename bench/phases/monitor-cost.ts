@@ -1,3 +1,4 @@
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
 import type { CallCost } from '../lib/timed-sampler';
 import type { MonitorHarness, Tick } from '../lib/monitor-harness';
 import { summarize, type Summary } from '../lib/stats';
@@ -30,6 +31,8 @@ export interface MonitorCost {
   meanPercent: number;
   /** Windows a full sweep fell in, left out of meanPercent: the sweeps are added at their amortized share. */
   windowsWithSweep: number;
+  /** V8's full (mark-compact) GCs during the windows: each costs tens of ms, so a window with one stands out. */
+  majorGcsInWindows: number;
   /**
    * Full-table sweeps, one every DEFAULT_FULL_SWEEP_EVERY polls, seldom fall in a window: timed apart,
    * and their share of a core at the default pace added to the windows' figure.
@@ -74,6 +77,7 @@ export async function measureMonitorCost(
   // A window a full sweep fell in carries that sweep, which is added below at its amortized share: left
   // out of the mean, or it would be counted twice (and one 57 ms sweep is 0.57 % of a 10 s window).
   const withoutSweep: number[] = [];
+  const majorGcs = countMajorGcs();
   const all = cpuPercentSince();
   for (let left = seconds; left > 0; left -= windowSeconds) {
     const sweepsBefore = harness.monitor.sweepCount;
@@ -84,6 +88,7 @@ export async function measureMonitorCost(
     if (harness.monitor.sweepCount === sweepsBefore) withoutSweep.push(percent);
   }
   const overall = all();
+  const majorGcsInWindows = majorGcs.stop();
   const meanPercent =
     withoutSweep.length > 0 ? withoutSweep.reduce((a, b) => a + b, 0) / withoutSweep.length : overall;
   const windowsWithSweep = percentPerWindow.length - withoutSweep.length;
@@ -123,6 +128,7 @@ export async function measureMonitorCost(
     windowSeconds,
     meanPercent,
     windowsWithSweep,
+    majorGcsInWindows,
     fullSweep,
     steadyStatePercent: meanPercent + fullSweep.amortizedPercent,
     breakdown: {
@@ -132,6 +138,26 @@ export async function measureMonitorCost(
       sampler,
       heldPipes,
       outsideTicksPercent: pct(total - inTicks),
+    },
+  };
+}
+
+/** Counts V8's major GCs from now until `stop()`, which returns the count. */
+function countMajorGcs(): { stop(): number } {
+  let count = 0;
+  const add = (entries: PerformanceEntry[]): void => {
+    for (const entry of entries)
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+        count++;
+  };
+  const observer = new PerformanceObserver((list) => add(list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      // Entries still queued are handed over by takeRecords, not to a callback after disconnect.
+      add(observer.takeRecords());
+      observer.disconnect();
+      return count;
     },
   };
 }
