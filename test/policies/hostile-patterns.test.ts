@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyReport } from '../../main/core/policies/policy-report';
@@ -7,6 +6,7 @@ import { FakeAgent } from '../support/fake-agent';
 import { runCli } from '../support/run-cli';
 import { startHarness, type Harness } from '../support/service-harness';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 // Patterns a backtracking engine takes exponential (or huge polynomial) time on, over the 80-character
 // command lines below, each a leftover whose whole argv is that one word.
@@ -67,7 +67,7 @@ function cmdline(pid: number): string | null {
 }
 
 function writeConfig(config: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'corral-policies-')), 'config.json');
+  const path = join(tempDirForTest('corral-policies-'), 'config.json');
   writeFileSync(path, JSON.stringify(config));
   return path;
 }
