@@ -37,9 +37,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A Claude Code–style wrapper: `source …/shell-snapshots/… && eval '<cmd>' && pwd -P >| …`. */
+/**
+ * A Claude Code–style wrapper: `source …/shell-snapshots/… && eval '<cmd>' && pwd -P >| …-cwd`, its
+ * `-cwd` file in the test's directory (removed after it), not the fixed one in /tmp it would leave.
+ */
 function claudeWrapper(snapshotDir: string, cmd: string): string {
-  return `source ${snapshotDir}/shell-snapshots/snapshot-bash-1.sh && eval '${cmd}' && pwd -P >| /tmp/claude-e2e-cwd`;
+  return `source ${snapshotDir}/shell-snapshots/snapshot-bash-1.sh && eval '${cmd}' && pwd -P >| ${snapshotDir}/claude-e2e-cwd`;
 }
 
 async function rowOrder(page: Page): Promise<string[]> {

@@ -39,9 +39,12 @@ afterEach(async () => {
 /** Starts one leftover per name under a fake agent; returns their pgids by name. */
 async function leftovers(agent: FakeAgent): Promise<Record<keyof typeof NAMES, number>> {
   const pgids = {} as Record<keyof typeof NAMES, number>;
+  const fifos = tempDirForTest('corral-fifos-');
   for (const [key, name] of Object.entries(NAMES) as Array<[keyof typeof NAMES, string]>) {
     // cat on a FIFO it holds open for writing itself blocks forever: one process, argv [name].
-    const call = await agent.toolCall(`f=$(mktemp -u) && mkfifo "$f" && exec -a ${name} cat <>"$f"`);
+    const call = await agent.toolCall(
+      `f=$(mktemp -u '${fifos}/fifo.XXXXXX') && mkfifo "$f" && exec -a ${name} cat <>"$f"`,
+    );
     pgids[key] = call.pid;
   }
   for (const [key, pgid] of Object.entries(pgids) as Array<[keyof typeof NAMES, number]>)
