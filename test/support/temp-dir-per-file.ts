@@ -18,12 +18,14 @@ const dir = mkdtempSync(join(root, 'file-'));
 // Like /tmp: the tests that run a child as `nobody` need to reach (and write in) it too.
 chmodSync(dir, 0o1777);
 
-// tsx keeps its compile cache in $TMPDIR/tsx-<uid> on purpose: each file shares the system one, so the
-// CLI the tests run from source is not compiled afresh per file. Those links are not the tests' to remove.
-const TSX_CACHE = /^tsx-\d+$/;
+// Tools keep caches in the temporary directory on purpose, to outlive the run: tsx's compile cache
+// ($TMPDIR/tsx-<uid>), Node's module compile cache (node-compile-cache, which tsc enables) and jiti's.
+// Each file shares the system's, linked in, so what the tests run is not compiled afresh per file;
+// they are not the tests' to remove.
+const TOOL_CACHE = /^(tsx-\d+|node-compile-cache|jiti)$/;
 const linked = new Set<string>();
 for (const entry of readdirSync(systemTmp)) {
-  if (!TSX_CACHE.test(entry)) continue;
+  if (!TOOL_CACHE.test(entry)) continue;
   symlinkSync(join(systemTmp, entry), join(dir, entry));
   linked.add(entry);
 }
@@ -43,7 +45,7 @@ afterAll(() => {
   if (previous === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = previous;
   try {
-    const left = readdirSync(dir).filter((name) => !(linked.has(name) || TSX_CACHE.test(name)));
+    const left = readdirSync(dir).filter((name) => !(linked.has(name) || TOOL_CACHE.test(name)));
     if (left.length > 0) {
       throw new Error(
         `this test file left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in its temporary directory ${dir}:\n` +
