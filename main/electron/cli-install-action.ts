@@ -1,17 +1,9 @@
 // The tray's "Install command-line tool…": plans with cli-install.ts, asks for privileges only when no
 // directory on the user's PATH is theirs to write, and says where `corral` went.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { app, dialog } from 'electron';
-import {
-  cliWrapperScript,
-  existingCliProblem,
-  installCliWrapper,
-  planCliInstall,
-  privilegedInstallScript,
-} from './cli-install';
+import { existingCliProblem, installCliPrivileged, installCliWrapper, planCliInstall } from './cli-install';
 
 export async function installCommandLineTool(): Promise<void> {
   const exe = app.getPath('exe');
@@ -21,12 +13,14 @@ export async function installCommandLineTool(): Promise<void> {
     const problem = existingCliProblem(plan.target);
     if (problem) throw new Error(problem);
     if (plan.privileged) {
-      const staged = join(app.getPath('temp'), `corral-cli-${process.pid}`);
-      writeFileSync(staged, cliWrapperScript(exe), { mode: 0o755 });
-      await new Promise<void>((resolve, reject) =>
-        execFile('osascript', ['-e', privilegedInstallScript(staged, plan.target)], (err) =>
-          err ? reject(err) : resolve(),
-        ),
+      await installCliPrivileged(
+        plan.target,
+        exe,
+        app.getPath('temp'),
+        (script) =>
+          new Promise<void>((resolve, reject) =>
+            execFile('osascript', ['-e', script], (err) => (err ? reject(err) : resolve())),
+          ),
       );
     } else {
       installCliWrapper(plan.target, exe);

@@ -9,8 +9,10 @@ import {
   chmodSync,
   constants,
   existsSync,
+  mkdtempSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -80,9 +82,35 @@ export function installCliWrapper(target: string, appExecutable: string): void {
   const problem = existingCliProblem(target);
   if (problem) throw new Error(problem);
   const staged = join(dirname(target), `.corral-${process.pid}.tmp`);
-  writeFileSync(staged, cliWrapperScript(appExecutable), { mode: 0o755 });
-  chmodSync(staged, 0o755);
-  renameSync(staged, target);
+  try {
+    writeFileSync(staged, cliWrapperScript(appExecutable), { mode: 0o755 });
+    chmodSync(staged, 0o755);
+    renameSync(staged, target);
+  } catch (err) {
+    rmSync(staged, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Installs the wrapper where only the administrator may write: stages it in a private directory of its
+ * own under `tempDir`, has `runPrivileged` run the AppleScript that copies it to `target` (osascript,
+ * which asks for the password), and removes the staged copy whether that succeeded, failed or was cancelled.
+ */
+export async function installCliPrivileged(
+  target: string,
+  appExecutable: string,
+  tempDir: string,
+  runPrivileged: (appleScript: string) => Promise<void>,
+): Promise<void> {
+  const stage = mkdtempSync(join(tempDir, 'corral-cli-'));
+  try {
+    const staged = join(stage, 'corral');
+    writeFileSync(staged, cliWrapperScript(appExecutable), { mode: 0o755 });
+    await runPrivileged(privilegedInstallScript(staged, target));
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
 }
 
 /**

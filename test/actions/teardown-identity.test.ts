@@ -7,7 +7,12 @@ import { openIdentity } from '../../main/core/actions/identity-signal';
 import { pidfdClose, pidfdOpen, pidfdSendSignal } from '../../main/core/os/pidfd';
 import { teardown, type TeardownOptions } from '../../main/core/actions/stop-and-record';
 import type { TeardownResult } from '../../shared/model';
-import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../support/as-nobody';
+import {
+  AS_NOBODY,
+  nobodyCannotRunCheckout,
+  noteSkippedAsNobody,
+  tempHomeForNobody,
+} from '../support/as-nobody';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive, readProcStat } from '../support/proc';
 import { cleanEnv, spawnGroup, trackGroup } from '../support/spawned-groups';
@@ -159,7 +164,7 @@ describe("teardown of another user's group", () => {
       const { stdout } = await promisify(execFile)(
         AS_NOBODY[0]!,
         [...AS_NOBODY.slice(1), process.execPath, '--import', 'tsx', AS_CALLER, JSON.stringify(target)],
-        { cwd: ROOT, env: cleanEnv({ HOME: '/tmp' }), timeout: 30_000 },
+        { cwd: ROOT, env: cleanEnv({ HOME: tempHomeForNobody() }), timeout: 30_000 },
       );
       const result = JSON.parse(stdout) as TeardownResult;
 

@@ -1,7 +1,12 @@
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { GroupView, TeardownResult } from '../../shared/model';
-import { AS_NOBODY, nobodyCannotRunCheckout, noteSkippedAsNobody } from '../support/as-nobody';
+import {
+  AS_NOBODY,
+  nobodyCannotRunCheckout,
+  noteSkippedAsNobody,
+  tempHomeForNobody,
+} from '../support/as-nobody';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive, readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
@@ -99,12 +104,11 @@ describe('corral kill', () => {
       const view = (await groupsNow()).find((g) => g.pgid === group.pgid)!;
       const tsx = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
       const cli = new URL('../../main/cli/corral.ts', import.meta.url).pathname;
-      const { code, result } = await kill([view.id, '--grace-ms', '200'], { ...ENV, HOME: '/tmp' }, [
-        ...AS_NOBODY,
-        process.execPath,
-        tsx,
-        cli,
-      ]);
+      const { code, result } = await kill(
+        [view.id, '--grace-ms', '200'],
+        { ...ENV, HOME: tempHomeForNobody() },
+        [...AS_NOBODY, process.execPath, tsx, cli],
+      );
       // docs/cli.md (the CLI table): 1 when something is left running.
       expect(code).toBe(1);
       expect(result.clean).toBe(false);

@@ -1,14 +1,15 @@
 // `corral metrics` and `corral serve --metrics` as users run them (the built CLI): loopback by default,
 // a token required anywhere else, and a request without the right token refused.
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMetricsProcess } from '../support/metrics-process';
 import { runCli } from '../support/run-cli';
 import { startServe } from '../support/serve-process';
+import { tempDirForTest } from '../support/spawned-groups';
 
 const TOKEN = 'c0ffee00d1e5e15e7a11b0a7f00dcafe';
 const built = existsSync(resolve(__dirname, '../../out/main/corral.js'));
@@ -42,7 +43,7 @@ function ownAddress(): string | null {
 }
 
 function tokenFile(mode: number): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'corral-token-')), 'metrics-token');
+  const path = join(tempDirForTest('corral-token-'), 'metrics-token');
   writeFileSync(path, `${TOKEN}\n`);
   chmodSync(path, mode);
   return path;

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PolicyReport } from '../../main/core/policies/policy-report';
@@ -7,9 +6,10 @@ import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 function writeConfig(config: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'corral-policies-')), 'config.json');
+  const path = join(tempDirForTest('corral-policies-'), 'config.json');
   writeFileSync(path, JSON.stringify(config));
   return path;
 }

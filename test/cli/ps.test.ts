@@ -1,12 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
-import { spawnGroup } from '../support/spawned-groups';
+import { spawnGroup, tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 interface PsJson {
@@ -26,7 +25,7 @@ async function psJson(all = false): Promise<PsJson> {
 describe('corral ps', () => {
   it('shows one group per tool call, attributed to claude-code, and the agent group separately', async () => {
     const agent = await FakeAgent.start();
-    const dir = mkdtempSync(join(tmpdir(), 'corral-ps-'));
+    const dir = tempDirForTest('corral-ps-');
     // Two tool calls whose shells exit and leave background children behind, like the first seed.
     const first = await agent.toolCall(`sleep 600 & echo $! > ${dir}/a; echo done`);
     const second = await agent.toolCall(`(sleep 600 & sleep 600 & wait) & echo $! > ${dir}/b; echo done`);
@@ -68,7 +67,7 @@ describe('corral ps', () => {
   });
 
   it('reports the true PGID and SID of a process whose name is full of spaces and parentheses', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'corral-name-'));
+    const dir = tempDirForTest('corral-name-');
     const hostile = join(dir, 'a) R 1 1 (b');
     copyFileSync('/bin/sleep', hostile);
     const group = spawnGroup(`'${hostile}' 600 & echo $! > "$DIR/pid"; wait`);
@@ -112,7 +111,7 @@ describe('corral ps', () => {
 
   it('flags a leftover that holds the tool call output open as held-pipe, as watch does', async () => {
     const agent = await FakeAgent.start();
-    const dir = mkdtempSync(join(tmpdir(), 'corral-ps-pipe-'));
+    const dir = tempDirForTest('corral-ps-pipe-');
     const call = await agent.toolCall(`sleep 600 & echo $! > ${dir}/pid; printf 'hi\\n'`);
     await call.exited();
     const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeEvent } from '../../main/cli/event-words';
 import { renderGroups } from '../../main/cli/group-table';
@@ -9,6 +6,7 @@ import { IncidentStore } from '../../main/core/storage/incident-store';
 import type { GroupView, Incident, ProcessView } from '../../shared/model';
 import { runCli } from '../support/run-cli';
 import { makeGroup } from '../transport/fake-corral-service';
+import { tempDirForTest } from '../support/spawned-groups';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 const plain = (width: number) => ({ colour: false, width, height: Infinity });
@@ -125,7 +123,7 @@ describe('watch events in plain words', () => {
 
 describe('history', () => {
   it('shows runaway, CPU in the UI’s units and no line past COLUMNS', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'corral-history-'));
+    const dataDir = tempDirForTest('corral-history-');
     const store = IncidentStore.open(dataDir);
     const incident: Incident = {
       id: 'loop-1',

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { runCli } from '../support/run-cli';
-import { trackGroup } from '../support/spawned-groups';
+import { tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
 
 // The built CLI, as it ships: signals reach it directly. (tsx's CLI relays them to a child process and,
@@ -17,8 +16,8 @@ const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.
 
 describe('corral watch --json and corral history', () => {
   it('prints one JSON event per line with ps field names, exits cleanly on SIGINT, and history lists the incident', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'corral-watch-'));
-    const configDir = mkdtempSync(join(tmpdir(), 'corral-config-'));
+    const dataDir = tempDirForTest('corral-watch-');
+    const configDir = tempDirForTest('corral-config-');
     const configPath = join(configDir, 'config.json');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
@@ -104,7 +103,7 @@ describe('corral watch --json and corral history', () => {
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/root',
-      CORRAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'corral-watch-')),
+      CORRAL_DATA_DIR: tempDirForTest('corral-watch-'),
       CORRAL_CONFIG: '/nonexistent',
     };
     const watcher = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {

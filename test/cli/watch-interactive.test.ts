@@ -1,6 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { groupMembers, readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { waitFor } from '../support/wait-for';
 import { freePort, waitListening } from '../provenance/live-support';
+import { tempDirForTest } from '../support/spawned-groups';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -71,8 +71,8 @@ const selectedId = (screen: string): string => selectedLine(screen).split(/\s+/)
 
 describe('corral watch on a terminal', () => {
   it('selects with the arrows, searches by command and :port, stops with confirmation, keeps, sorts and quits', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'corral-watch-home-'));
-    const dataDir = mkdtempSync(join(tmpdir(), 'corral-watch-data-'));
+    const home = tempDirForTest('corral-watch-home-');
+    const dataDir = tempDirForTest('corral-watch-data-');
     const port = await freePort();
     const agent = await FakeAgent.start({
       markers: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'sess-watch-tui-01', CLAUDE_PID: '$PID' },
@@ -203,8 +203,8 @@ describe('corral watch on a terminal', () => {
     const child = spawn(process.execPath, [TSX, CLI, 'watch'], {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: mkdtempSync(join(tmpdir(), 'corral-watch-home-')),
-        CORRAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'corral-watch-data-')),
+        HOME: tempDirForTest('corral-watch-home-'),
+        CORRAL_DATA_DIR: tempDirForTest('corral-watch-data-'),
         CORRAL_CONFIG: '/nonexistent',
       },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { configPath, loadConfig } from '../../main/core/config/load-config';
 import { validateSettings } from '../../main/core/config/validate-settings';
+import { tempDirForTest } from '../support/spawned-groups';
 
 describe('settings validation', () => {
   it('accepts every documented key', () => {
@@ -42,7 +42,7 @@ describe('settings validation', () => {
   });
 
   it('names the file in every error and falls back to defaults for a file that is not JSON', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'corral-config-'));
+    const dir = tempDirForTest('corral-config-');
     const file = join(dir, 'config.json');
     writeFileSync(file, '{ not json');
     const loaded = loadConfig(file);

@@ -2,20 +2,12 @@
 // and the alerting rules (and the rules' own unit tests), systemd-analyze for the user unit, and the
 // dashboard's queries against the metric names Corral exports.
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCorralMetrics, CORRAL_METRIC_NAMES } from '../../main/metrics/corral-metrics';
 import { dashboardExprs, metricNamesIn } from './promql-names';
+import { tempDirForTest } from '../support/spawned-groups';
 
 const root = resolve(__dirname, '../..');
 const deploy = join(root, 'deploy');
@@ -56,7 +48,7 @@ describe.skipIf(promtoolSkip !== null)('deploy/prometheus, checked by promtool',
   });
 
   it('the scrape config loads as shipped, next to its token file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'corral-promtool-'));
+    const dir = tempDirForTest('corral-promtool-');
     for (const f of ['prometheus.yml', 'corral-alerts.yml'])
       copyFileSync(join(deploy, 'prometheus', f), join(dir, f));
     writeFileSync(join(dir, 'corral-metrics-token'), 'a3f1c9d2e4b5a6c7d8e9f0a1\n', { mode: 0o600 });
@@ -117,7 +109,7 @@ if (analyzeSkip) console.log(`deploy-files.test.ts: the systemd unit check skipp
 describe.skipIf(analyzeSkip !== null)('deploy/systemd', () => {
   it('systemd-analyze verifies the user unit without a warning', () => {
     // %h is the home directory: give it one where the corral it starts exists.
-    const home = mkdtempSync(join(tmpdir(), 'corral-unit-home-'));
+    const home = tempDirForTest('corral-unit-home-');
     mkdirSync(join(home, '.local/bin'), { recursive: true });
     writeFileSync(join(home, '.local/bin/corral'), '#!/bin/sh\n');
     chmodSync(join(home, '.local/bin/corral'), 0o755);

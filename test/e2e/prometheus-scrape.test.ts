@@ -1,14 +1,13 @@
 // A real Prometheus server (Debian's package) scrapes a real `corral metrics` while a fake agent
 // leaks a busy loop, and its HTTP API shows the leak. Runs where prometheus and the build exist.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
 import { startMetricsProcess } from '../support/metrics-process';
-import { trackGroup } from '../support/spawned-groups';
+import { tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { dashboardExprs, withGrafanaVariables } from '../deploy/promql-names';
 
@@ -38,7 +37,7 @@ interface Sample {
 }
 
 async function startPrometheus(targetPort: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-prometheus-'));
+  const dir = tempDirForTest('corral-prometheus-');
   // The alerting rules Corral ships, loaded by the real server.
   copyFileSync(join(root, 'deploy/prometheus/corral-alerts.yml'), join(dir, 'corral-alerts.yml'));
   writeFileSync(

@@ -2,14 +2,13 @@
 // (1280 × 800). A real `corral serve`, a fake agent whose tool calls leak real processes while the
 // page is open (from a git work tree, with a session id and a transcript naming each call), real
 // Chromium. Screenshots of every page at both sizes go to test-artifacts/.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive, readProcStat } from '../support/proc';
-import { removeDir } from '../support/spawned-groups';
+import { removeDir, tempDirForTest } from '../support/spawned-groups';
 import { startServe } from '../support/serve-process';
 import { waitFor } from '../support/wait-for';
 import { freePort, gitWorkTree, waitListening } from '../provenance/live-support';
@@ -38,9 +37,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A Claude Code–style wrapper: `source …/shell-snapshots/… && eval '<cmd>' && pwd -P >| …`. */
+/**
+ * A Claude Code–style wrapper: `source …/shell-snapshots/… && eval '<cmd>' && pwd -P >| …-cwd`, its
+ * `-cwd` file in the test's directory (removed after it), not the fixed one in /tmp it would leave.
+ */
 function claudeWrapper(snapshotDir: string, cmd: string): string {
-  return `source ${snapshotDir}/shell-snapshots/snapshot-bash-1.sh && eval '${cmd}' && pwd -P >| /tmp/claude-e2e-cwd`;
+  return `source ${snapshotDir}/shell-snapshots/snapshot-bash-1.sh && eval '${cmd}' && pwd -P >| ${snapshotDir}/claude-e2e-cwd`;
 }
 
 async function rowOrder(page: Page): Promise<string[]> {
@@ -69,12 +71,12 @@ async function noHorizontalScroll(page: Page): Promise<boolean> {
 
 describe('triage UI at 420 × 700 and 1280 × 800', () => {
   it('orders by urgency, tells the story of a leak born while the page is open, and keeps Stop in reach', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'corral-e2e-home-'));
+    const home = tempDirForTest('corral-e2e-home-');
     mkdirSync(join(home, 'shell-snapshots'));
     writeFileSync(join(home, 'shell-snapshots', 'snapshot-bash-1.sh'), '# snapshot\n');
     const serve = await startServe(CONFIG);
     const { root, sub } = gitWorkTree();
-    const config = realpathSync(mkdtempSync(join(tmpdir(), 'corral-e2e-claude-')));
+    const config = realpathSync(tempDirForTest('corral-e2e-claude-'));
     const agent = await FakeAgent.start({
       markers: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_PID: '$PID' },
       env: { CLAUDE_CONFIG_DIR: config },

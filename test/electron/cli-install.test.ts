@@ -1,11 +1,21 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   cliArguments,
   cliWrapperScript,
+  installCliPrivileged,
   installCliWrapper,
   planCliInstall,
   privilegedInstallScript,
@@ -89,6 +99,47 @@ describe('the installed corral command', () => {
       ['ps', '--json'],
     );
     expect(cliArguments(['/Applications/Corral.app/Contents/MacOS/Corral'])).toBeNull();
+  });
+});
+
+/**
+ * osascript's part, without the password prompt: runs the shell command of `do shell script "…" with
+ * administrator privileges` (the tests run as root), and fails as osascript does when it fails.
+ */
+function runAppleScriptShell(appleScript: string): Promise<void> {
+  const m = /^do shell script "((?:[^"\\]|\\.)*)" with administrator privileges$/.exec(appleScript);
+  if (!m) return Promise.reject(new Error(`not a privileged do shell script: ${appleScript}`));
+  const shell = m[1]!.replace(/\\(.)/g, '$1');
+  return new Promise((resolve, reject) =>
+    execFile('/bin/sh', ['-c', shell], (err) => (err ? reject(err) : resolve())),
+  );
+}
+
+describe('the privileged install', () => {
+  it('copies the staged wrapper to the target and leaves nothing in the temporary directory', async () => {
+    const temp = join(home, 'temp');
+    mkdirSync(temp);
+    const target = join(home, 'usr local', 'bin', 'corral');
+    const app = appStandIn();
+    await installCliPrivileged(target, app, temp, runAppleScriptShell);
+    expect(readFileSync(target, 'utf8')).toBe(cliWrapperScript(app));
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    expect(readdirSync(temp)).toEqual([]);
+  });
+
+  it('leaves nothing there either when the user cancels the password prompt', async () => {
+    const temp = join(home, 'temp');
+    mkdirSync(temp);
+    const cancelled = new Error('User canceled. (-128)');
+    let staged: string[] = [];
+    await expect(
+      installCliPrivileged(join(home, 'bin', 'corral'), appStandIn(), temp, () => {
+        staged = readdirSync(temp);
+        return Promise.reject(cancelled);
+      }),
+    ).rejects.toBe(cancelled);
+    expect(staged).toHaveLength(1);
+    expect(readdirSync(temp)).toEqual([]);
   });
 });
 

@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentMatcher } from '../../main/core/analysis/agent-matcher';
 import { BUILTIN_SIGNATURES } from '../../main/core/analysis/signatures';
@@ -8,7 +6,7 @@ import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { FakeAgent } from '../support/fake-agent';
 import { allPids, readProcStat } from '../support/proc';
 import { startHarness, type Harness } from '../support/service-harness';
-import { spawnGroup } from '../support/spawned-groups';
+import { spawnGroup, tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { fanOutResult, nativeFixture } from './native/native-fixtures';
 
@@ -79,7 +77,7 @@ describe('processes vanishing while Corral reads them', () => {
     harness = startHarness({ pollIntervalMs: 200 });
     const fanOut = nativeFixture('fan-out');
     const agent = await FakeAgent.start();
-    const readyDir = mkdtempSync(join(tmpdir(), 'corral-vanish-'));
+    const readyDir = tempDirForTest('corral-vanish-');
     const call = await agent.toolCall(`exec '${fanOut}' ${GROUP_SIZE} '${readyDir}/ready'`);
     await waitFor('fan-out ready', () => {
       try {

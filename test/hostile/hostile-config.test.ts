@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +7,9 @@ import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { loadConfig } from '../../main/core/config/load-config';
 import type { GroupView } from '../../shared/model';
 import { runCli } from '../support/run-cli';
+import { tempDirRemovedAfterAll } from '../support/temp-dirs';
 
-const dir = mkdtempSync(join(tmpdir(), 'corral-config-'));
+const dir = tempDirRemovedAfterAll('corral-config-');
 let n = 0;
 function configFile(content: string | Buffer): string {
   const path = join(dir, `config-${n++}.json`);

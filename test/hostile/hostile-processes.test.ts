@@ -1,5 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
@@ -7,7 +6,7 @@ import type { GroupView, ProcessView, TeardownResult } from '../../shared/model'
 import { nativeFixture } from '../faults/native/native-fixtures';
 import { groupMembers, isAlive, readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
-import { cleanEnv, spawnGroup, type SpawnedGroup } from '../support/spawned-groups';
+import { cleanEnv, spawnGroup, tempDirForTest, type SpawnedGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { bashBytes, HOSTILE_ARGS, HOSTILE_NAMES } from './hostile-names';
 
@@ -51,7 +50,7 @@ const longArgv = (): string[] => [
 async function startHostileGroup(): Promise<{ group: SpawnedGroup; expected: Expected[] }> {
   const hold = nativeFixture('hold');
   const noArgv = nativeFixture('no-argv');
-  const binDir = mkdtempSync(join(tmpdir(), 'corral-hostile-'));
+  const binDir = tempDirForTest('corral-hostile-');
   const lines: string[] = [];
   HOSTILE_NAMES.forEach((h, i) => {
     // Each name gets a directory of its own, so truncated names cannot collide.
@@ -205,7 +204,7 @@ describe('hostile process names and command lines (real processes)', () => {
 
   it('a plain process that calls itself `claude` is taken for an agent (its group protected); forged markers never reach PID 1', async () => {
     const hold = nativeFixture('hold');
-    const dir = mkdtempSync(join(tmpdir(), 'corral-claude-'));
+    const dir = tempDirForTest('corral-claude-');
     copyFileSync(hold, join(dir, 'claude'));
     // A normal shell (no agent markers) runs a fake `claude`, and a sibling that no agent started.
     const fake = spawnGroup(

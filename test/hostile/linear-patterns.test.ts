@@ -14,9 +14,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) removeDir(dir);
 });
 
-function configWith(agents: unknown[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-patterns-'));
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   dirs.push(dir);
+  return dir;
+}
+
+function configWith(agents: unknown[]): string {
+  const dir = tempDir('corral-patterns-');
   const path = join(dir, 'config.json');
   writeFileSync(path, JSON.stringify({ agents }));
   return path;
@@ -52,7 +57,7 @@ describe('user-configured patterns', () => {
   it('and through a settings request, with nothing changed', async () => {
     const running = createCorralService({
       config: { path: '(test)', settings: DEFAULT_SETTINGS, errors: [] },
-      dataDir: mkdtempSync(join(tmpdir(), 'corral-data-')),
+      dataDir: tempDir('corral-data-'),
       persistSettings: false,
     });
     try {

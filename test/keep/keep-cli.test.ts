@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
@@ -7,10 +6,10 @@ import { FakeAgent } from '../support/fake-agent';
 import { spawnGroupWithPid } from '../support/forced-pid';
 import { groupMembers } from '../support/proc';
 import { runCli, type CliResult } from '../support/run-cli';
-import { spawnGroup, type SpawnedGroup } from '../support/spawned-groups';
+import { type SpawnedGroup, spawnGroup, tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
-const dataDir = (): string => mkdtempSync(join(tmpdir(), 'corral-keep-cli-'));
+const dataDir = (): string => tempDirForTest('corral-keep-cli-');
 const cli = (dir: string, args: string[]): Promise<CliResult> =>
   runCli(args, { env: { CORRAL_DATA_DIR: dir, CORRAL_CONFIG: '/nonexistent' } });
 

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideNotification, INITIAL_NOTIFICATION_STATE } from '../../main/electron/notification-policy';
 import { openIncidentCount } from '../../main/electron/flagged-groups';
@@ -14,6 +11,7 @@ import { isAlive } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { startHarness, type Harness } from '../support/service-harness';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -46,7 +44,7 @@ const loopPid = (g: GroupView): number => g.processes.find((p) => !p.command.sta
 
 describe('a kept group in the running core', () => {
   it('keeps its flags but raises no notification, matches no policy stop, while an expired keep is no keep', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'corral-keep-'));
+    const dataDir = tempDirForTest('corral-keep-');
     const agent = await FakeAgent.start();
     const kept = await leftover(agent, dataDir);
     const expired = await leftover(agent, dataDir);
@@ -108,7 +106,7 @@ describe('a kept group in the running core', () => {
   });
 
   it('a keep asked of the service (the UI) is in the next snapshot and survives a restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'corral-keep-'));
+    const dataDir = tempDirForTest('corral-keep-');
     const agent = await FakeAgent.start();
     const group = await leftover(agent, dataDir);
     harness = startHarness({}, dataDir);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { fanOutResult, nativeFixture } from '../faults/native/native-fixtures';
 import { FakeAgent } from '../support/fake-agent';
 import { allPids, readProcStat, type ProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
-import { spawnGroup, trackGroup } from '../support/spawned-groups';
+import { spawnGroup, tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 const BUILT = [process.execPath, fileURLToPath(new URL('../../out/main/corral.js', import.meta.url))];
@@ -40,7 +39,7 @@ describe('load: thousands of processes and groups', () => {
   it(`${BIG_GROUP} processes in one tool-call group beside ${SMALL_GROUPS} groups: ps is exact, kill empties the big group`, async () => {
     const fanOut = nativeFixture('fan-out');
     const agent = await FakeAgent.start();
-    const dir = mkdtempSync(join(tmpdir(), 'corral-load-'));
+    const dir = tempDirForTest('corral-load-');
     const spawnStarted = Date.now();
     const call = await agent.toolCall(`exec '${fanOut}' ${BIG_GROUP} '${dir}/big'`);
     const small = spawnGroup(`exec '${fanOut}' ${SMALL_GROUPS} "$DIR/ready" own-groups`);

@@ -1,13 +1,13 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bearerMatches, resolveToken } from '../../main/metrics/bearer-token';
+import { tempDirForTest } from '../support/spawned-groups';
 
 const TOKEN = 'a3f1c9d2e4b5a6c7d8e9f0a1';
 
 function tokenFile(content: string, mode: number): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'corral-token-')), 'token');
+  const path = join(tempDirForTest('corral-token-'), 'token');
   writeFileSync(path, content);
   chmodSync(path, mode);
   return path;
@@ -31,7 +31,7 @@ describe('the metrics bearer token', () => {
 
   it('refuses a missing file, a directory, a short token, both sources at once', () => {
     expect(() => resolveToken({ tokenFile: '/nonexistent/token' }, {})).toThrow(/cannot read it \(ENOENT\)/);
-    expect(() => resolveToken({ tokenFile: mkdtempSync(join(tmpdir(), 'corral-dir-')) }, {})).toThrow(
+    expect(() => resolveToken({ tokenFile: tempDirForTest('corral-dir-') }, {})).toThrow(
       /not a regular file/,
     );
     expect(() => resolveToken({ token: 'short' }, {})).toThrow(/at least 16 characters/);

@@ -1,8 +1,5 @@
 // The feeder over a real CorralService: a fake agent leaks a busy loop, the monitor flags it, and the
 // metrics say so with bounded labels and CPU counted once per leaked group.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MetricValueWithName } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
@@ -13,6 +10,7 @@ import { metricsSourceOf } from '../../main/metrics/metrics-source';
 import { countingTeardowns } from '../../main/metrics/teardown-outcomes';
 import { FakeAgent } from '../support/fake-agent';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 let running: RunningService | null = null;
 let feeder: MetricsFeeder | null = null;
@@ -30,7 +28,7 @@ function start(): { running: RunningService; metrics: CorralMetrics; feeder: Met
       settings: { ...DEFAULT_SETTINGS, pollIntervalMs: 200, runaway: { cpuPercent: 10, windowSeconds: 1 } },
       errors: [],
     },
-    dataDir: mkdtempSync(join(tmpdir(), 'corral-metrics-data-')),
+    dataDir: tempDirForTest('corral-metrics-data-'),
     persistSettings: false,
     watchIntervalMs: 50,
     onError: () => {},

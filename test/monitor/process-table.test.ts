@@ -1,12 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
 import { startHarness, type Harness } from '../support/service-harness';
-import { cleanEnv, trackGroup } from '../support/spawned-groups';
+import { cleanEnv, tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 const SLOW_EXEC_AGENT = fileURLToPath(new URL('../fixtures/slow-exec-agent.py', import.meta.url));
@@ -49,7 +48,7 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
     async (_, command) => {
       harness = startHarness();
       const agent = await FakeAgent.start();
-      const dir = mkdtempSync(join(tmpdir(), 'corral-setsid-'));
+      const dir = tempDirForTest('corral-setsid-');
       const call = await agent.toolCall(command(dir));
       const pid = Number(await readyFile(dir, 'pid'));
       trackGroup(pid);
@@ -72,7 +71,7 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
 
   it('reports a process first seen as a zombie as started and exited', async () => {
     const agent = await FakeAgent.start();
-    const dir = mkdtempSync(join(tmpdir(), 'corral-zombie-'));
+    const dir = tempDirForTest('corral-zombie-');
     // The child exits only once its shell has become `sleep` (read with a builtin: no fork), which never
     // reaps it; exiting earlier, it could be reaped by bash before the exec.
     const call = await agent.toolCall(
@@ -97,7 +96,7 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
 
   it('takes a tool-call shell read between fork and exec for what it is once it execs', async () => {
     harness = startHarness();
-    const dir = mkdtempSync(join(tmpdir(), 'corral-slow-exec-'));
+    const dir = tempDirForTest('corral-slow-exec-');
     execFileSync('mkfifo', [join(dir, 'go')]);
     // After its exec the shell leaves a sleep behind and waits on a FIFO until the test lets it exit.
     writeFileSync(join(dir, 'cmd'), `sleep 600 & echo $! > ${dir}/leftover; read line < ${dir}/go`);

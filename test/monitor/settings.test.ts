@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { loadConfig } from '../../main/core/config/load-config';
 import { createCorralService, type RunningService } from '../../main/core/create-service';
-import { spawnGroup } from '../support/spawned-groups';
+import { spawnGroup, tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 let running: RunningService | null = null;
@@ -15,7 +14,7 @@ afterEach(async () => {
 });
 
 function start(): { running: RunningService; configPath: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-settings-'));
+  const dir = tempDirForTest('corral-settings-');
   const configPath = join(dir, 'corral', 'config.json');
   running = createCorralService({
     config: { path: configPath, settings: { ...DEFAULT_SETTINGS, pollIntervalMs: 200 }, errors: [] },
@@ -26,7 +25,7 @@ function start(): { running: RunningService; configPath: string } {
 
 describe('config file problems through the service', () => {
   it('are reported as read, and cleared once valid settings were saved over them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'corral-settings-'));
+    const dir = tempDirForTest('corral-settings-');
     const configPath = join(dir, 'config.json');
     const errors = [`${configPath}: pollIntervalMs: expected 100..60000, got 5; the default is used`];
     running = createCorralService({

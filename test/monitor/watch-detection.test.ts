@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, readProcStat } from '../support/proc';
 import { startHarness, type Harness } from '../support/service-harness';
-import { spawnGroup } from '../support/spawned-groups';
+import { spawnGroup, tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 let harness: Harness | null = null;
@@ -108,15 +109,16 @@ describe('corral watch detection (real processes under a fake agent)', () => {
   it('keeps nested children and a setsid grandchild attributed by lineage alone (no env markers)', async () => {
     harness = startHarness();
     const agent = await FakeAgent.start({ markers: {} });
+    const sidFile = join(tempDirForTest('corral-escaped-'), 'sid');
     const call = await agent.toolCall(
-      `(sleep 600 & (sleep 600 & wait) & setsid bash -c 'echo $$ > "$0"; sleep 600 & wait' /tmp/corral-escaped-$PPID & wait) & sleep 0.5; echo done`,
+      `(sleep 600 & (sleep 600 & wait) & setsid bash -c 'echo $$ > "$0"; sleep 600 & wait' '${sidFile}' & wait) & sleep 0.5; echo done`,
     );
     await call.exited();
     const escapedSid = Number(
       await waitFor('setsid grandchild', async () => {
         try {
           const { readFileSync } = await import('node:fs');
-          return readFileSync(`/tmp/corral-escaped-${agent.pid}`, 'utf8').trim() || undefined;
+          return readFileSync(sidFile, 'utf8').trim() || undefined;
         } catch {
           return undefined;
         }

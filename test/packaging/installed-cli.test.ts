@@ -233,8 +233,9 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
       expect(readFileSync(unit, 'utf8')).toContain(
         `\nExecStart=${join(prefix, 'bin', 'corral')} watch --json\n`,
       );
-      const runtime = join(home, 'runtime');
-      mkdirSync(runtime, { mode: 0o700 });
+      // Short: the user units' sockets below it (gnupg/S.gpg-agent.browser) must fit in a socket
+      // address (108 bytes), and the test file's temporary directory is already a long path.
+      const runtime = mkdtempSync(join(work, 'run-'));
       const verify = spawnSync('systemd-analyze', ['--user', 'verify', unit], {
         env: { ...env(), XDG_RUNTIME_DIR: runtime },
         encoding: 'utf8',

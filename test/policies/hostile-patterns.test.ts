@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyReport } from '../../main/core/policies/policy-report';
@@ -7,6 +6,7 @@ import { FakeAgent } from '../support/fake-agent';
 import { runCli } from '../support/run-cli';
 import { startHarness, type Harness } from '../support/service-harness';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 // Patterns a backtracking engine takes exponential (or huge polynomial) time on, over the 80-character
 // command lines below, each a leftover whose whole argv is that one word.
@@ -39,9 +39,12 @@ afterEach(async () => {
 /** Starts one leftover per name under a fake agent; returns their pgids by name. */
 async function leftovers(agent: FakeAgent): Promise<Record<keyof typeof NAMES, number>> {
   const pgids = {} as Record<keyof typeof NAMES, number>;
+  const fifos = tempDirForTest('corral-fifos-');
   for (const [key, name] of Object.entries(NAMES) as Array<[keyof typeof NAMES, string]>) {
     // cat on a FIFO it holds open for writing itself blocks forever: one process, argv [name].
-    const call = await agent.toolCall(`f=$(mktemp -u) && mkfifo "$f" && exec -a ${name} cat <>"$f"`);
+    const call = await agent.toolCall(
+      `f=$(mktemp -u '${fifos}/fifo.XXXXXX') && mkfifo "$f" && exec -a ${name} cat <>"$f"`,
+    );
     pgids[key] = call.pid;
   }
   for (const [key, pgid] of Object.entries(pgids) as Array<[keyof typeof NAMES, number]>)
@@ -67,7 +70,7 @@ function cmdline(pid: number): string | null {
 }
 
 function writeConfig(config: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'corral-policies-')), 'config.json');
+  const path = join(tempDirForTest('corral-policies-'), 'config.json');
   writeFileSync(path, JSON.stringify(config));
   return path;
 }

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { whyNotLinear } from '../../main/core/analysis/linear-pattern';
 import { loadConfig } from '../../main/core/config/load-config';
 import { validateSettings } from '../../main/core/config/validate-settings';
+import { tempDirForTest } from '../support/spawned-groups';
 
 const ISSUE_EXAMPLE = {
   policyMode: 'observe',
@@ -110,7 +110,7 @@ describe('policy configuration', () => {
   });
 
   it('names the file and the rule when loading a config file', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'corral-policy-')), 'config.json');
+    const path = join(tempDirForTest('corral-policy-'), 'config.json');
     writeFileSync(
       path,
       JSON.stringify({ policyMode: 'enforce', policies: [{ name: 'ppid1', match: {}, action: 'stop' }] }),

@@ -1,17 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GroupView } from '../../shared/model';
 import { runCli } from '../support/run-cli';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 export const CLI_ENV = { CORRAL_CONFIG: '/nonexistent' };
 
 /** A fresh git work tree (real `git init`) with a subdirectory to work in. */
 export function gitWorkTree(): { root: string; sub: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'corral-project-')));
+  const root = realpathSync(tempDirForTest('corral-project-'));
   execFileSync('git', ['init', '-q', root]);
   const sub = join(root, 'web', 'app');
   mkdirSync(sub, { recursive: true });

@@ -9,6 +9,7 @@ import type { ServerMessage } from '../../shared/contract';
 import { waitFor } from '../support/wait-for';
 import { FakeCorralService, KNOWN_GROUP_ID, makeGroup } from '../transport/fake-corral-service';
 
+let root: string;
 let staticDir: string;
 let service: FakeCorralService;
 let server: RunningServer;
@@ -16,11 +17,13 @@ let port: number;
 const sockets: WebSocket[] = [];
 
 beforeEach(async () => {
-  staticDir = mkdtempSync(join(tmpdir(), 'corral-serve-'));
-  mkdirSync(join(staticDir, 'assets'));
+  // A file beside the static folder, which no request path may reach.
+  root = mkdtempSync(join(tmpdir(), 'corral-serve-'));
+  staticDir = join(root, 'static');
+  mkdirSync(join(staticDir, 'assets'), { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Corral</title>');
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
-  writeFileSync(join(tmpdir(), 'corral-serve-secret.txt'), 'secret');
+  writeFileSync(join(root, 'corral-serve-secret.txt'), 'secret');
   service = new FakeCorralService();
   server = await startServer(service, { port: 0, host: '127.0.0.1', staticDir });
   port = Number(new URL(server.url).port);
@@ -29,7 +32,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const ws of sockets.splice(0)) ws.terminate();
   await server.close();
-  rmSync(staticDir, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 });
 
 function get(

@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { chownSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { tempDirForTest } from './spawned-groups';
 
 /** Runs what follows as `nobody`, with no groups: the other user the permission tests need. */
 export const AS_NOBODY = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+const NOBODY_UID = 65534;
+const NOBODY_GID = 65534;
 
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
@@ -33,4 +37,14 @@ export const nobodyCannotRunCheckout: string | null = (() => {
 export function noteSkippedAsNobody(file: string): void {
   if (nobodyCannotRunCheckout)
     console.log(`${file}: tests run as another user skipped, ${nobodyCannotRunCheckout}`);
+}
+
+/**
+ * A HOME of nobody's own for a command run as `nobody` (where it may write its data directory, as
+ * `corral kill` writes its stop note), removed after the test: never /tmp, where what it wrote stayed.
+ */
+export function tempHomeForNobody(): string {
+  const home = tempDirForTest('corral-nobody-home-');
+  chownSync(home, NOBODY_UID, NOBODY_GID);
+  return home;
 }

@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allPids, readProcStat } from './proc';
-import { trackGroup } from './spawned-groups';
+import { tmpdirEnv } from './test-tmpdir';
+import { tempDirForTest, trackGroup } from './spawned-groups';
 import { testCacheDir } from './test-cache';
 
 /**
@@ -88,7 +88,7 @@ export interface ClaudeRunOptions {
 
 /** A fresh HOME for one run, with `.claude/` inside it. */
 export function makeClaudeHome(): { home: string; configDir: string } {
-  const home = mkdtempSync(join(tmpdir(), 'corral-claude-home-'));
+  const home = tempDirForTest('corral-claude-home-');
   return { home, configDir: join(home, '.claude') };
 }
 
@@ -105,6 +105,7 @@ export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     // No CLAUDE_CONFIG_DIR: the CLI defaults to $HOME/.claude, and Corral must find it from HOME alone.
     HOME: home,
+    ...tmpdirEnv(),
     SHELL: '/bin/bash',
     LANG: 'C.UTF-8',
     TERM: 'dumb',

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { trackGroup } from './spawned-groups';
+import { tempDirForTest, trackGroup } from './spawned-groups';
+import { tmpdirEnv } from './test-tmpdir';
 import { testCacheDir } from './test-cache';
 
 /**
@@ -70,7 +70,7 @@ export function runCodex(options: {
   /** More arguments for `codex exec`, before the prompt. */
   args?: string[];
 }): Promise<CodexRun> {
-  const home = mkdtempSync(join(tmpdir(), 'corral-codex-home-'));
+  const home = tempDirForTest('corral-codex-home-');
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome);
   writeFileSync(
@@ -91,6 +91,7 @@ export function runCodex(options: {
   const env = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
+    ...tmpdirEnv(),
     CODEX_HOME: codexHome,
     FAKE_API_KEY: 'fake-key-for-tests',
     LANG: 'C.UTF-8',

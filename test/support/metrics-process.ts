@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { trackGroup } from './spawned-groups';
+import { tempDirForTest, trackGroup } from './spawned-groups';
+import { tmpdirEnv } from './test-tmpdir';
 import { waitFor } from './wait-for';
 
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -23,7 +23,7 @@ export async function startMetricsProcess(
   args: string[],
   { config = {}, env = {} }: { config?: Record<string, unknown>; env?: Record<string, string> } = {},
 ): Promise<MetricsProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-metrics-'));
+  const dir = tempDirForTest('corral-metrics-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   const child = spawn(process.execPath, [BUILT_CLI, 'metrics', ...args], {
     detached: true,
@@ -31,6 +31,7 @@ export async function startMetricsProcess(
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
+      ...tmpdirEnv(),
       CORRAL_CONFIG: join(dir, 'config.json'),
       CORRAL_DATA_DIR: join(dir, 'data'),
       ...env,

@@ -3,6 +3,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackGroup } from './spawned-groups';
+import { tmpdirEnv } from './test-tmpdir';
 import { testCacheDir } from './test-cache';
 
 /**
@@ -92,7 +93,7 @@ export function runNodeCli(
   if (!node) throw new Error(`no Node >= 22 for ${cli.label}`);
   const child = spawn(node, [cliEntry(cli), ...args], {
     cwd: options.cwd,
-    env: { PATH: '/usr/local/bin:/usr/bin:/bin', ...options.env },
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', ...tmpdirEnv(), ...options.env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chosenSqliteDriver } from './spawned-groups';
+import { tmpdirEnv } from './test-tmpdir';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -29,6 +30,7 @@ export function runCli(
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           HOME: process.env.HOME ?? '/root',
+          ...tmpdirEnv(),
           ...chosenSqliteDriver(),
           ...env,
         },

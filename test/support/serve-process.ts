@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { trackGroup } from './spawned-groups';
+import { tempDirForTest, trackGroup } from './spawned-groups';
+import { tmpdirEnv } from './test-tmpdir';
 import { waitFor } from './wait-for';
 
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -25,7 +25,7 @@ export async function startServe(
   config: Record<string, unknown>,
   { port = 0, args = [] }: { port?: number; args?: string[] } = {},
 ): Promise<ServeProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-serve-'));
+  const dir = tempDirForTest('corral-serve-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port), ...args], {
     detached: true,
@@ -33,6 +33,7 @@ export async function startServe(
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
+      ...tmpdirEnv(),
       CORRAL_CONFIG: join(dir, 'config.json'),
       CORRAL_DATA_DIR: join(dir, 'data'),
     },

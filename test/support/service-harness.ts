@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MonitorEvent, MonitorEventType, Settings } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { createCorralService, type RunningService } from '../../main/core/create-service';
+import { tempDirForTest } from './spawned-groups';
 import { describeEvents, waitFor } from './wait-for';
 
 export interface Harness {
@@ -18,10 +16,13 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** A real CorralService (monitor, store, teardown) with test-sized settings. */
+/**
+ * A real CorralService (monitor, store, teardown) with test-sized settings. Without a `dataDir`, it
+ * makes one, removed after the test.
+ */
 export function startHarness(
   overrides: Partial<Settings> = {},
-  dataDir = mkdtempSync(join(tmpdir(), 'corral-data-')),
+  dataDir = tempDirForTest('corral-data-'),
 ): Harness {
   const settings: Settings = { ...DEFAULT_SETTINGS, pollIntervalMs: 200, ...overrides };
   const running = createCorralService({

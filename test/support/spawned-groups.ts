@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { groupMembers } from './proc';
+import { tmpdirEnv } from './test-tmpdir';
 import { waitFor } from './wait-for';
 
 /** The SQLite driver a storage test chose (test/storage/sqlite-drivers.ts), for the Corral it starts. */
@@ -21,6 +22,7 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     HOME: process.env.HOME ?? '/root',
     LC_ALL: 'C',
     CORRAL_TEST_FIXTURE: '1',
+    ...tmpdirEnv(),
     ...chosenSqliteDriver(),
     ...extra,
   };
@@ -28,9 +30,23 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 /** Every process group a test created; removed by PGID after each test. */
 const created = new Set<number>();
+/** The directories those groups were given; removed after each test, once the groups are gone. */
+const createdDirs = new Set<string>();
 
 export function trackGroup(pgid: number): void {
   if (pgid > 1) created.add(pgid);
+}
+
+/** Removes `dir` after the test, once the process groups it created (which may write in it) are gone. */
+export function trackDir(dir: string): void {
+  createdDirs.add(dir);
+}
+
+/** A new temporary directory named from `prefix`, removed after the test once its groups are gone. */
+export function tempDirForTest(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  trackDir(dir);
+  return dir;
 }
 
 export interface SpawnedGroup {
@@ -49,7 +65,7 @@ export function spawnGroup(
   script: string,
   { env = cleanEnv(), argv0 }: { env?: Record<string, string>; argv0?: string } = {},
 ): SpawnedGroup {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-test-'));
+  const dir = tempDirForTest('corral-test-');
   const options: SpawnOptions = { detached: true, stdio: 'ignore', env: { ...env, DIR: dir } };
   if (argv0) options.argv0 = argv0;
   const child = spawn('/bin/bash', ['-c', script], options);
@@ -76,7 +92,10 @@ export function spawnGroup(
   };
 }
 
-/** SIGKILLs every group this test created (by PGID) and waits until each is empty. */
+/**
+ * SIGKILLs every group this test created (by PGID), waits until each is empty, then removes the
+ * directories they were given.
+ */
 export async function removeCreatedGroups(): Promise<void> {
   const pgids = [...created];
   created.clear();
@@ -92,6 +111,8 @@ export async function removeCreatedGroups(): Promise<void> {
       timeoutMs: 5000,
     });
   }
+  for (const dir of createdDirs) removeDir(dir);
+  createdDirs.clear();
 }
 
 export function removeDir(dir: string): void {

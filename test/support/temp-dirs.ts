@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { removeDir } from './spawned-groups';
 
 /**
@@ -18,4 +18,14 @@ export function tempDirsRemovedAfterEach(): (prefix: string) => string {
     dirs.push(dir);
     return dir;
   };
+}
+
+/**
+ * A temporary directory named from `prefix` that the whole test file shares, removed after its tests.
+ * Call it at the top of the file (it registers an afterAll hook on the file).
+ */
+export function tempDirRemovedAfterAll(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => removeDir(dir));
+  return dir;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,7 +24,16 @@ export default function setup(): () => void {
     XDG_CACHE_HOME: join(home, '.cache'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The test files' own temporary directories (test/support/temp-dir-per-file.ts) go below the run's,
+  // so a file whose worker dies before its cleanup leaves nothing behind the run. Like /tmp, anyone
+  // may reach them (the tests that run a child as `nobody`); the home beside them stays 0700.
+  const tmpRoot = join(root, 'tmp');
+  mkdirSync(tmpRoot);
+  chmodSync(tmpRoot, 0o1777);
+  chmodSync(root, 0o755);
   Object.assign(process.env, dirs, {
+    CORRAL_TEST_TMP_ROOT: tmpRoot,
+    CORRAL_TEST_SYSTEM_TMPDIR: tmpdir(),
     CORRAL_TEST_HOME: home,
     CORRAL_TEST_CACHE: realCache,
     // The packaging test installs with the machine's npm settings and cache, read from the real HOME.

@@ -1,6 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
@@ -8,6 +6,7 @@ import { startWorkerService, type WorkerBackedService } from '../../main/core/wo
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
 import { waitFor } from '../support/wait-for';
+import { tempDirForTest } from '../support/spawned-groups';
 
 // The desktop app runs the core in this worker; it is built by `npm run build` (part of `npm test`).
 const ENTRY = fileURLToPath(new URL('../../out/main/service-worker.js', import.meta.url));
@@ -24,7 +23,7 @@ describe('the core in a worker thread', () => {
   });
 
   it('pushes agents-only snapshots and events, answers requests, and stops a group through the worker', async () => {
-    running = await startWorkerService(ENTRY, { dataDir: mkdtempSync(join(tmpdir(), 'corral-worker-')) });
+    running = await startWorkerService(ENTRY, { dataDir: tempDirForTest('corral-worker-') });
     const { service } = running;
     expect(service.settings().pollIntervalMs).toBe(1000);
     // Listening before the tool call starts: an event pushed before the test looks is not lost.
@@ -63,7 +62,7 @@ describe('the core in a worker thread', () => {
   });
 
   it("stops a session's leftovers through the worker, and its agents-only snapshots name the session", async () => {
-    running = await startWorkerService(ENTRY, { dataDir: mkdtempSync(join(tmpdir(), 'corral-worker-')) });
+    running = await startWorkerService(ENTRY, { dataDir: tempDirForTest('corral-worker-') });
     const { service } = running;
     const session = 'sess-worker-0001';
     const agent = await FakeAgent.start({

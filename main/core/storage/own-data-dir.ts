@@ -163,17 +163,25 @@ export function appendOwnFile(path: string, text: string): void {
   }
 }
 
-/** Replaces the file with `text` through a fresh temporary file and a rename (a rename never follows a link). */
+/**
+ * Replaces the file with `text` through a fresh temporary file and a rename (a rename never follows a
+ * link). A write or rename that fails leaves no temporary file behind.
+ */
 export function writeOwnFileAtomically(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
   rmSync(tmp, { force: true });
-  const fd = openOwnFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
   try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
+    const fd = openOwnFile(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
   }
-  renameSync(tmp, path);
 }
 
 /** The file's text, or null when there is none; refuses a link, a special file, another's file or an oversized one. */

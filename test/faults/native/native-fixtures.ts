@@ -3,12 +3,20 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { removeDir } from '../../support/spawned-groups';
 
 export type NativeFixture = 'hold' | 'fan-out' | 'no-argv' | 'vfork-hold';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const built = new Map<NativeFixture, string>();
 let outDir: string | null = null;
+// The binaries serve the whole test file that imports this module: removed after its tests.
+afterAll(() => {
+  if (outDir) removeDir(outDir);
+  outDir = null;
+  built.clear();
+});
 
 /** Path of a small C fixture from this folder, compiled with the system cc on first use. */
 export function nativeFixture(name: NativeFixture): string {
