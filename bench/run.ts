@@ -108,10 +108,11 @@ async function snapshotsAt(
 /** The monitor's steady cost over the table as it is, in a Node process of its own. */
 function monitorCostRun(): ReturnType<typeof measureMonitorCostInOwnProcess> {
   log(
-    `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s of watching, ${PLAN.breakdownSeconds} s instrumented, ${PLAN.sweeps} full sweeps`,
+    `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s of watching, ${PLAN.monitorBusySeconds} s beside a busy neighbour, ${PLAN.breakdownSeconds} s instrumented, ${PLAN.sweeps} full sweeps`,
   );
   return measureMonitorCostInOwnProcess({
     seconds: PLAN.monitorSeconds,
+    busySeconds: PLAN.monitorBusySeconds,
     windowSeconds: PLAN.windowSeconds,
     breakdownSeconds: PLAN.breakdownSeconds,
     warmupSeconds: PLAN.monitorWarmupSeconds,

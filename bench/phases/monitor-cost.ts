@@ -4,6 +4,7 @@ import type { MonitorHarness, Tick } from '../lib/monitor-harness';
 import { summarize, type Summary } from '../lib/stats';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { DEFAULT_FULL_SWEEP_EVERY } from '../../main/core/monitor/monitor';
+import { startBusyNeighbour } from '../lib/busy-neighbour';
 import { sleep, waitUntil } from '../lib/wait';
 
 export interface MonitorCostPlan {
@@ -13,6 +14,20 @@ export interface MonitorCostPlan {
   breakdownSeconds: number;
   /** Full sweeps to time for their amortized share. */
   sweeps: number;
+  /** Length of the run with a busy neighbour (every core spinning), cut into windows of the same length. */
+  busySeconds: number;
+}
+
+/** Process CPU over whole windows while the monitor only watches. */
+export interface WindowedCost {
+  /** CPU % of one core in each window. */
+  percentPerWindow: number[];
+  /** CPU % of one core, the mean of the windows no full sweep fell in (all windows' when every one had one). */
+  meanPercent: number;
+  /** Windows a full sweep fell in, left out of meanPercent: the sweeps are added at their amortized share. */
+  windowsWithSweep: number;
+  /** V8's full (mark-compact) GCs during the windows: each costs tens of ms, so a window with one stands out. */
+  majorGcsInWindows: number;
 }
 
 export interface TickCost {
@@ -23,16 +38,8 @@ export interface TickCost {
   percentOfCore: number;
 }
 
-export interface MonitorCost {
-  /** CPU % of one core in each window of the uninstrumented run. */
-  percentPerWindow: number[];
+export interface MonitorCost extends WindowedCost {
   windowSeconds: number;
-  /** CPU % of one core, the mean of the windows no full sweep fell in (all windows' when every one had one). */
-  meanPercent: number;
-  /** Windows a full sweep fell in, left out of meanPercent: the sweeps are added at their amortized share. */
-  windowsWithSweep: number;
-  /** V8's full (mark-compact) GCs during the windows: each costs tens of ms, so a window with one stands out. */
-  majorGcsInWindows: number;
   /**
    * Full-table sweeps, one every DEFAULT_FULL_SWEEP_EVERY polls, seldom fall in a window: timed apart,
    * and their share of a core at the default pace added to the windows' figure.
@@ -40,6 +47,8 @@ export interface MonitorCost {
   fullSweep: { calls: number; cpuMsPerSweep: Summary; amortizedPercent: number };
   /** The windows' mean plus the full sweeps' amortized share: the figure the target is checked against. */
   steadyStatePercent: number;
+  /** The same windows while every core runs a busy loop of another program's (bench/lib/busy-neighbour.ts). */
+  busyNeighbour: WindowedCost & { loops: number; steadyStatePercent: number };
   breakdown: {
     seconds: number;
     /** CPU % of one core over the instrumented window (timing itself costs a little). */
@@ -73,25 +82,16 @@ export async function measureMonitorCost(
   plan: MonitorCostPlan,
 ): Promise<MonitorCost> {
   const { seconds, windowSeconds, breakdownSeconds } = plan;
-  const percentPerWindow: number[] = [];
-  // A window a full sweep fell in carries that sweep, which is added below at its amortized share: left
-  // out of the mean, or it would be counted twice (and one 57 ms sweep is 0.57 % of a 10 s window).
-  const withoutSweep: number[] = [];
-  const majorGcs = countMajorGcs();
-  const all = cpuPercentSince();
-  for (let left = seconds; left > 0; left -= windowSeconds) {
-    const sweepsBefore = harness.monitor.sweepCount;
-    const done = cpuPercentSince();
-    await sleep(windowSeconds * 1000);
-    const percent = done();
-    percentPerWindow.push(percent);
-    if (harness.monitor.sweepCount === sweepsBefore) withoutSweep.push(percent);
+  const quiet = await measureWindows(harness, seconds, windowSeconds);
+  const neighbour = startBusyNeighbour();
+  let busy: WindowedCost;
+  try {
+    // Let the scheduler settle the loops on the cores before the first window.
+    await sleep(2_000);
+    busy = await measureWindows(harness, plan.busySeconds, windowSeconds);
+  } finally {
+    neighbour.stop();
   }
-  const overall = all();
-  const majorGcsInWindows = majorGcs.stop();
-  const meanPercent =
-    withoutSweep.length > 0 ? withoutSweep.reduce((a, b) => a + b, 0) / withoutSweep.length : overall;
-  const windowsWithSweep = percentPerWindow.length - withoutSweep.length;
 
   harness.resetTiming();
   harness.timing = true;
@@ -124,13 +124,15 @@ export async function measureMonitorCost(
 
   const fullSweep = await timeFullSweeps(harness, plan.sweeps);
   return {
-    percentPerWindow,
+    ...quiet,
     windowSeconds,
-    meanPercent,
-    windowsWithSweep,
-    majorGcsInWindows,
     fullSweep,
-    steadyStatePercent: meanPercent + fullSweep.amortizedPercent,
+    steadyStatePercent: quiet.meanPercent + fullSweep.amortizedPercent,
+    busyNeighbour: {
+      ...busy,
+      loops: neighbour.pids.length,
+      steadyStatePercent: busy.meanPercent + fullSweep.amortizedPercent,
+    },
     breakdown: {
       seconds: wallMs / 1000,
       totalPercent: pct(total),
@@ -139,6 +141,38 @@ export async function measureMonitorCost(
       heldPipes,
       outsideTicksPercent: pct(total - inTicks),
     },
+  };
+}
+
+/**
+ * Process CPU over whole windows. A window a full sweep fell in carries that sweep, which the caller adds
+ * at its amortized share: left out of the mean, or it would be counted twice (and one 57 ms sweep is
+ * 0.57 % of a 10 s window).
+ */
+async function measureWindows(
+  harness: MonitorHarness,
+  seconds: number,
+  windowSeconds: number,
+): Promise<WindowedCost> {
+  const percentPerWindow: number[] = [];
+  const withoutSweep: number[] = [];
+  const majorGcs = countMajorGcs();
+  const all = cpuPercentSince();
+  for (let left = seconds; left > 0; left -= windowSeconds) {
+    const sweepsBefore = harness.monitor.sweepCount;
+    const done = cpuPercentSince();
+    await sleep(windowSeconds * 1000);
+    const percent = done();
+    percentPerWindow.push(percent);
+    if (harness.monitor.sweepCount === sweepsBefore) withoutSweep.push(percent);
+  }
+  const overall = all();
+  return {
+    percentPerWindow,
+    meanPercent:
+      withoutSweep.length > 0 ? withoutSweep.reduce((a, b) => a + b, 0) / withoutSweep.length : overall,
+    windowsWithSweep: percentPerWindow.length - withoutSweep.length,
+    majorGcsInWindows: majorGcs.stop(),
   };
 }
 
