@@ -20,10 +20,13 @@ describe.runIf(process.platform === 'linux')("the hook's own /proc reader", () =
     const reader = new HookProcReader(HOOK_MARKER_KEYS);
     const actual = reader.sampleSome(pids);
     const identity = (r: (typeof expected)[number]) => {
-      const { cpuTimeMs: _cpu, rssBytes: _rss, state: _state, tty: _tty, ...rest } = r;
+      const { cpuTimeMs: _cpu, rssBytes: _rss, state: _state, tty: _tty, startedAt: _at, ...rest } = r;
       return rest;
     };
     expect(actual.map(identity)).toEqual(expected.map(identity));
+    // Each reader takes the boot time from the wall clock less /proc/uptime, exact to about 10 ms.
+    for (const [i, r] of actual.entries())
+      expect(Math.abs(r.startedAt - expected[i]!.startedAt)).toBeLessThanOrEqual(20);
     expect(actual[0]!.markers).toEqual({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'session-for-the-reader' });
     expect(reader.listPids()).toContain(child.pid!);
   });

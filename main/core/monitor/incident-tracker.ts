@@ -75,7 +75,7 @@ function phaseStart(
   watchingSince: number | null,
 ): PhaseStart {
   // Born after the first look (which sweeps the whole table): first seen later than it, on the
-  // monitor's own clock (a kernel start time is only as exact as btime's whole seconds).
+  // monitor's own clock (a kernel start time is only as exact as its clock tick and the boot time).
   const watchedFromBirth = (p: TrackedProcess): boolean =>
     watchingSince !== null && p.firstSeenAt > watchingSince;
   if (kind === 'orphan') {

@@ -53,9 +53,36 @@ export function readPidMax(procRoot: string): number {
   }
 }
 
-export function readBootTimeMs(procRoot: string): number {
+/**
+ * When the kernel booted, on the wall clock, in ms: what a process's start time (clock ticks since boot)
+ * counts from. btime (/proc/stat) gives whole seconds only, so start times built on it came out up to a
+ * second early (a 0.3 s process looked older than a second); the wall clock less /proc/uptime (the clock
+ * start times count on, in hundredths) is exact to about 10 ms. Both are shifted alike in a time namespace.
+ */
+export function readBootTimeMs(procRoot: string, now: () => number = Date.now): number {
   const text = readFileSync(`${procRoot}/stat`, 'latin1');
   const match = /^btime (\d+)$/m.exec(text);
   if (!match) throw new Error(`${procRoot}/stat has no btime line`);
-  return Number(match[1]) * 1000;
+  const btimeMs = Number(match[1]) * 1000;
+  const fromUptime = bootTimeFromUptime(procRoot, now);
+  // The kernel prints btime as the whole seconds of that same instant: the two agree within its second
+  // (and a few ms for the reads), unless the wall clock was set between the two reads.
+  return fromUptime !== null && fromUptime >= btimeMs - AGREE_MS && fromUptime < btimeMs + 1000 + AGREE_MS
+    ? fromUptime
+    : btimeMs;
+}
+
+const AGREE_MS = 50;
+
+/** The wall clock less /proc/uptime (seconds with two decimals); null when that file is not readable. */
+function bootTimeFromUptime(procRoot: string, now: () => number): number | null {
+  let text: string;
+  try {
+    text = readFileSync(`${procRoot}/uptime`, 'latin1');
+  } catch {
+    return null;
+  }
+  const read = now();
+  const m = /^(\d+)\.(\d\d) /.exec(text);
+  return m ? read - (Number(m[1]) * 1000 + Number(m[2]) * 10) : null;
 }
