@@ -8,6 +8,7 @@ import { PidCounterReadings } from '../../main/hooks/pid-counter-readings';
 import { serviceHookContextFactory } from '../../main/hooks/service-hook-context';
 import { startHarness, type Harness } from '../support/service-harness';
 import { cleanEnv, trackGroup } from '../support/spawned-groups';
+import { afterToolPayload, lastPid, leaveHoles, run } from '../support/pid-walk-fixtures';
 import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 import { waitFor } from '../support/wait-for';
 
@@ -19,37 +20,13 @@ afterEach(async () => {
   harness = null;
 });
 
-function lastPid(): number {
-  return Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ').pop());
-}
-
 function uptimeMs(): number {
   const [s, cs] = readFileSync('/proc/uptime', 'latin1').split(' ')[0]!.split('.');
   return Number(s) * 1000 + Number(cs) * 10;
 }
 
-function run(argv: string[], env = cleanEnv()): Promise<number> {
-  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env });
-  trackGroup(child.pid!);
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((resolve) => child.on('close', () => resolve(Number(out.trim()) || child.pid!)));
-}
-
-async function leaveHoles(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await run(['/bin/true']);
-}
-
-function payload(session: string, call: number, durationMs: number): string {
-  return JSON.stringify({
-    session_id: session,
-    tool_use_id: `toolu_monitorfloor${call}`,
-    tool_name: 'Bash',
-    tool_input: { command: 'sleep 600 &' },
-    hook_event_name: 'PostToolUse',
-    duration_ms: durationMs,
-  });
-}
+const payload = (session: string, call: number, durationMs: number): string =>
+  afterToolPayload(session, `toolu_monitorfloor${call}`, durationMs);
 
 /** How much earlier than `now − duration_ms` an after-tool answer takes a call to have begun (hook-answer.ts). */
 const DELIVERY_SLACK_MS = 2_000;

@@ -11,6 +11,7 @@ import { recordsSinceStart } from '../../main/hooks/pids-since-start';
 import { serviceHookContextFactory } from '../../main/hooks/service-hook-context';
 import { LaidOutProc } from '../support/laid-out-proc';
 import { cleanEnv, trackGroup } from '../support/spawned-groups';
+import { afterToolPayload, lastPid, leaveHoles, run } from '../support/pid-walk-fixtures';
 import { waitFor } from '../support/wait-for';
 
 const cleanups: (() => void)[] = [];
@@ -19,38 +20,13 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function lastPid(): number {
-  return Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ').pop());
-}
-
 /** The kernel clock in start-time ticks (10 ms: CLK_TCK is 100 on Linux). */
 function uptimeTicks(): number {
   return Math.floor(Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]) * 100);
 }
 
-function run(argv: string[], env = cleanEnv()): Promise<number> {
-  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env });
-  trackGroup(child.pid!);
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((resolve) => child.on('close', () => resolve(Number(out.trim()) || child.pid!)));
-}
-
-/** Short-lived processes: the holes a tool call's children leave in the pid numbers. */
-async function leaveHoles(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await run(['/bin/true']);
-}
-
-function payload(session: string, call: number, durationMs: number): string {
-  return JSON.stringify({
-    session_id: session,
-    tool_use_id: `toolu_floor${call}`,
-    tool_name: 'Bash',
-    tool_input: { command: 'sleep 600 &' },
-    hook_event_name: 'PostToolUse',
-    duration_ms: durationMs,
-  });
-}
+const payload = (session: string, call: number, durationMs: number): string =>
+  afterToolPayload(session, `toolu_floor${call}`, durationMs);
 
 describe.runIf(process.platform === 'linux')(
   'the walk for a tool call stops at a pid counter read earlier',
