@@ -1,6 +1,6 @@
 import type { LatencyResult } from './phases/detection-latency';
 import type { MemoryResult } from './phases/memory';
-import type { MonitorCost } from './phases/monitor-cost';
+import type { MonitorCost, WindowedCost } from './phases/monitor-cost';
 import type { MonitorCostRun } from './phases/monitor-cost-process';
 import type { ScrapeCost } from './phases/metrics-scrape';
 import type { ShippedCost } from './phases/shipped-cost';
@@ -82,10 +82,15 @@ export function monitorRows(
     summary: b.ticks[key].calls > 0 ? b.ticks[key].wallMsPerTick : null,
     note: `${b.ticks[key].calls} ticks, ${b.ticks[key].percentOfCore.toFixed(3)} % of a core`,
   });
-  const windows = summarize(cost.percentPerWindow);
   const sweepShare = cost.fullSweep.amortizedPercent;
+  // The windows' mean plus the sweeps' share; min/max are single windows (with the same share added).
+  const steady = (w: WindowedCost, median: number): Row['summary'] => {
+    const windows = summarize(w.percentPerWindow);
+    return { median, min: windows.min + sweepShare, max: windows.max + sweepShare, n: windows.n };
+  };
+  const windowsNote = (w: WindowedCost): string =>
+    `mean over ${w.percentPerWindow.length - w.windowsWithSweep} × ${cost.windowSeconds} s windows ${w.meanPercent.toFixed(3)} % + full sweeps ${sweepShare.toFixed(3)} %${w.windowsWithSweep > 0 ? ` (${w.windowsWithSweep} window(s) a sweep fell in left out of the mean)` : ''}; ${w.majorGcsInWindows} major GC(s) in the windows`;
   const busy = cost.busyNeighbour;
-  const busyWindows = summarize(busy.percentPerWindow);
   return [
     {
       section,
@@ -93,29 +98,19 @@ export function monitorRows(
       unit: '% core',
       // The mean over the whole run, not the median window: the minute's list and the held-pipe
       // rechecks land in some windows only, and they are part of the steady state.
-      summary: {
-        median: cost.steadyStatePercent,
-        min: windows.min + sweepShare,
-        max: windows.max + sweepShare,
-        n: windows.n,
-      },
+      summary: steady(cost, cost.steadyStatePercent),
       // Issue 35's target on a quiet machine (issue 19 asked for 0.2, issue 6 for 0.5).
       target: { kind: 'at-most', value: 0.1 },
-      note: `its own Node process, bundled JS: mean over ${windows.n - cost.windowsWithSweep} × ${cost.windowSeconds} s windows ${cost.meanPercent.toFixed(3)} % + full sweeps ${sweepShare.toFixed(3)} %${cost.windowsWithSweep > 0 ? ` (${cost.windowsWithSweep} window(s) a sweep fell in left out of the mean)` : ''}; ${cost.majorGcsInWindows} major GC(s) in the windows; min/max are single windows`,
+      note: `its own Node process, bundled JS: ${windowsNote(cost)}; min/max are single windows`,
     },
     {
       section,
       name: 'steady-state CPU beside a busy neighbour, full sweeps included',
       unit: '% core',
-      summary: {
-        median: busy.steadyStatePercent,
-        min: busyWindows.min + sweepShare,
-        max: busyWindows.max + sweepShare,
-        n: busyWindows.n,
-      },
+      summary: steady(busy, busy.steadyStatePercent),
       // Issue 35's target with a busy neighbour.
       target: { kind: 'at-most', value: 0.15 },
-      note: `the same process while ${busy.loops} shell loops (one per core, another program's) keep every core busy: mean over ${busyWindows.n - busy.windowsWithSweep} × ${cost.windowSeconds} s windows ${busy.meanPercent.toFixed(3)} % + full sweeps ${sweepShare.toFixed(3)} %; ${busy.majorGcsInWindows} major GC(s) in the windows`,
+      note: `the same process while ${busy.loops} shell loops (one per core, another program's) keep every core busy: ${windowsNote(busy)}`,
     },
     {
       section,
