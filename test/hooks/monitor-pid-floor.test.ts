@@ -2,13 +2,18 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PidCounterFeed } from '../../main/core/sampling/pid-counter-feed';
-import { HookProcReader } from '../../main/core/sampling/linux/hook-proc-reader';
 import { answerHook } from '../../main/hooks/hook-answer';
 import { PidCounterReadings } from '../../main/hooks/pid-counter-readings';
 import { serviceHookContextFactory } from '../../main/hooks/service-hook-context';
 import { startHarness, type Harness } from '../support/service-harness';
 import { cleanEnv, trackGroup } from '../support/spawned-groups';
-import { afterToolPayload, lastPid, leaveHoles, run } from '../support/pid-walk-fixtures';
+import {
+  afterToolPayload,
+  lastPid,
+  leaveHoles,
+  markedLeftover,
+  probedPids,
+} from '../support/pid-walk-fixtures';
 import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 import { waitFor } from '../support/wait-for';
 
@@ -64,23 +69,10 @@ describe.runIf(process.platform === 'linux')('the walk floor fed by the monitor 
       return performance.now() > polled + DELIVERY_SLACK_MS + 100;
     });
     const callBegan = performance.now();
-    const markers = cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session });
-    const leftover = await run(['/bin/bash', '-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], markers);
-    await waitFor('the leftover to exec sleep', () => {
-      try {
-        return readFileSync(`/proc/${leftover}/cmdline`, 'latin1').startsWith('sleep\0');
-      } catch {
-        return false;
-      }
-    });
+    const leftover = await markedLeftover(session);
     await leaveHoles(5);
 
-    const probed: number[] = [];
-    const startKeyOf = HookProcReader.prototype.startKeyOf;
-    vi.spyOn(HookProcReader.prototype, 'startKeyOf').mockImplementation(function (this: HookProcReader, pid) {
-      probed.push(pid);
-      return startKeyOf.call(this, pid);
-    });
+    const probed = probedPids();
     const duration = Math.ceil(performance.now() - callBegan);
     const out = answerHook('claude-code', 'PostToolUse', payload(session, 1, duration), context());
     const note = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput

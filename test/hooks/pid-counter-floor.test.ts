@@ -11,7 +11,13 @@ import { recordsSinceStart } from '../../main/hooks/pids-since-start';
 import { serviceHookContextFactory } from '../../main/hooks/service-hook-context';
 import { LaidOutProc } from '../support/laid-out-proc';
 import { cleanEnv, trackGroup } from '../support/spawned-groups';
-import { afterToolPayload, lastPid, leaveHoles, run } from '../support/pid-walk-fixtures';
+import {
+  afterToolPayload,
+  lastPid,
+  leaveHoles,
+  markedLeftover,
+  probedPids,
+} from '../support/pid-walk-fixtures';
 import { waitFor } from '../support/wait-for';
 
 const cleanups: (() => void)[] = [];
@@ -48,26 +54,10 @@ describe.runIf(process.platform === 'linux')(
       // The session's previous call: from its answer on, a new call began after that tick.
       expect(answerHook('claude-code', 'PostToolUse', payload(session, 0, 0), context())).toBe('');
 
-      const markers = cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session });
-      const leftover = await run(['/bin/bash', '-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], markers);
-      await waitFor('the leftover to exec sleep', () => {
-        try {
-          return readFileSync(`/proc/${leftover}/cmdline`, 'latin1').startsWith('sleep\0');
-        } catch {
-          return false;
-        }
-      });
+      const leftover = await markedLeftover(session);
       await leaveHoles(5);
 
-      const probed: number[] = [];
-      const startKeyOf = HookProcReader.prototype.startKeyOf;
-      vi.spyOn(HookProcReader.prototype, 'startKeyOf').mockImplementation(function (
-        this: HookProcReader,
-        pid,
-      ) {
-        probed.push(pid);
-        return startKeyOf.call(this, pid);
-      });
+      const probed = probedPids();
       const out = answerHook('claude-code', 'PostToolUse', payload(session, 1, 5), context());
       const note = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } })
         .hookSpecificOutput.additionalContext;

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { vi } from 'vitest';
+import { HookProcReader } from '../../main/core/sampling/linux/hook-proc-reader';
 import { cleanEnv, trackGroup } from './spawned-groups';
+import { waitFor } from './wait-for';
 
 // Fixtures of the tests of the hook answer's walk down the pid numbers (pid-counter-floor,
 // monitor-pid-floor): real processes, the holes they leave in the numbers, and the answer's payload.
@@ -34,4 +37,29 @@ export function afterToolPayload(session: string, toolUseId: string, durationMs:
     hook_event_name: 'PostToolUse',
     duration_ms: durationMs,
   });
+}
+
+/** A tool call's leftover: `sleep 600` with the session's markers, once it has exec'd. Its pid. */
+export async function markedLeftover(session: string): Promise<number> {
+  const markers = cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session });
+  const leftover = await run(['/bin/bash', '-c', 'sleep 600 >/dev/null 2>&1 & echo $!'], markers);
+  await waitFor('the leftover to exec sleep', () => {
+    try {
+      return readFileSync(`/proc/${leftover}/cmdline`, 'latin1').startsWith('sleep\0');
+    } catch {
+      return false;
+    }
+  });
+  return leftover;
+}
+
+/** Every pid the hook's walk probes from now on (restored by vi.restoreAllMocks). */
+export function probedPids(): number[] {
+  const probed: number[] = [];
+  const startKeyOf = HookProcReader.prototype.startKeyOf;
+  vi.spyOn(HookProcReader.prototype, 'startKeyOf').mockImplementation(function (this: HookProcReader, pid) {
+    probed.push(pid);
+    return startKeyOf.call(this, pid);
+  });
+  return probed;
 }
