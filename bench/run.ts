@@ -23,17 +23,12 @@ import { formatted, resultsMarkdown, withRowsReplaced, withShippedSection } from
 import { textTable, verdict, type Row } from './lib/table';
 import { sleep } from './lib/wait';
 import { startAgentPopulation } from './phases/agent-population';
-import {
-  measureDetectionLatency,
-  startDetectionMonitor,
-  type DetectionMonitor,
-  type LatencyResult,
-} from './phases/detection-latency';
+import { startDetectionMonitor, type LatencyResult } from './phases/detection-latency';
 import { hookLatencyRows, measureHookLatency, type HookLatency } from './phases/hook-latency';
 import { hookServiceRows, measureHookService, type HookServiceResult } from './phases/hook-service';
 import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
-import { measureMonitorCostInOwnProcess } from './phases/monitor-cost-process';
+import { detectionLatency, monitorCostRun } from './phases/monitor-runs';
 import { measureShippedMemoryAt } from './phases/shipped-memory';
 import { shippedMemoryRows } from './report-shipped-memory';
 import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
@@ -105,54 +100,6 @@ async function snapshotsAt(
   };
 }
 
-/** The monitor's steady cost over the table as it is, in a Node process of its own. */
-function monitorCostRun(): ReturnType<typeof measureMonitorCostInOwnProcess> {
-  log(
-    `monitor cost: its own Node process, ${PLAN.monitorWarmupSeconds} s warm-up, ${PLAN.monitorSeconds} s of watching, ${PLAN.monitorBusySeconds} s beside a busy neighbour, ${PLAN.breakdownSeconds} s instrumented, ${PLAN.sweeps} full sweeps`,
-  );
-  return measureMonitorCostInOwnProcess({
-    seconds: PLAN.monitorSeconds,
-    busySeconds: PLAN.monitorBusySeconds,
-    windowSeconds: PLAN.windowSeconds,
-    breakdownSeconds: PLAN.breakdownSeconds,
-    warmupSeconds: PLAN.monitorWarmupSeconds,
-    earlyFromSeconds: PLAN.monitorEarlyFromSeconds,
-    sweeps: PLAN.sweeps,
-  });
-}
-
-/**
- * Orphan-detection latency, the monitor in a process of its own as `watch` and `serve` run it. First the
- * wrapper that exits at once as the first tool call after a quiet spell (no watch between polls then: the
- * next poll finds it), then both variants side by side, each its own sequence of trials within a second
- * of each other (orphans are told apart by pid); their groups are removed afterwards.
- */
-async function detectionLatency(
-  monitor: DetectionMonitor,
-  agent: Parameters<typeof measureDetectionLatency>[1],
-  dir: string,
-): Promise<LatencyResult[]> {
-  const quiet = {
-    name: 'wrapper exits at once, first tool call after 6 s quiet',
-    wrapperLivesSeconds: 0,
-    quietSeconds: 6,
-  };
-  log(
-    `detection latency: ${PLAN.quietTrials} trials after ${quiet.quietSeconds} s quiet, then ${PLAN.trials} trials of each variant`,
-  );
-  const afterQuiet = await measureDetectionLatency(monitor, agent, dir, quiet, PLAN.quietTrials);
-  const variants = [
-    { name: 'wrapper exits at once', wrapperLivesSeconds: 0 },
-    { name: 'wrapper lives 0.5 s', wrapperLivesSeconds: 0.5 },
-  ];
-  const latency = await Promise.all(
-    variants.map((v) => measureDetectionLatency(monitor, agent, dir, v, PLAN.trials)),
-  );
-  latency.push(afterQuiet);
-  await removeGroups(latency.flatMap((l) => l.groups));
-  return latency;
-}
-
 async function main(): Promise<void> {
   const machine = machineInfo();
   if (machine.pid1 !== 'tini')
@@ -193,7 +140,7 @@ async function main(): Promise<void> {
     rows.push(...provenanceRows(4000, measureProvenanceCost(PLAN.rounds, PLAN.perRound)));
 
     // 2. Steady-state monitor cost over the 4,000, in a process of its own.
-    const monitorRun = await monitorCostRun();
+    const monitorRun = await monitorCostRun(log);
     const monitorCost = monitorRun.cost;
     rows.push(...monitorRows(4000, agentPopulation!.descendants + 1, monitorCost, monitorRun.warmup));
 
@@ -211,7 +158,7 @@ async function main(): Promise<void> {
     let monitorErrors = monitorRun.errors;
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      latency.push(...(await detectionLatency(detection, agentPopulation!.agent, dir)));
+      latency.push(...(await detectionLatency(log, detection, agentPopulation!.agent, dir)));
       rows.push(...latencyRows(latency));
     } finally {
       const errors = await detection.stop();
@@ -357,13 +304,13 @@ async function mainMonitor(): Promise<void> {
     await spawnPopulation(extra - agentPopulation.descendants - 1);
     const { tableSize, results } = await snapshotsAt(extra, { floor, markerKeys, psList });
     rows.push(...snapshotRows(extra, tableSize, results, false));
-    const monitorRun = await monitorCostRun();
+    const monitorRun = await monitorCostRun(log);
     rows.push(...monitorRows(extra, agentPopulation.descendants + 1, monitorRun.cost, monitorRun.warmup));
     const detection = await startDetectionMonitor();
     let detectionErrors: { count: number; last: string | null } | null = null;
     try {
       await sleep(PLAN.warmupSeconds * 1000);
-      const latency = await detectionLatency(detection, agentPopulation.agent, dir);
+      const latency = await detectionLatency(log, detection, agentPopulation.agent, dir);
       rows.push(...latencyRows(latency));
     } finally {
       detectionErrors = await detection.stop();
