@@ -3,7 +3,7 @@ import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_MARKER_KEYS } from '../core/hooks-setup/hook-agents';
 import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
 import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
-import { readPidMax } from '../core/sampling/linux/pid-counter';
+import { readPidMax, uptimeMsOf } from '../core/sampling/linux/pid-counter';
 import { readTcpListenerPorts } from '../core/sampling/linux/tcp-listener-diag';
 import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
 import { ProcFileReader } from '../core/sampling/linux/proc-files';
@@ -74,18 +74,14 @@ export function serviceHookContextFactory(
   };
 }
 
-/**
- * /proc/uptime's first field in milliseconds, parsed as the kernel prints it (seconds, a dot and two
- * digits): as a float, 2.03 s times 1000 came out below 2030 and its tick one too early.
- */
+/** /proc/uptime in milliseconds, read through one kept reader. */
 function procUptimeMs(procRoot: string): () => number {
   const uptime = new ProcFileReader();
   return () => {
     const read = uptime.read(`${procRoot}/uptime`, { singleShot: true });
     if (!read) throw new Error(`cannot read ${procRoot}/uptime`);
-    const text = uptime.bytes.toString('latin1', 0, read.length);
-    const m = /^(\d+)\.(\d\d) /.exec(text);
-    if (!m) throw new Error(`${procRoot}/uptime is not a number`);
-    return Number(m[1]) * 1000 + Number(m[2]) * 10;
+    const ms = uptimeMsOf(uptime.bytes.toString('latin1', 0, read.length));
+    if (ms === null) throw new Error(`${procRoot}/uptime is not a number`);
+    return ms;
   };
 }

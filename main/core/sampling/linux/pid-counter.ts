@@ -83,6 +83,15 @@ function bootTimeFromUptime(procRoot: string, now: () => number): number | null 
     return null;
   }
   const read = now();
+  const uptime = uptimeMsOf(text);
+  return uptime === null ? null : read - uptime;
+}
+
+/**
+ * /proc/uptime's first field in milliseconds, parsed as the kernel prints it (seconds, a dot and two
+ * digits): as a float, 2.03 s times 1000 comes out below 2030. Null for any other text.
+ */
+export function uptimeMsOf(text: string): number | null {
   const m = /^(\d+)\.(\d\d) /.exec(text);
-  return m ? read - (Number(m[1]) * 1000 + Number(m[2]) * 10) : null;
+  return m ? Number(m[1]) * 1000 + Number(m[2]) * 10 : null;
 }
