@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { keptFds } from '../../main/core/sampling/linux/kept-fds';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { LaidOutProc } from '../support/laid-out-proc';
 import { spawnGroup } from '../support/spawned-groups';
@@ -70,6 +71,41 @@ describe('LinuxSampler and processes being born', () => {
       expect(asked.filter((pids) => pids.includes(101)).length).toBeGreaterThanOrEqual(3);
     } finally {
       s.close();
+    }
+  });
+
+  it('reads a reused pid again at the next look when /proc did not show its new process yet', () => {
+    // After the counter wraps at pid_max, a pid comes round again: what was known of its earlier process
+    // says nothing of the one being born there. A kept stat descriptor reads ESRCH once its process is
+    // gone, which files cannot lay out; past the descriptor budget (a low open-files limit) the sampler
+    // opens each file by path, as laid out here.
+    const proc = laidOut();
+    writeFileSync(join(proc.root, 'sys', 'kernel', 'pid_max'), '200\n');
+    proc.addProcess(101, 'sleep', { cmdline: 'sleep\u0000600\u0000' });
+    proc.setLastPid(101);
+    const keptBefore = keptFds.total;
+    keptFds.total = keptFds.budget;
+    const s = new LinuxSampler({ markerKeys: new Set() }, proc.root);
+    try {
+      const first = s.newPidsSince(null);
+      const seen = s.newPidsSince(first.cursor);
+      expect(s.sampleSome(seen.pids!).map((r) => r.pid)).toEqual([100, 101]);
+      // The sleep exits; the counter goes round past 101 again, given to a process not yet attached.
+      proc.removeProcess(101);
+      proc.setLastPid(180);
+      const late = s.newPidsSince(seen.cursor);
+      s.sampleSome(late.pids!);
+      proc.setLastPid(102);
+      const round = s.newPidsSince(late.cursor);
+      expect(round.pids).toContain(101);
+      expect(s.sampleSome(round.pids!).map((r) => r.pid)).toEqual([100]);
+      proc.addProcess(101, 'bash', { cmdline: 'bash\u0000-c\u0000make\u0000' });
+      const next = s.newPidsSince(round.cursor);
+      expect(next.pids).toContain(101);
+      expect(s.sampleSome(next.pids!).map((r) => r.argv)).toEqual([['bash', '-c', 'make']]);
+    } finally {
+      s.close();
+      keptFds.total = keptBefore;
     }
   });
 

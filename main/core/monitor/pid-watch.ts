@@ -15,7 +15,6 @@ export class PidWatch {
   private readonly lastChildren = new Map<number, number[]>();
   /** The kernel's last-pid counter when last read: new pids are the ones after it. */
   private pidCursor: number | null = null;
-  private listOnNextPoll = false;
   /** How far the sampler follows agents' processes for exit (pidfds); below 'all', child lists are read. */
   private coverage: ExitWatchCoverage = 'unavailable';
 
@@ -36,18 +35,20 @@ export class PidWatch {
   /** Told each look's new pids, in the counter's order (null: the table was listed instead). */
   onNewPids: ((pids: readonly number[] | null) => void) | null = null;
 
-  /** New pids from the kernel's counter; null when the table must be listed instead. */
+  /**
+   * New pids from the kernel's counter; null when the table must be listed instead: no counter, or one
+   * that could not be followed since the last look (more births than are worth probing one by one, or a
+   * counter set back through ns_last_pid). The cursor then stands where the listing starts.
+   */
   discoverNewPids(): number[] | null {
     const sampler = this.sampler;
-    if (!sampler.newPidsSince || this.pidCursor === null || this.listOnNextPoll) {
-      this.listOnNextPoll = false;
+    if (!sampler.newPidsSince || this.pidCursor === null) {
       this.onNewPids?.(null);
       return null;
     }
     const { cursor, pids } = sampler.newPidsSince(this.pidCursor);
     this.pidCursor = cursor;
     this.onNewPids?.(pids);
-    if (pids === null) this.listOnNextPoll = true;
     return pids;
   }
 
@@ -58,8 +59,12 @@ export class PidWatch {
    * children). Null when nothing happened.
    */
   pidsToRead(): Set<number> | null {
-    const fresh = this.discoverNewPids();
+    const counted = this.pidCursor !== null && this.sampler.newPidsSince !== undefined;
     const sampler = this.sampler;
+    let fresh = this.discoverNewPids();
+    // The counter could not be followed: the pids it moved over are found by listing the table now, or
+    // none of them would be read before the next full sweep.
+    if (fresh === null && counted) fresh = this.unknownPids();
     const exited = this.coverage !== 'unavailable' && sampler.exitedWatched ? sampler.exitedWatched() : null;
     const forked = this.coverage !== 'unavailable' && sampler.forkedWatched ? sampler.forkedWatched() : null;
     const readChildLists = this.coverage !== 'all' && sampler.childrenOf && this.watchedParents.size > 0;
@@ -90,6 +95,12 @@ export class PidWatch {
     }
     if (readChildLists && sampler.childrenOf) this.addChildListChanges(toRead);
     return toRead.size === 0 ? null : toRead;
+  }
+
+  /** Listed pids the monitor does not know yet. */
+  private unknownPids(): number[] {
+    const procs = this.state.procs;
+    return this.sampler.listPids().filter((pid) => !procs.has(pid));
   }
 
   /** Where exits are not followed: watched parents whose child list changed, and the children that moved. */

@@ -77,7 +77,8 @@ export class LinuxSampler implements ProcessSampler {
     const last = length === null ? -1 : lastPidOf(this.reader.bytes, length);
     if (last > 0) this.options.onPidCounter?.(last);
     const born = pidsBornSince(cursor, last, this.pidMax);
-    if (cursor === null && born.cursor > LISTING_OVERLAP) born.cursor -= LISTING_OVERLAP;
+    // A first look, or a counter that jumped too far or went back (ns_last_pid): the caller lists instead.
+    if (born.pids === null && last > 0 && born.cursor > LISTING_OVERLAP) born.cursor -= LISTING_OVERLAP;
     if (born.pids !== null) born.pids = this.births.look(born.pids, performance.now());
     return born;
   }
@@ -209,11 +210,12 @@ export class LinuxSampler implements ProcessSampler {
         : null;
     if (sched && cached?.record && sameText(cached.schedText, sched.bytes, sched.length))
       return cached.record;
-    const readBefore = cached !== undefined || this.fds.hasStat(pid);
     const length = this.fds.readStat(pid);
     if (length === null) {
-      // Announced by the counter and never read: it may be a process being born, not yet in /proc.
-      if (!readBefore) this.births.missed(pid, performance.now());
+      // Announced by the counter, so a new process took this pid: it may be being born, not yet in /proc.
+      // That holds even when an earlier process of this pid was read (the pid reused after the counter
+      // wrapped at pid_max): what was known of it says nothing of the newcomer.
+      this.births.missed(pid, performance.now());
       this.forget(pid);
       return null;
     }
