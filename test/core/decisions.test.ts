@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isOrphan, type OrphanEvidence } from '../../main/core/analysis/orphans';
-import { initialRunawayState, looksRunawayNow, nextRunawayState } from '../../main/core/analysis/runaway';
+import {
+  initialRunawayState,
+  looksRunawayNow,
+  nextRunawayState,
+  provenRunningMs,
+} from '../../main/core/analysis/runaway';
 import { chooseAnchor, formatGroupId, parseGroupId } from '../../main/core/analysis/group-id';
 
 const base: OrphanEvidence = {
@@ -101,6 +106,30 @@ describe('runaway detection', () => {
         [30, 95],
       ]),
     ).toEqual([false, false, true]);
+  });
+
+  it('dates a first hot reading back by how long the process must have been running', () => {
+    // Read after 20 s unread: 95 % of a core over them, so running at least 19 s: runaway at 30 s, not 49.
+    const first = nextRunawayState(initialRunawayState(), 95, 20_000, policy, 19_000);
+    expect(first).toEqual({ hotSince: 1_000, coolSince: null, active: false });
+    expect(nextRunawayState(first, 95, 31_000, policy).active).toBe(true);
+    // A streak already running keeps its start.
+    expect(nextRunawayState(first, 95, 25_000, policy, 5_000).hotSince).toBe(1_000);
+  });
+
+  it.each([
+    // percent of a core, gap ms, threads, cores → ms it must have run
+    [95, 20_000, 1, 2, 19_000],
+    // Two threads on two cores could have burned it in half the time.
+    [95, 20_000, 2, 2, 9_500],
+    [95, 20_000, undefined, 4, 4_750],
+    // More than one core's worth over the gap: never longer than the gap.
+    [190, 20_000, 8, 2, 19_000],
+    [300, 1_000, 1, 2, 1_000],
+    [0, 20_000, 1, 2, 0],
+    [95, 0, 1, 2, 0],
+  ])('proven running: %s %% over %s ms, %s threads, %s cores → %s ms', (cpu, gap, threads, cores, ms) => {
+    expect(provenRunningMs(cpu, gap, threads, cores)).toBe(ms);
   });
 
   it.each([

@@ -45,6 +45,11 @@ export class CpuMeter {
     return percent;
   }
 
+  /** When the last reading of an identity was taken, if one is kept. */
+  readAt(identity: string): number | undefined {
+    return this.last.get(identity)?.at;
+  }
+
   forget(identity: string): void {
     this.last.delete(identity);
   }

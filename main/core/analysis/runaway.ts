@@ -18,6 +18,8 @@ export function nextRunawayState(
   cpuPercent: number | null,
   at: number,
   policy: RunawayPolicy,
+  /** How long before `at` a first hot reading shows the process already running (provenRunningMs). */
+  runningForMs = 0,
 ): RunawayState {
   if (cpuPercent === null) return state;
   const windowMs = policy.windowSeconds * 1000;
@@ -26,7 +28,7 @@ export function nextRunawayState(
       return state.hotSince === null && state.coolSince === null
         ? state
         : { hotSince: null, coolSince: null, active: false };
-    const hotSince = state.hotSince ?? at;
+    const hotSince = state.hotSince ?? at - runningForMs;
     return { hotSince, coolSince: null, active: at - hotSince >= windowMs };
   }
   if (cpuPercent >= policy.cpuPercent / 2) return { ...state, coolSince: null };
@@ -35,6 +37,24 @@ export function nextRunawayState(
   return at - coolSince >= clearAfterMs
     ? { hotSince: null, coolSince: null, active: false }
     : { ...state, coolSince };
+}
+
+/**
+ * How long a process must have been running to be read `cpuPercent` busy (of one core) over the `gapMs`
+ * since its last reading: its CPU time spread over as many cores as it can use at once (its threads, at
+ * most the machine's cores; all of them when its threads are unknown). Never longer than the gap. A
+ * reading averaged over a long gap (an idle process read seldom) then starts its hot streak when the
+ * process must have started, not when it was read, so reading idle processes seldom delays no runaway.
+ */
+export function provenRunningMs(
+  cpuPercent: number,
+  gapMs: number,
+  threads: number | undefined,
+  cores: number,
+): number {
+  if (!(cpuPercent > 0) || !(gapMs > 0)) return 0;
+  const parallel = Math.max(1, Math.min(threads ?? cores, cores));
+  return Math.min(gapMs, ((cpuPercent / 100) * gapMs) / parallel);
 }
 
 /**

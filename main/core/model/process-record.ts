@@ -20,6 +20,11 @@ export interface ProcessRecord extends ProcessIds {
    * shows; absent where the platform has no such reading or the kernel refused it.
    */
   footprintBytes?: number;
+  /**
+   * How many threads it has, where the sampler read it (Linux): at most that many cores' worth of CPU time
+   * accrues per second, which tells how long a busy reading over a long gap must have been running.
+   */
+  threads?: number;
   /** Executable name (comm), as the kernel reports it. */
   name: string;
   /** Full argv; empty when unreadable (kernel threads, zombies, another user's process on macOS). */

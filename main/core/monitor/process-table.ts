@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import { attribute } from '../analysis/attribution';
@@ -5,7 +6,7 @@ import { CpuMeter } from '../analysis/cpu-meter';
 import { commandOf } from '../analysis/grouping';
 import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
 import { isOrphan, type OrphanEvidence } from '../analysis/orphans';
-import { initialRunawayState, nextRunawayState } from '../analysis/runaway';
+import { initialRunawayState, nextRunawayState, provenRunningMs } from '../analysis/runaway';
 import { identityKey, pidOfIdentity } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import { CpuHistory } from './cpu-history';
@@ -14,10 +15,23 @@ import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
 
 const PROBATION_POLLS = 3;
-/** Reads in a row that showed an agent's process unchanged before it counts as idle... */
-const IDLE_AFTER_READS = 10;
-/** ...and is then re-read one poll in this many. */
-export const IDLE_READ_EVERY = 5;
+/**
+ * An agent's process found unchanged by `after` reads in a row is idle, and re-read one quiet poll in
+ * `every` from then on: the longer it stays idle, the seldomer (after about 160 polls, every 20th).
+ */
+export const IDLE_STEPS: readonly { after: number; every: number }[] = [
+  { after: 10, every: 5 },
+  { after: 20, every: 10 },
+  { after: 30, every: 20 },
+];
+const CORES = availableParallelism();
+
+/** One poll in how many an agent's process found unchanged by `unchanged` reads in a row is re-read. */
+export function idleReadEvery(unchanged: number): number {
+  let every = 1;
+  for (const step of IDLE_STEPS) if (unchanged >= step.after) every = step.every;
+  return every;
+}
 
 export interface ProcessTableContext {
   settings(): Settings;
@@ -100,12 +114,13 @@ export class ProcessTable {
     for (const r of records) {
       const p = procs.get(r.pid);
       if (!p || p.record !== r) continue;
+      const readAt = this.meter.readAt(p.identity);
       const percent = this.meter.reading(p.identity, r.cpuTimeMs, now);
       if (percent !== null && percent !== p.cpuPercent) {
         p.cpuPercent = percent;
         this.state.valueChanges++;
       }
-      if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now);
+      if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now, readAt);
     }
     for (const p of updated) this.checkReparented(p, now);
   }
@@ -117,19 +132,20 @@ export class ProcessTable {
   }
 
   /**
-   * The agents' processes a quiet poll re-reads: all but the idle ones (unchanged over the last
-   * IDLE_AFTER_READS reads), which are read one poll in IDLE_READ_EVERY, spread over the polls by pid.
+   * The agents' processes a quiet poll re-reads: all but the idle ones (unchanged over their last
+   * reads, see IDLE_STEPS), each read one poll in its step's `every`, spread over the polls by pid.
    * For the caller to use only while exits are followed for all of them: an exit, and the reparenting
    * of its children, then wake a look at once, and anything else a process does needs it to run, after
    * which it is read every poll again. What idleness costs is resolution: the first seconds of a
-   * process waking up are measured as one average over up to IDLE_READ_EVERY polls.
+   * process waking up are measured as one average over the polls since its last read (a runaway's hot
+   * streak is dated back to when it must have started: provenRunningMs).
    */
   agentPidsDue(poll: number): number[] {
     const pids: number[] = [];
     for (const pid of this.state.agentPids) {
       const p = this.state.procs.get(pid);
-      const idle = p !== undefined && (this.unchangedReads.get(p) ?? 0) >= IDLE_AFTER_READS;
-      if (!idle || (poll + pid) % IDLE_READ_EVERY === 0) pids.push(pid);
+      const every = p === undefined ? 1 : idleReadEvery(this.unchangedReads.get(p) ?? 0);
+      if (every === 1 || (poll + pid) % every === 0) pids.push(pid);
     }
     return pids;
   }
@@ -346,13 +362,15 @@ export class ProcessTable {
     this.meter.forget(p.identity);
   }
 
-  private trackCpu(p: TrackedProcess, percent: number | null, now: number): void {
+  private trackCpu(p: TrackedProcess, percent: number | null, now: number, readAt: number | undefined): void {
     if (percent === null) return;
     p.history ??= new CpuHistory(this.context.baseMs);
     p.history.add(now, percent);
     if (p.attribution?.isAgent) return;
     const before = p.runaway.active;
-    p.runaway = nextRunawayState(p.runaway, percent, now, this.context.settings().runaway);
+    const running =
+      readAt === undefined ? 0 : provenRunningMs(percent, now - readAt, p.record.threads, CORES);
+    p.runaway = nextRunawayState(p.runaway, percent, now, this.context.settings().runaway, running);
     if (!before && p.runaway.active) {
       p.runawaySpans.push([p.runaway.hotSince ?? now, null]);
       this.state.emit('runaway', p, now, { cpuPercent: Math.round(percent * 10) / 10 });

@@ -259,6 +259,7 @@ export class LinuxSampler implements ProcessSampler {
       startedAt: Math.round(this.bootTimeMs + f.startTicks * tickMs),
       cpuTimeMs: (f.utimeTicks + f.stimeTicks) * tickMs,
       rssBytes: Math.max(0, f.rssPages) * this.pageSize,
+      threads: f.threads,
       name: f.name,
       argv: known.argv,
       tty: this.ttyOf(known, f.ttyNr),
