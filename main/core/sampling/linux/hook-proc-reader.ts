@@ -94,6 +94,7 @@ export class HookProcReader implements HookSampler {
       startedAt: Math.round(this.bootTimeMs + f.startTicks * this.tickMs),
       cpuTimeMs: (f.utimeTicks + f.stimeTicks) * this.tickMs,
       rssBytes: Math.max(0, f.rssPages) * this.pageSize,
+      threads: f.threads,
       name: f.name,
       argv: id.argv,
       tty: null,
