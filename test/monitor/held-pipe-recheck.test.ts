@@ -60,14 +60,17 @@ describe('a held pipe, once found', () => {
   it('is rechecked through its two descriptors while it stands, and listed again once let go', async () => {
     const dir = tempDir('corral-held-recheck-');
     const go = join(dir, 'go');
-    execFileSync('mkfifo', [go]);
+    const done = join(dir, 'done');
+    execFileSync('mkfifo', [go, done]);
     const { poll, lookups, heldPipeOf } = monitorCountingLookups();
     poll();
     const agent = await FakeAgent.start();
     // The background shell keeps the tool call's output open (blocked in a builtin read, so no child of
-    // its own comes and goes) until told to go, then points its output elsewhere and waits again.
+    // its own comes and goes) until told to go, then points its output elsewhere and waits again, on a
+    // FIFO of its own: reopened at once, the first one could still have the test as its writer, whose
+    // close would end that read and the holder with it.
     const call = await agent.toolCall(
-      `bash -c 'read x < ${go}; exec >/dev/null 2>&1; read y < ${go}' & echo $! > ${dir}/holder; printf 'hi\\n'`,
+      `bash -c 'read x < ${go}; exec >/dev/null 2>&1; read y < ${done}' & echo $! > ${dir}/holder; printf 'hi\\n'`,
     );
     await call.exited();
     const holder = Number(
@@ -92,6 +95,6 @@ describe('a held pipe, once found', () => {
     poll(30);
     expect(lookups.count).toBeGreaterThan(0);
     expect(heldPipeOf(holder)).toBeNull();
-    writeFileSync(go, 'done\n');
+    writeFileSync(done, 'done\n');
   });
 });
