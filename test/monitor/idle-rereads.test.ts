@@ -6,6 +6,7 @@ import type { MonitorEvent, Settings } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { IDLE_STEPS, idleReadEvery } from '../../main/core/monitor/process-table';
+import { AT_CLKTCK, auxvValue } from '../../main/core/sampling/linux/auxv';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
@@ -108,7 +109,7 @@ describe("an agent's idle processes", () => {
       return reads[0]!.has(call.pid);
     });
     writeFileSync(go, 'go\n');
-    const ticksPerSecond = 100;
+    const ticksPerSecond = auxvValue(AT_CLKTCK) ?? 100;
     const spun = cpuTicks(call.pid);
     await waitFor('the shell to spin 1.5 s', () => cpuTicks(call.pid) - spun >= 1.5 * ticksPerSecond, {
       timeoutMs: 30_000,

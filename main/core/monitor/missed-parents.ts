@@ -1,23 +1,24 @@
 import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
 import type { TrackedProcess } from './tracked';
 
 /** How far up a chain of missed ancestors is read: a tool call's shells rarely nest deeper. */
 const MAX_DEPTH = 8;
 
 /**
- * `records` with the parents the monitor missed, read now: the parent of a newcomer that is neither
- * known nor in this batch. A look reads the pids the kernel's counter moved over, but a birth it could
- * not see (a pid handed out below the counter after ns_last_pid was set back, by CRIU or a test) stays
- * unknown until the next full sweep, minutes later. Its children show it: a leaked loop is found by the
- * first process it forks. Parents come first, so that they are classified before their children.
+ * The processes `pids`, read with the parents the monitor missed: the parent of a newcomer that is
+ * neither known nor in this batch. A look reads the pids the kernel's counter moved over, but a birth it
+ * could not see (a pid handed out below the counter after ns_last_pid was set back, by CRIU or a test)
+ * stays unknown until the next full sweep, minutes later. Its children show it: a leaked loop is found by
+ * the first process it forks. Parents come first, so that they are classified before their children.
  */
-export function withMissedParents(
-  records: ProcessRecord[],
+export function readWithMissedParents(
+  sampler: Pick<ProcessSampler, 'sampleSome'>,
+  pids: Iterable<number>,
   procs: ReadonlyMap<number, TrackedProcess>,
-  sampleSome: (pids: number[]) => ProcessRecord[],
 ): ProcessRecord[] {
-  let out = records;
-  let batch = records;
+  let out = sampler.sampleSome(pids);
+  let batch = out;
   let inBatch: Set<number> | null = null;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     let missing: number[] | null = null;
@@ -31,7 +32,7 @@ export function withMissedParents(
       (missing ??= []).push(r.ppid);
     }
     if (missing === null) break;
-    batch = sampleSome(missing);
+    batch = sampler.sampleSome(missing);
     if (batch.length === 0) break;
     out = [...batch, ...out];
   }

@@ -1,6 +1,5 @@
 import type { Incident, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
-import type { ProcessRecord } from '../model/process-record';
 import { GroupTracker } from './group-tracker';
 import { importRequestedStops } from './requested-stops';
 import { HeldPipeCheck } from './held-pipe-check';
@@ -9,7 +8,7 @@ import { MemoryCheck } from './memory-check';
 import { MonitorListeners } from './monitor-listeners';
 import { DEFAULT_FULL_SWEEP_EVERY, WATCHED_SWEEP_EVERY, type MonitorOptions } from './monitor-options';
 import { MonitorState } from './monitor-state';
-import { withMissedParents } from './missed-parents';
+import { readWithMissedParents } from './missed-parents';
 import { PolicyGlue } from './policy-glue';
 import { IncidentPortGlue } from './incident-port-glue';
 import { PidWatch } from './pid-watch';
@@ -266,7 +265,7 @@ export class Monitor {
         const pids = sampler.listPids();
         const procs = this.state.procs;
         const toRead = pids.filter((pid) => !procs.has(pid) || this.state.agentPids.has(pid));
-        this.ingest(this.readSome(toRead), new Set(pids), null, now, true);
+        this.ingest(readWithMissedParents(sampler, toRead, procs), new Set(pids), null, now, true);
       } else {
         // Idle processes are read less often only while nothing is born and nobody looks at the table.
         const readAll = fresh.length > 0 || this.wholeTableWanted || this.pidWatch.exitWatch !== 'all';
@@ -275,7 +274,7 @@ export class Monitor {
         );
         for (const pid of fresh) toRead.add(pid);
         for (const pid of this.table.takeProbation()) toRead.add(pid);
-        this.ingest(this.readSome(toRead), null, toRead, now, true);
+        this.ingest(readWithMissedParents(sampler, toRead, this.state.procs), null, toRead, now, true);
       }
     }
     this.flush();
@@ -286,17 +285,9 @@ export class Monitor {
   watch(): void {
     const toRead = this.pidWatch.pidsToRead();
     if (toRead === null) return;
-    const now = this.now();
-    this.ingest(this.readSome(toRead), null, toRead, now, false);
+    const records = readWithMissedParents(this.options.sampler, toRead, this.state.procs);
+    this.ingest(records, null, toRead, this.now(), false);
     this.flush();
-  }
-
-  /** Some processes, with any parent of a newcomer the monitor missed (see withMissedParents). */
-  private readSome(pids: Iterable<number>): ProcessRecord[] {
-    const sampler = this.options.sampler;
-    return withMissedParents(sampler.sampleSome(pids), this.state.procs, (missing) =>
-      sampler.sampleSome(missing),
-    );
   }
 
   private guard(step: string, run: () => void): void {

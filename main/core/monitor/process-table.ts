@@ -114,13 +114,14 @@ export class ProcessTable {
     for (const r of records) {
       const p = procs.get(r.pid);
       if (!p || p.record !== r) continue;
-      const readAt = this.meter.readAt(p.identity);
+      const tracked = isPoll && p.attribution !== null && p.exitedAt === null;
+      const readAt = tracked ? this.meter.readAt(p.identity) : undefined;
       const percent = this.meter.reading(p.identity, r.cpuTimeMs, now);
       if (percent !== null && percent !== p.cpuPercent) {
         p.cpuPercent = percent;
         this.state.valueChanges++;
       }
-      if (isPoll && p.attribution && p.exitedAt === null) this.trackCpu(p, percent, now, readAt);
+      if (tracked) this.trackCpu(p, percent, now, readAt);
     }
     for (const p of updated) this.checkReparented(p, now);
   }
