@@ -57,20 +57,21 @@ function monitorCountingLookups() {
 }
 
 describe('a held pipe, once found', () => {
-  it('is rechecked through its two descriptors while it stands, and listed again once let go', async () => {
+  it('is rechecked through its two descriptors while it stands, followed from stdout to stderr, and dropped once both let go', async () => {
     const dir = tempDir('corral-held-recheck-');
-    const go = join(dir, 'go');
+    const outGo = join(dir, 'out-go');
+    const errGo = join(dir, 'err-go');
     const done = join(dir, 'done');
-    execFileSync('mkfifo', [go, done]);
+    execFileSync('mkfifo', [outGo, errGo, done]);
     const { poll, lookups, heldPipeOf } = monitorCountingLookups();
     poll();
     const agent = await FakeAgent.start();
-    // The background shell keeps the tool call's output open (blocked in a builtin read, so no child of
-    // its own comes and goes) until told to go, then points its output elsewhere and waits again, on a
-    // FIFO of its own: reopened at once, the first one could still have the test as its writer, whose
-    // close would end that read and the holder with it.
+    // The background shell keeps the tool call's stdout and stderr open (blocked in a builtin read, so
+    // no child of its own comes and goes), lets go of one when told, then the other, each wait on a
+    // FIFO of its own: reopened at once, a FIFO could still have the test as its writer, whose close
+    // would end that read and the holder with it.
     const call = await agent.toolCall(
-      `bash -c 'read x < ${go}; exec >/dev/null 2>&1; read y < ${done}' & echo $! > ${dir}/holder; printf 'hi\\n'`,
+      `bash -c 'read x < ${outGo}; exec >/dev/null; read x < ${errGo}; exec 2>/dev/null; read y < ${done}' & echo $! > ${dir}/holder; printf 'hi\\n'`,
     );
     await call.exited();
     const holder = Number(
@@ -90,8 +91,16 @@ describe('a held pipe, once found', () => {
     expect(lookups.count).toBe(0);
     expect(heldPipeOf(holder)).toMatch(/^socket:\[\d+\] fd 1 of pid \d+/);
 
-    writeFileSync(go, 'go\n');
-    await waitFor('the holder to let go of the output', () => linkOf(holder, 1) === '/dev/null');
+    writeFileSync(outGo, 'go\n');
+    await waitFor('the holder to let go of its stdout', () => linkOf(holder, 1) === '/dev/null');
+    poll(30);
+    // stdout moved, so the group was listed whole: still held, through stderr now.
+    expect(lookups.count).toBeGreaterThan(0);
+    expect(heldPipeOf(holder)).toMatch(/^socket:\[\d+\] fd 2 of pid \d+/);
+
+    writeFileSync(errGo, 'go\n');
+    await waitFor('the holder to let go of its stderr', () => linkOf(holder, 2) === '/dev/null');
+    lookups.count = 0;
     poll(30);
     expect(lookups.count).toBeGreaterThan(0);
     expect(heldPipeOf(holder)).toBeNull();

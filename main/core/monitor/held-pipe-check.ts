@@ -143,13 +143,20 @@ export class HeldPipeCheck {
       return had;
     }
     this.noteStanding(p, pipe);
-    if (p.heldPipe !== null) return false;
-    p.heldPipe = describeHeldPipe(pipe, (pid) => {
+    const description = describeHeldPipe(pipe, (pid) => {
       const q = this.state.procs.get(pid);
       return q ? commandOf(q.record) : null;
     });
+    // Still held, perhaps through another descriptor now (stdout let go, stderr not yet): the line
+    // follows it, but the pipe was announced once.
+    if (p.heldPipe !== null) {
+      const moved = p.heldPipe !== description;
+      p.heldPipe = description;
+      return moved;
+    }
+    p.heldPipe = description;
     this.state.emit('held-pipe', p, now, {
-      description: p.heldPipe,
+      description,
       inode: pipe.inode,
       holderFd: pipe.holderFd,
       readerPid: pipe.readerPid,
