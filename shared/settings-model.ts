@@ -53,6 +53,13 @@ export type PolicyMode = 'observe' | 'enforce';
 
 export interface Settings {
   pollIntervalMs: number;
+  /**
+   * The poll interval while nothing moves: agents' processes neither born nor exiting, every agent
+   * marking its tool calls, no view open (main/core/monitor/watch-pace.ts). Never shorter than
+   * pollIntervalMs, so setting it at or below that keeps every poll at pollIntervalMs. Absent means
+   * DEFAULT_QUIET_POLL_INTERVAL_MS.
+   */
+  quietPollIntervalMs?: number;
   runaway: { cpuPercent: number; windowSeconds: number };
   memory: { groupMegabytes: number; windowSeconds: number };
   /** Spawn storms (flag `spawn-storm`). Absent means the defaults (DEFAULT_SPAWN_STORM). */

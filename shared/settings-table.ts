@@ -15,6 +15,13 @@ export interface NumericSetting {
  */
 export const NUMERIC_SETTINGS = {
   pollIntervalMs: { min: 100, max: 60_000, integer: true, unit: 'ms', label: 'Poll interval' },
+  quietPollIntervalMs: {
+    min: 100,
+    max: 60_000,
+    integer: true,
+    unit: 'ms',
+    label: 'Poll interval while quiet',
+  },
   cpuPercent: { min: 1, max: 10_000, integer: false, unit: '%', label: 'Runaway threshold' },
   windowSeconds: { min: 0.1, max: 86_400, integer: false, unit: 's', label: 'Runaway window' },
   graceMs: { min: 0, max: 600_000, integer: true, unit: 'ms', label: 'Grace period' },
@@ -44,6 +51,12 @@ export const NUMERIC_SETTINGS = {
   },
 } as const satisfies Record<string, NumericSetting>;
 
+/**
+ * Twice the default poll interval: on the bench's 2-core VM a wake-up a second was most of the quiet
+ * monitor's cost (bench/RESULTS.md), and exits still wake a look at once.
+ */
+export const DEFAULT_QUIET_POLL_INTERVAL_MS = 2000;
+
 /** Measured on a 2-core VM (docs/spawn-storms.md): far above `npm ci`, `make -j4` and `tsc -b`. */
 export const DEFAULT_SPAWN_STORM: NonNullable<Settings['spawnStorm']> = {
   birthsPerMinute: 6000,
@@ -54,6 +67,7 @@ export const DEFAULT_SPAWN_STORM: NonNullable<Settings['spawnStorm']> = {
 
 export const DEFAULT_SETTINGS: Settings = {
   pollIntervalMs: 1000,
+  quietPollIntervalMs: DEFAULT_QUIET_POLL_INTERVAL_MS,
   runaway: { cpuPercent: 80, windowSeconds: 30 },
   memory: { groupMegabytes: 2048, windowSeconds: 60 },
   spawnStorm: DEFAULT_SPAWN_STORM,

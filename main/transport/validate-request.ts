@@ -80,6 +80,7 @@ const settingsPatch = object(
   {},
   {
     pollIntervalMs: finiteNumber(NUMERIC_SETTINGS.pollIntervalMs),
+    quietPollIntervalMs: finiteNumber(NUMERIC_SETTINGS.quietPollIntervalMs),
     runaway: object({
       cpuPercent: finiteNumber(NUMERIC_SETTINGS.cpuPercent),
       windowSeconds: finiteNumber(NUMERIC_SETTINGS.windowSeconds),

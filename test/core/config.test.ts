@@ -10,6 +10,7 @@ describe('settings validation', () => {
   it('accepts every documented key', () => {
     const input = {
       pollIntervalMs: 500,
+      quietPollIntervalMs: 4000,
       runaway: { cpuPercent: 90, windowSeconds: 60 },
       teardown: { graceMs: 5000 },
       notifications: { enabled: false },
@@ -23,6 +24,8 @@ describe('settings validation', () => {
   it.each([
     [{ pollIntervalMs: 'fast' }, 'pollIntervalMs: expected an integer'],
     [{ pollIntervalMs: 1e12 }, 'pollIntervalMs: 1000000000000 is outside'],
+    [{ quietPollIntervalMs: 50 }, 'quietPollIntervalMs: 50 is outside'],
+    [{ quietPollIntervalMs: '2s' }, 'quietPollIntervalMs: expected an integer'],
     [{ runaway: { cpuPercent: -5 } }, 'runaway.cpuPercent: -5 is outside'],
     [{ runaway: { windowSeconds: null } }, 'runaway.windowSeconds: expected a number'],
     [{ teardown: { graceMs: 1.5 } }, 'teardown.graceMs: expected an integer'],

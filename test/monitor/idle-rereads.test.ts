@@ -32,6 +32,20 @@ function blockedIn(pid: number): number | null {
   }
 }
 
+/** What a wait on blockedIn saw instead: the process's system call line and its stat. */
+function whereIs(pid: number): () => string {
+  return () => {
+    const read = (file: string): string => {
+      try {
+        return readFileSync(`/proc/${pid}/${file}`, 'latin1').trim();
+      } catch (err) {
+        return String(err);
+      }
+    };
+    return `pid ${pid}: syscall ${read('syscall')}; stat ${read('stat')}`;
+  };
+}
+
 /** utime + stime of a process in clock ticks, read by the test itself. */
 function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -81,10 +95,14 @@ describe("an agent's idle processes", () => {
     const call = await agent.toolCall(
       `sleep 600 & echo $! > ${dir}/sleep; read x < ${go}; while :; do :; done`,
     );
-    const sleepPid = Number(await waitFor('the sleep', () => readPid(join(dir, 'sleep'))));
+    const sleepPid = await waitFor('the sleep', () => readPid(join(dir, 'sleep')));
     // Both settled: blocked in their system calls, so every read finds them unchanged.
-    await waitFor('the sleep asleep', () => blockedIn(sleepPid) === CLOCK_NANOSLEEP);
-    await waitFor('the shell waiting on the FIFO', () => blockedIn(call.pid) === OPENAT);
+    await waitFor('the sleep asleep', () => blockedIn(sleepPid) === CLOCK_NANOSLEEP, {
+      explain: whereIs(sleepPid),
+    });
+    await waitFor('the shell waiting on the FIFO', () => blockedIn(call.pid) === OPENAT, {
+      explain: whereIs(call.pid),
+    });
     // Runaway at 20 % of a core for 1 s: a hot streak that is dated back is runaway at its first reading.
     const settings: Settings = { ...DEFAULT_SETTINGS, runaway: { cpuPercent: 20, windowSeconds: 1 } };
     const { monitor, reads, events } = monitorRecordingReads(settings);
@@ -135,11 +153,12 @@ describe("an agent's idle processes", () => {
   });
 });
 
-function readPid(path: string): string | null {
+/** The pid a shell wrote to `path`; undefined (waitFor waits on) until it is there. */
+function readPid(path: string): number | undefined {
   try {
     const text = readFileSync(path, 'utf8').trim();
-    return text === '' ? null : text;
+    return /^\d+$/.test(text) ? Number(text) : undefined;
   } catch {
-    return null;
+    return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { DEFAULT_QUIET_POLL_INTERVAL_MS } from '../../shared/settings-table';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
@@ -47,6 +48,8 @@ describe('a quiet agent that marks its tool calls', () => {
     const polled = looks.length;
     await waitFor('a poll after going quiet', () => looks.length > polled, { timeoutMs: 5_000 });
     const quietFrom = looks.length;
+    // Polls stretch too (settings' quietPollIntervalMs): exits still wake a look at once.
+    expect(monitor.pollPaceMs).toBe(DEFAULT_QUIET_POLL_INTERVAL_MS);
 
     // The shell exits at once: no look can have seen it alive.
     const call = await agent.toolCall('sleep 600 & echo done');
@@ -61,7 +64,8 @@ describe('a quiet agent that marks its tool calls', () => {
     const sinceQuiet = looks.slice(quietFrom, orphaned.look + 1);
     expect(sinceQuiet.length).toBeGreaterThan(0);
     expect(sinceQuiet.filter((look) => look !== 'poll')).toEqual([]);
-    // The birth makes the watch busy again.
+    // The birth makes the watch busy again, and the polls come at the settings' interval.
     expect(monitor.watchPaceMs).toBe(15);
+    expect(monitor.pollPaceMs).toBe(DEFAULT_SETTINGS.pollIntervalMs);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
+import { DEFAULT_QUIET_POLL_INTERVAL_MS } from '../../shared/settings-table';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
@@ -47,6 +48,9 @@ describe.skipIf(skip !== undefined)('the monitor beside the real Claude Code CLI
       expect(matcher.markersOf(shell.record.markers)?.agent).toBe('claude-code');
       await waitFor('polls only, the agent alive and quiet', () => monitor.watchPaceMs === null, {
         timeoutMs: 14_000,
+      });
+      await waitFor('polls at the quiet pace', () => monitor.pollPaceMs === DEFAULT_QUIET_POLL_INTERVAL_MS, {
+        timeoutMs: 5000,
       });
       expect(agent!.exitedAt).toBeNull();
       expect(shell.exitedAt).toBeNull();

@@ -13,21 +13,31 @@ afterEach(() => {
  * A monitor over the real process table with a live (idle) agent in it, so its watch runs, driven by
  * fake timers: the schedule is asserted exactly, without waiting on the clock.
  */
-function monitorWithLooks(settings = DEFAULT_SETTINGS, watchIntervalMs?: number) {
+function monitorWithLooks(settings = DEFAULT_SETTINGS, watchIntervalMs?: number, fullSweepEvery?: number) {
   const sampler = new LinuxSampler({ markerKeys: matcherFor(settings).markerKeys });
-  const monitor = new Monitor({ sampler, matcher: matcherFor(settings), settings, watchIntervalMs });
+  const monitor = new Monitor({
+    sampler,
+    matcher: matcherFor(settings),
+    settings,
+    watchIntervalMs,
+    fullSweepEvery,
+  });
   const looks: { kind: 'poll' | 'watch'; at: number }[] = [];
+  const sweepsAt: number[] = [];
   const poll = monitor.poll.bind(monitor);
   monitor.poll = () => {
-    looks.push({ kind: 'poll', at: performance.now() });
+    const at = performance.now();
+    looks.push({ kind: 'poll', at });
+    const sweeps = monitor.sweepCount;
     poll();
+    if (monitor.sweepCount > sweeps) sweepsAt.push(at);
   };
   const watch = monitor.watch.bind(monitor);
   monitor.watch = () => {
     looks.push({ kind: 'watch', at: performance.now() });
     watch();
   };
-  return { sampler, monitor, looks };
+  return { sampler, monitor, looks, sweepsAt };
 }
 
 /** The monitor took the agent for one: from now on its watch runs. */
@@ -86,7 +96,7 @@ describe('the monitor schedule', () => {
   // The pace once quiet depends on whether the agent marks its tool calls: a tool call's shell is alive
   // throughout here, so the monitor has seen one of its processes and whether it carried the markers.
   it.each([
-    { marks: true, quietLooks: 'polls only, every 1000 ms', quietGap: 1000 },
+    { marks: true, quietLooks: 'polls only, every 2000 ms', quietGap: 2000 },
     { marks: false, quietLooks: 'the watch every 200 ms', quietGap: 200 },
   ])(
     'once an agent is quiet, looks with $quietLooks when its tool calls carry markers: $marks',
@@ -110,4 +120,59 @@ describe('the monitor schedule', () => {
       if (marks) expect(looks.filter((l) => l.kind === 'watch' && l.at - t0 >= 5000)).toEqual([]);
     },
   );
+
+  describe('while quiet (no agent process born or gone for 5 s, every agent marking its tool calls)', () => {
+    const quietMonitor = async (settings = DEFAULT_SETTINGS, fullSweepEvery?: number) => {
+      const agent = await FakeAgent.start();
+      await agent.toolCall('sleep 600; :');
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+      const looks = monitorWithLooks(settings, undefined, fullSweepEvery);
+      const t0 = performance.now();
+      const pollsAt = () => looks.looks.filter((l) => l.kind === 'poll').map((l) => l.at - t0);
+      return { ...looks, t0, pollsAt };
+    };
+
+    it('polls at quietPollIntervalMs, and at pollIntervalMs again from the moment a view opens', async () => {
+      const { sampler, monitor, pollsAt } = await quietMonitor();
+      monitor.start();
+      expect(monitor.pollPaceMs).toBe(1000);
+      vi.advanceTimersByTime(9000);
+      expect(pollsAt()).toEqual([0, 1000, 2000, 3000, 4000, 5000, 7000, 9000]);
+      expect(monitor.pollPaceMs).toBe(2000);
+      // Half-way to the next poll (due at 11000) a window opens: the poll comes 1 s after the last one.
+      vi.advanceTimersByTime(500);
+      monitor.setWholeTableWanted(true);
+      expect(monitor.pollPaceMs).toBe(1000);
+      vi.advanceTimersByTime(2500);
+      expect(pollsAt().slice(8)).toEqual([10_000, 11_000, 12_000]);
+      // Closed again: the poll after that stretches.
+      monitor.setWholeTableWanted(false);
+      vi.advanceTimersByTime(5000);
+      expect(pollsAt().slice(11)).toEqual([13_000, 15_000, 17_000]);
+      monitor.stop();
+      sampler.close();
+    });
+
+    it('never stretches past pollIntervalMs, and a quietPollIntervalMs below it changes nothing', async () => {
+      const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: 3000, quietPollIntervalMs: 2000 };
+      const { sampler, monitor, pollsAt } = await quietMonitor(settings);
+      monitor.start();
+      vi.advanceTimersByTime(12_000);
+      expect(pollsAt()).toEqual([0, 3000, 6000, 9000, 12_000]);
+      expect(monitor.pollPaceMs).toBe(3000);
+      monitor.stop();
+      sampler.close();
+    });
+
+    it('sweeps the whole table by time, not by polls: a stretched poll counts for the intervals it spans', async () => {
+      const { sampler, monitor, sweepsAt, t0 } = await quietMonitor(DEFAULT_SETTINGS, 4);
+      monitor.start();
+      vi.advanceTimersByTime(17_000);
+      monitor.stop();
+      sampler.close();
+      // Every 4 polls while polls are 1 s apart; then every second stretched poll (counted by polls, the
+      // sweeps would fall to one in 8 s).
+      expect(sweepsAt.map((at) => at - t0)).toEqual([0, 4000, 9000, 13_000, 17_000]);
+    });
+  });
 });

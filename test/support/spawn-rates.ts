@@ -21,12 +21,16 @@ export interface SpawnPeaks {
   loadAverage: [number, number, number];
 }
 
-const lastPid = (): number => Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ').pop());
+/** The last pid the kernel handed out in this PID namespace. */
+export const lastPid = (): number => Number(readFileSync('/proc/loadavg', 'latin1').trim().split(' ').pop());
 
-/** Reads the group's birth window every 250 ms until stopped; returns the peaks. */
-export function observeSpawns(monitor: Monitor, pgid: number): { stop(): SpawnPeaks } {
+/**
+ * Reads the group's birth window every 250 ms until stopped; returns the peaks. `firstPid`, read before
+ * the group was started, counts its first births among the pids allocated (they come before this is
+ * called: the wrapper forks while the caller still waits for its pid).
+ */
+export function observeSpawns(monitor: Monitor, pgid: number, firstPid = lastPid()): { stop(): SpawnPeaks } {
   const startedAt = Date.now();
-  const firstPid = lastPid();
   const peaks = {
     peakPerMinute10s: 0,
     peakRepeatsPerMinute10s: 0,
@@ -56,7 +60,10 @@ export function observeSpawns(monitor: Monitor, pgid: number): { stop(): SpawnPe
     stop: () => {
       look();
       clearInterval(timer);
-      const pidsAllocated = lastPid() - firstPid;
+      const last = lastPid();
+      // Past pid_max the counter starts again from the bottom (from 300, or 1 where that is reserved).
+      const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'latin1'));
+      const pidsAllocated = last >= firstPid ? last - firstPid : pidMax - firstPid + last;
       const seconds = Math.round((Date.now() - startedAt) / 100) / 10;
       return {
         ...peaks,

@@ -1,6 +1,7 @@
 import { compileLinear } from '../analysis/linear-pattern';
 import type { AgentSignatureConfig, Settings } from '../../../shared/model';
 import {
+  DEFAULT_QUIET_POLL_INTERVAL_MS,
   DEFAULT_SETTINGS,
   DEFAULT_SPAWN_STORM,
   NUMERIC_SETTINGS,
@@ -153,6 +154,7 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     [
       'agents',
       'pollIntervalMs',
+      'quietPollIntervalMs',
       'runaway',
       'memory',
       'spawnStorm',
@@ -172,6 +174,14 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
     'pollIntervalMs',
     NUMERIC_SETTINGS.pollIntervalMs,
     base.pollIntervalMs,
+    errors,
+  );
+
+  const quietPollIntervalMs = numberIn(
+    input.quietPollIntervalMs,
+    'quietPollIntervalMs',
+    NUMERIC_SETTINGS.quietPollIntervalMs,
+    base.quietPollIntervalMs ?? DEFAULT_QUIET_POLL_INTERVAL_MS,
     errors,
   );
 
@@ -309,6 +319,7 @@ export function validateSettings(input: Json, base: Settings = DEFAULT_SETTINGS)
   return {
     settings: {
       pollIntervalMs,
+      quietPollIntervalMs,
       runaway,
       memory,
       spawnStorm,

@@ -6,6 +6,7 @@ import { HeldPipeCheck } from './held-pipe-check';
 import { IncidentGlue } from './incident-glue';
 import { MemoryCheck } from './memory-check';
 import { MonitorListeners } from './monitor-listeners';
+import { MonitorSchedule } from './monitor-schedule';
 import { DEFAULT_FULL_SWEEP_EVERY, WATCHED_SWEEP_EVERY, type MonitorOptions } from './monitor-options';
 import { MonitorState } from './monitor-state';
 import { readWithMissedParents } from './missed-parents';
@@ -16,10 +17,8 @@ import { SpawnBirths } from './spawn-births';
 import { SpawnStormCheck } from './spawn-storm-check';
 import { ProcessTable } from './process-table';
 import { noteSignalOn } from './signal-notes';
-import { isStall } from './stall';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 import { VersionGate } from './version-gate';
-import { watchPace } from './watch-pace';
 
 export type { IncidentSink, MonitorOptions } from './monitor-options';
 export { DEFAULT_FULL_SWEEP_EVERY } from './monitor-options';
@@ -49,17 +48,10 @@ export class Monitor {
   private settings: Settings;
   private matcher: AgentMatcher;
   private wholeTableWanted = false;
-  /** The one pending timer: each wake runs a poll when one is due, the watch otherwise. */
-  private timer: NodeJS.Timeout | null = null;
-  /** Monotonic times (performance.now()) of the schedule. */
-  private nextPollAt = 0;
-  private lastLookAt = 0;
-  private lastPollAt = 0;
+  private readonly schedule: MonitorSchedule;
+  /** Polls' worth of time left until the next whole-table sweep (a stretched poll counts for more). */
+  private sweepCredit = 0;
   private stalls = 0;
-  /** Stops the sampler's wait for exits in a thread of its own; null where exits are polled on the timer. */
-  private stopExitWait: (() => void) | null = null;
-  private exitLookPending = false;
-  private running = false;
   private restoredChecked = false;
   readonly errors = { count: 0, last: null as string | null };
   storageProblem: string | null = null;
@@ -88,6 +80,24 @@ export class Monitor {
     this.incidentPorts = new IncidentPortGlue(this.incidents, () => this.flush());
     this.pidWatch = new PidWatch(options.sampler, this.state);
     this.pidWatch.onNewPids = (pids) => this.births.announce(pids);
+    const { sampler, watchIntervalMs, idleWatchIntervalMs } = options;
+    this.schedule = new MonitorSchedule(
+      {
+        poll: () => this.guard('poll', () => this.pollOnce()),
+        watch: () => this.guard('watch', () => this.watch()),
+        stalled: () => {
+          this.stalls++;
+          this.rebaseline();
+        },
+        settings: () => this.settings,
+        wholeTableWanted: () => this.wholeTableWanted,
+        paceInputs: () => {
+          const { exitWatch } = this.pidWatch;
+          return { sampler, state: this.state, exitWatch, watchIntervalMs, idleWatchIntervalMs };
+        },
+      },
+      sampler.waitForExits?.bind(sampler),
+    );
   }
 
   private now(): number {
@@ -131,14 +141,21 @@ export class Monitor {
     return this.sweeps;
   }
 
+  /** How often the monitor polls now (ms): pollIntervalMs, or quietPollIntervalMs while quiet; null when stopped. */
+  get pollPaceMs(): number | null {
+    return this.schedule.isRunning ? this.schedule.pollIntervalMs : null;
+  }
+
   /** How often the watch looks between polls now (ms); null while only the polls look. */
   get watchPaceMs(): number | null {
-    return this.running ? this.watchInterval() : null;
+    return this.schedule.isRunning ? this.schedule.watchInterval() : null;
   }
 
   /** Someone is looking at every group (an open window, a browser): keep the whole table fresher. */
   setWholeTableWanted(wanted: boolean): void {
+    const opened = wanted && !this.wholeTableWanted;
     this.wholeTableWanted = wanted;
+    if (opened) this.schedule.repace();
   }
 
   /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
@@ -158,78 +175,13 @@ export class Monitor {
     return this.settings;
   }
 
-  /**
-   * Starts polling. One timer serves both paces, so a poll and a watch never cost two wake-ups, and each
-   * run is scheduled after the previous one finished, so runs never overlap.
-   */
+  /** Starts polling (monitor-schedule.ts decides when each look runs). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    // Exits of agents' processes and their parents then wake a look at once, between the timer's looks.
-    this.stopExitWait = this.options.sampler.waitForExits?.(() => this.exitSignalled()) ?? null;
-    this.guard('poll', () => this.pollOnce());
-    this.lastPollAt = this.lastLookAt = performance.now();
-    this.nextPollAt = this.lastPollAt + this.settings.pollIntervalMs;
-    this.schedule();
+    this.schedule.start();
   }
 
   stop(): void {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.stopExitWait?.();
-    this.stopExitWait = null;
-  }
-
-  /**
-   * A followed process exited: its group is looked at now (its children, reparented, are read), not at the
-   * next tick. Deferred to its own turn, since the sampler may say so while the monitor is mid-run.
-   */
-  private exitSignalled(): void {
-    if (this.exitLookPending || !this.running) return;
-    this.exitLookPending = true;
-    setImmediate(() => {
-      this.exitLookPending = false;
-      if (this.running) this.guard('watch', () => this.watch());
-    });
-  }
-
-  private schedule(): void {
-    const watchEvery = this.watchInterval();
-    const due =
-      watchEvery === null ? this.nextPollAt : Math.min(this.nextPollAt, this.lastLookAt + watchEvery);
-    this.timer = setTimeout(() => this.wake(), Math.max(0, due - performance.now()));
-  }
-
-  private wake(): void {
-    if (!this.running) return;
-    const at = performance.now();
-    // A poll does the watch's work too: it reads new pids and every agent's process.
-    if (at >= this.nextPollAt - 1) {
-      if (isStall(at - this.lastPollAt, this.settings.pollIntervalMs)) {
-        this.stalls++;
-        this.rebaseline();
-      }
-      this.guard('poll', () => this.pollOnce());
-      this.lastPollAt = at;
-      this.nextPollAt = at + this.settings.pollIntervalMs;
-    } else if (this.watchInterval() !== null) {
-      // (A timer set while busy may come due after the agents went quiet: then it only reschedules.)
-      this.guard('watch', () => this.watch());
-    }
-    this.lastLookAt = at;
-    if (this.running) this.schedule();
-  }
-
-  private watchInterval(): number | null {
-    return watchPace({
-      sampler: this.options.sampler,
-      state: this.state,
-      waitsForExits: this.stopExitWait !== null,
-      exitWatch: this.pidWatch.exitWatch,
-      watchIntervalMs: this.options.watchIntervalMs,
-      idleWatchIntervalMs: this.options.idleWatchIntervalMs,
-    });
+    this.schedule.stop();
   }
 
   /** Restored incidents are checked against the first table that was actually read, never an empty one. */
@@ -251,7 +203,10 @@ export class Monitor {
     const sweepEvery = this.wholeTableWanted
       ? WATCHED_SWEEP_EVERY
       : (this.options.fullSweepEvery ?? DEFAULT_FULL_SWEEP_EVERY);
-    const full = this.state.polls % sweepEvery === 0;
+    this.sweepCredit = Math.min(this.sweepCredit, sweepEvery);
+    const full = this.sweepCredit <= 0;
+    if (full) this.sweepCredit = sweepEvery;
+    this.sweepCredit -= this.schedule.pollSpan;
     this.state.polls++;
     this.state.watchingSince ??= now;
     if (full) {

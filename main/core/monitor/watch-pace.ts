@@ -36,9 +36,8 @@ export function watchPace(inputs: WatchPaceInputs): number | null {
   const { sampler, state } = inputs;
   if (!sampler.childrenOf && !sampler.newPidsSince && !sampler.exitedWatched) return null;
   if (state.agentPids.size === 0) return null;
-  const busy = performance.now() - state.lastActivityAt < BUSY_FOR_MS;
-  // Exits wake the monitor only for what the sampler follows: all of it, or the watch keeps polling.
-  const eventDriven = inputs.waitsForExits && inputs.exitWatch === 'all';
+  const busy = isBusy(state);
+  const eventDriven = isEventDriven(inputs);
   // Without the pid counter (macOS), a watch between polls could only collect exits, which then wake it.
   if (eventDriven && !sampler.newPidsSince) return null;
   const fast = inputs.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
@@ -46,4 +45,32 @@ export function watchPace(inputs: WatchPaceInputs): number | null {
   if (eventDriven && inputs.idleWatchIntervalMs === undefined && state.everyAgentMarksToolCalls())
     return null;
   return Math.max(fast, inputs.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
+}
+
+/**
+ * Whether polls may come at the quiet pace (settings' quietPollIntervalMs): agents are alive but none of
+ * their processes was born or exited for 5 s, every agent marks its tool calls, exits wake a look at
+ * once, and nobody looks at the table. A leftover is then tied to its agent by its markers whenever it
+ * is read, and a wrapper that exits wakes the monitor: what waits longer is a quiet agent's first tool
+ * call whose wrapper exits before any look, and a new agent's first reading.
+ */
+export function quietEnoughToStretch(inputs: WatchPaceInputs & { wholeTableWanted: boolean }): boolean {
+  const { state } = inputs;
+  return (
+    !inputs.wholeTableWanted &&
+    state.agentPids.size > 0 &&
+    isEventDriven(inputs) &&
+    inputs.idleWatchIntervalMs === undefined &&
+    !isBusy(state) &&
+    state.everyAgentMarksToolCalls()
+  );
+}
+
+function isBusy(state: MonitorState): boolean {
+  return performance.now() - state.lastActivityAt < BUSY_FOR_MS;
+}
+
+/** Exits wake the monitor only for what the sampler follows: all of it, or the watch keeps polling. */
+function isEventDriven(inputs: WatchPaceInputs): boolean {
+  return inputs.waitsForExits && inputs.exitWatch === 'all';
 }
