@@ -162,7 +162,7 @@ export function latencyRows(results: readonly LatencyResult[]): Row[] {
     return sampledRow('orphan detection', `wrapper exit → orphaned, ${r.variant.name}`, 'ms', r.latenciesMs, {
       ...(afterQuiet ? {} : { p95AtMost: 20 }),
       note: afterQuiet
-        ? `${trials}, each after ${r.variant.quietSeconds} s without a tool call: no watch between polls, the next 1 s poll finds it`
+        ? `${trials}, each after ${r.variant.quietSeconds} s without a tool call: no watch between polls, and polls 2 s apart (quietPollIntervalMs): the next one finds it`
         : `${trials} within a second of each other; the monitor in its own process, as watch and serve run it`,
     });
   });
