@@ -117,7 +117,10 @@ describe('corral hook (the command agents run)', { timeout: 180_000 }, () => {
     });
     const leftover = Number(await tool.ready('pid'));
     await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
-    expect(readFileSync(`/proc/${leftover}/cmdline`, 'utf8')).toContain(hostile);
+    // `$!` is the shell's fork, which may not have exec'd `sh` yet (then its argv is still the tool call's).
+    await waitFor('the leftover to run sh with the hostile text', () =>
+      readFileSync(`/proc/${leftover}/cmdline`, 'utf8').includes(hostile),
+    );
 
     const post = await runHook('claude-code', 'PostToolUse', payload(session, 'PostToolUse'), data);
     expect(post.code).toBe(0);
