@@ -61,7 +61,8 @@ export function observeSpawns(monitor: Monitor, pgid: number, firstPid = lastPid
       look();
       clearInterval(timer);
       const last = lastPid();
-      // Past pid_max the counter starts again from the bottom (from 300, or 1 where that is reserved).
+      // Past pid_max the counter starts again near the bottom (above the kernel's reserved 300 pids);
+      // counting from 0 over-counts by at most those, which a ceiling on births can afford.
       const pidMax = Number(readFileSync('/proc/sys/kernel/pid_max', 'latin1'));
       const pidsAllocated = last >= firstPid ? last - firstPid : pidMax - firstPid + last;
       const seconds = Math.round((Date.now() - startedAt) / 100) / 10;
