@@ -1,6 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
+  symlinkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -17,6 +19,7 @@ import {
   cliWrapperScript,
   installCliPrivileged,
   installCliWrapper,
+  NO_NODE_MESSAGE,
   planCliInstall,
   privilegedInstallScript,
 } from '../../main/electron/cli-install';
@@ -30,18 +33,28 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /**
- * A stand-in for Corral.app/Contents/MacOS/Corral that does what its `--cli` mode does (index.ts
- * runCli): the real CLI with the arguments after `--cli`, here through Node since Electron cannot run.
+ * A Corral.app laid out as the packaged one: its CLI unpacked beside app.asar (here the checkout, whose
+ * bin/corral.mjs runs the build), and as Contents/MacOS/Corral a stand-in for Electron where no GUI
+ * session is: Electron creates NSApplication before any JavaScript and aborts (SIGABRT) without Launch
+ * Services (electron/electron#52815). It leaves a mark, so a test also knows it was never started.
  */
-function appStandIn(): string {
-  const app = join(home, 'Corral.app', 'Contents', 'MacOS', 'Corral');
+function appStandIn(launcherRoot = root): string {
+  const contents = join(home, 'Corral.app', 'Contents');
+  const app = join(contents, 'MacOS', 'Corral');
   mkdirSync(join(app, '..'), { recursive: true });
-  writeFileSync(
-    app,
-    `#!/bin/sh\n[ "$1" = --cli ] || exit 64\nshift\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'corral.mjs'))} "$@"\n`,
-  );
+  mkdirSync(join(contents, 'Resources'), { recursive: true });
+  symlinkSync(launcherRoot, join(contents, 'Resources', 'app.asar.unpacked'));
+  writeFileSync(app, `#!/bin/sh\ntouch ${JSON.stringify(join(home, 'electron-started'))}\nkill -ABRT $$\n`);
   chmodSync(app, 0o755);
   return app;
+}
+
+/** A directory holding only `node` (this test's Node), so a PATH can offer Node and the system's tools. */
+function nodeDir(): string {
+  const dir = join(home, 'node-bin');
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(process.execPath, join(dir, 'node'));
+  return dir;
 }
 
 describe('the installed corral command', () => {
@@ -55,19 +68,69 @@ describe('the installed corral command', () => {
     installCliWrapper(plan.target, appStandIn());
     expect(statSync(plan.target).mode & 0o777).toBe(0o755);
     const out = execFileSync('/bin/sh', ['-c', 'corral --version'], {
-      env: { PATH: loginPath, HOME: home, LC_ALL: 'C' },
+      env: { PATH: `${nodeDir()}:${loginPath}`, HOME: home, LC_ALL: 'C' },
       encoding: 'utf8',
     });
     expect(out).toMatch(/^corral \d+\.\d+\.\d+/);
+    expect(existsSync(join(home, 'electron-started'))).toBe(false);
+  });
+
+  it('runs long-lived and install commands and the hook without ever starting the app’s binary', () => {
+    const target = join(home, 'corral');
+    installCliWrapper(target, appStandIn());
+    const env = {
+      PATH: `${nodeDir()}:/usr/bin:/bin`,
+      HOME: home,
+      LC_ALL: 'C',
+      CORRAL_DATA_DIR: join(home, 'data'),
+    };
+    const ps = spawnSync(target, ['ps', '--json'], { env, encoding: 'utf8' });
+    expect(ps.status).toBe(0);
+    expect(JSON.parse(ps.stdout)).toHaveProperty('groups');
+    const dryRun = spawnSync(target, ['hooks', 'install', '--dry-run'], { env, encoding: 'utf8' });
+    expect({ status: dryRun.status, stderr: dryRun.stderr }).toEqual({ status: 0, stderr: '' });
+    const hook = spawnSync(target, ['hook', 'claude-code', 'PostToolUse'], {
+      env,
+      input: JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', tool_name: 'Bash' }),
+      encoding: 'utf8',
+    });
+    expect(hook.status).toBe(0);
+    expect(existsSync(join(home, 'electron-started'))).toBe(false);
+  });
+
+  it('without Node a hook exits 0 and says nothing; other commands say what is missing', () => {
+    const target = join(home, 'corral');
+    installCliWrapper(target, appStandIn());
+    const env = { PATH: '/nonexistent', HOME: home };
+    const hook = spawnSync('/bin/sh', [target, 'hook', 'claude-code', 'PostToolUse'], {
+      env,
+      input: '{}',
+      encoding: 'utf8',
+    });
+    expect({ status: hook.status, stdout: hook.stdout, stderr: hook.stderr }).toEqual({
+      status: 0,
+      stdout: '',
+      stderr: '',
+    });
+    const ps = spawnSync('/bin/sh', [target, 'ps'], { env, encoding: 'utf8' });
+    expect({ status: ps.status, stderr: ps.stderr.trim() }).toEqual({ status: 127, stderr: NO_NODE_MESSAGE });
+    expect(existsSync(join(home, 'electron-started'))).toBe(false);
   });
 
   it('passes every argument through unchanged, spaces and quotes included', () => {
-    const echo = join(home, 'echo-app');
-    writeFileSync(echo, '#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done\n');
-    chmodSync(echo, 0o755);
+    const fake = join(home, 'fake-root');
+    mkdirSync(join(fake, 'bin'), { recursive: true });
+    writeFileSync(
+      join(fake, 'bin', 'corral.mjs'),
+      'for (const a of process.argv.slice(2)) process.stdout.write(`[${a}]`);\n',
+    );
     const target = join(home, 'corral');
-    installCliWrapper(target, echo);
-    expect(execFileSync(target, ['ps', "it's", 'a b'], { encoding: 'utf8' })).toBe("[--cli][ps][it's][a b]");
+    installCliWrapper(target, appStandIn(fake));
+    const out = execFileSync(target, ['ps', "it's", 'a b'], {
+      encoding: 'utf8',
+      env: { PATH: `${nodeDir()}:/usr/bin:/bin` },
+    });
+    expect(out).toBe("[ps][it's][a b]");
   });
 
   it('replaces its own wrapper but never a corral it did not install', () => {
