@@ -92,6 +92,20 @@ export function planCliInstall(
   return { target: '/usr/local/bin/corral', privileged: true, onLoginPath: true };
 }
 
+/**
+ * Why the `corral` command must not point at this copy of the app, or null. An app opened from the dmg
+ * or Downloads runs translocated (macOS copies it to a random read-only path under
+ * /private/var/folders/…/AppTranslocation/ that disappears), and one outside Applications moves when the
+ * user tidies up: the wrapper would name a path that is gone.
+ */
+export function appLocationProblem(exe: string, inApplicationsFolder: boolean): string | null {
+  if (/\/AppTranslocation\//.test(exe))
+    return 'Corral is running from a temporary copy macOS made of it (App Translocation): move Corral to Applications, open it from there, and install the command again';
+  if (!inApplicationsFolder)
+    return 'Corral is not in Applications: move it there first, so the command does not point at a copy that moves';
+  return null;
+}
+
 /** Why `target` must not be replaced (a `corral` Corral did not put there), or null. */
 export function existingCliProblem(target: string): string | null {
   if (!existsSync(target)) return null;

@@ -105,6 +105,7 @@ async function start(): Promise<void> {
     service,
     (groupId) => window.show(groupId),
     (request) => confirmAndStop(service, window, request),
+    () => tray.setNotificationsBlocked(),
   );
   const offEvents = service.onEvent((event) => notifier.considerEvent(event));
   const offSnapshot = service.onSnapshot((snapshot: Snapshot) => {

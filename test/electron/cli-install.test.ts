@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  appLocationProblem,
   cliArguments,
   cliWrapperScript,
   installCliPrivileged,
@@ -157,6 +158,16 @@ describe('the installed corral command', () => {
     );
   });
 
+  it('refuses to point the command at a translocated copy or one outside Applications', () => {
+    const translocated =
+      '/private/var/folders/xy/abc/T/AppTranslocation/1A2B3C/d/Corral.app/Contents/MacOS/Corral';
+    expect(appLocationProblem(translocated, false)).toMatch(/App Translocation/);
+    expect(appLocationProblem('/Users/me/Downloads/Corral.app/Contents/MacOS/Corral', false)).toMatch(
+      /not in Applications/,
+    );
+    expect(appLocationProblem('/Applications/Corral.app/Contents/MacOS/Corral', true)).toBeNull();
+  });
+
   it('the app runs as the CLI only when started with --cli', () => {
     expect(cliArguments(['/Applications/Corral.app/Contents/MacOS/Corral', '--cli', 'ps', '--json'])).toEqual(
       ['ps', '--json'],
@@ -218,5 +229,17 @@ describe('the tray offers it', () => {
     });
     const plain = buildTrayMenuModel(snapshot, state).items;
     expect(plain.some((i) => 'label' in i && i.label.startsWith('Install command-line'))).toBe(false);
+  });
+
+  it('says once that notifications are off, with the way to allow them, instead of opening the window', () => {
+    const snapshot = { seq: 1, sampledAt: 1, groups: [] };
+    const state = { now: 1, notificationsPausedUntil: null, launchAtLogin: false };
+    expect(buildTrayMenuModel(snapshot, { ...state, notificationsBlocked: true }).items).toContainEqual({
+      type: 'action',
+      label: 'Notifications are off for Corral: allow them…',
+      action: { kind: 'open-notification-settings' },
+    });
+    const fine = buildTrayMenuModel(snapshot, state).items;
+    expect(fine.some((i) => 'label' in i && i.label.startsWith('Notifications are off'))).toBe(false);
   });
 });
