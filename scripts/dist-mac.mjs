@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Packages the macOS dmg for one architecture (`node scripts/dist-mac.mjs arm64|x64`), signed and
-// notarized when the credentials are in the environment, unsigned otherwise, saying which.
+// Packages the macOS dmg and zip for one architecture (`node scripts/dist-mac.mjs arm64|x64`), signed and
+// notarized when the credentials are in the environment, unsigned otherwise, saying which; for a release
+// (CORRAL_RELEASE=1) it refuses to build unsigned or unnotarized.
 // Unsigned still means launchable: electron-builder.yml's electronFuses.resetAdHocDarwinSignature
 // re-signs the bundle ad hoc after the fuses are flipped, which Apple Silicon requires.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const SIGNING_KEYS = ['CSC_LINK', 'CSC_KEY_PASSWORD'];
 const NOTARIZING_KEYS = ['APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'];
@@ -12,9 +14,22 @@ const NOTARIZING_KEYS = ['APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'
  * What to change in electron-builder.yml for this environment: `config` is merged over the file
  * (electron-builder's `-c.<path>=<value>`), `env` over the process environment.
  */
-export function macBuildPlan(env) {
+export function macBuildPlan(env, fileExists = existsSync) {
   const signing = SIGNING_KEYS.filter((k) => !env[k]);
   const notarizing = NOTARIZING_KEYS.filter((k) => !env[k]);
+  // @electron/notarize reads the API key from a file: APPLE_API_KEY is the path to the .p8, not its text.
+  if (env.APPLE_API_KEY && !fileExists(env.APPLE_API_KEY))
+    return {
+      refuse: `APPLE_API_KEY must be the path to the App Store Connect key file (AuthKey_<id>.p8), and ${
+        env.APPLE_API_KEY.includes('PRIVATE KEY') ? 'it holds the key itself' : 'no such file exists'
+      }`,
+    };
+  // A release is what users update to: MacUpdater (Squirrel.Mac) installs only a build signed like the
+  // running app, and Gatekeeper opens a downloaded one without a detour only when it is notarized.
+  if (env.CORRAL_RELEASE === '1' && signing.length + notarizing.length > 0)
+    return {
+      refuse: `a release must be signed and notarized; not set: ${[...signing, ...notarizing].join(', ')}`,
+    };
   if (signing.length > 0)
     return {
       // No certificate: no Developer ID signature, so no hardened runtime (an ad hoc signature with it
@@ -56,8 +71,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const plan = macBuildPlan(process.env);
+  if (plan.refuse) {
+    console.error(`dist-mac: ${plan.refuse}`);
+    process.exit(2);
+  }
   console.log(`dist-mac: ${plan.message}`);
-  const args = ['electron-builder', '--mac', 'dmg', `--${arch}`, '--publish', 'never'];
+  // The dmg is what people download; the zip and latest-mac.yml are what the app updates from. Nothing is
+  // uploaded from here: the release workflow merges both runners' latest-mac.yml and publishes once.
+  const args = ['electron-builder', '--mac', 'dmg', 'zip', `--${arch}`, '--publish', 'never'];
   const result = spawnSync('npx', [...args, ...configFlags(plan.config)], {
     stdio: 'inherit',
     env: { ...process.env, ...plan.env },

@@ -6,6 +6,7 @@
 // between counts from zero); the footprint from `footprint -p <pid>` where it answers, else ps's RSS.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /** ps's cputime ("[dd-][hh:]mm:ss.cc") in seconds; null when it is not that shape. */
 export function parsePsTime(text) {
@@ -15,13 +16,19 @@ export function parsePsTime(text) {
   return Number(days ?? 0) * 86400 + Number(hours ?? 0) * 3600 + Number(minutes) * 60 + Number(seconds);
 }
 
-/** The app's processes in `ps -axo pid=,time=,rss=,command=` output: those whose command is inside the bundle. */
-export function appProcesses(psOutput, appPath) {
-  const inside = `${appPath.replace(/\/+$/, '')}/Contents/`;
+/**
+ * The app's processes in `ps -axo pid=,time=,rss=,command=` output: those whose command is inside the
+ * bundle. The main process shows the path it was started by (CI starts it by a relative one), Chromium's
+ * helpers their absolute path, so both spellings of the bundle count.
+ */
+export function appProcesses(psOutput, appPath, cwd = process.cwd()) {
+  const bundles = [...new Set([appPath, resolve(cwd, appPath)])].map(
+    (p) => `${p.replace(/\/+$/, '')}/Contents/`,
+  );
   const found = [];
   for (const line of psOutput.split('\n')) {
     const m = /^\s*(\d+)\s+(\S+)\s+(\d+)\s+(.*)$/.exec(line);
-    if (!m || !m[4].startsWith(inside)) continue;
+    if (!m || !bundles.some((inside) => m[4].startsWith(inside))) continue;
     const cpuSeconds = parsePsTime(m[2]);
     if (cpuSeconds === null) continue;
     found.push({ pid: Number(m[1]), cpuSeconds, rssKiB: Number(m[3]), command: m[4] });

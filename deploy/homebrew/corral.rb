@@ -22,6 +22,9 @@ class Corral < Formula
 
   service do
     run [opt_bin/"corral", "watch", "--json"]
+    # launchd starts services with PATH=/usr/bin:/bin:/usr/sbin:/sbin: without Homebrew's bin, the
+    # launcher's `#!/usr/bin/env node` finds no node (exit 127, restarted every 10 s).
+    environment_variables PATH: std_service_path_env
     keep_alive successful_exit: false
     log_path var/"log/corral-watch.log"
     error_log_path var/"log/corral-watch.log"

@@ -3,10 +3,30 @@
 import { execFile } from 'node:child_process';
 import { homedir } from 'node:os';
 import { app, dialog } from 'electron';
-import { existingCliProblem, installCliPrivileged, installCliWrapper, planCliInstall } from './cli-install';
+import {
+  appLocationProblem,
+  existingCliProblem,
+  installCliPrivileged,
+  installCliWrapper,
+  planCliInstall,
+} from './cli-install';
 
 export async function installCommandLineTool(): Promise<void> {
   const exe = app.getPath('exe');
+  const misplaced = appLocationProblem(exe, app.isInApplicationsFolder());
+  if (misplaced) {
+    const { response } = await dialog.showMessageBox({
+      type: 'warning',
+      message: 'Move Corral to Applications first',
+      detail: misplaced,
+      buttons: ['Move to Applications', 'Cancel'],
+      defaultId: 0,
+      cancelId: 1,
+    });
+    // Moving relaunches the app from Applications; the user installs the command from there.
+    if (response === 0) app.moveToApplicationsFolder();
+    return;
+  }
   // process.env.PATH already holds the login shell's PATH (index.ts adoptLoginShellPath).
   const plan = planCliInstall(process.env.PATH ?? '', homedir());
   try {

@@ -1,6 +1,9 @@
 // "Install command-line tool…": puts a `corral` on the user's PATH, as VS Code installs `code`. The
-// packaged app's Electron cannot run as plain Node (the RunAsNode fuse is off), so the command is a
-// small shell script that runs the app's own binary in CLI mode (`Corral --cli <args>`, index.ts).
+// command is a small shell script that runs the app's own built CLI (unpacked beside app.asar,
+// electron-builder.yml asarUnpack) on a Node from PATH. Never the app's own binary: Electron creates
+// NSApplication before any JavaScript runs and aborts (SIGABRT) where Launch Services is out of reach
+// (an agent's sandboxed shell, SSH without a GUI login, CI), exactly where hooks and the CLI run; and
+// with the RunAsNode fuse off it cannot run as plain Node.
 // It goes in the first directory on the login shell's PATH the user can write to; only when there is
 // none does it go in /usr/local/bin (on every shell's PATH through /etc/paths) with the administrator's
 // password, asked once by macOS.
@@ -30,8 +33,32 @@ function shQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+/** The app's CLI launcher, unpacked beside app.asar: `<App>.app/Contents/Resources/app.asar.unpacked/bin/corral.mjs`. */
+export function unpackedCliLauncher(appExecutable: string): string {
+  return join(dirname(appExecutable), '..', 'Resources', 'app.asar.unpacked', 'bin', 'corral.mjs');
+}
+
+/** What the CLI says where no Node runs it (exit 127, a shell's "command not found"). */
+export const NO_NODE_MESSAGE =
+  'corral: the command line needs Node.js 22.12 or later on PATH (brew install node); the Corral app itself needs none';
+
+/**
+ * The wrapper: the app's CLI on the first `node` on PATH (then Homebrew's and /usr/local's, which a
+ * non-login shell may lack). Without one, a hook exits 0 and says nothing (a hook must never fail the
+ * agent; the running app still answers the hook client), anything else says what is missing.
+ */
 export function cliWrapperScript(appExecutable: string): string {
-  return `#!/bin/sh\n${MARK}: the corral CLI, run by the Corral app.\nexec ${shQuote(appExecutable)} ${CLI_FLAG} "$@"\n`;
+  return [
+    '#!/bin/sh',
+    `${MARK}: the corral CLI of the Corral app, run on Node (never the app's binary, which needs a GUI session).`,
+    `cli=${shQuote(unpackedCliLauncher(appExecutable))}`,
+    'PATH="$PATH:/opt/homebrew/bin:/usr/local/bin"',
+    'command -v node >/dev/null 2>&1 && exec node "$cli" "$@"',
+    '[ "$1" = hook ] && exit 0',
+    `echo ${shQuote(NO_NODE_MESSAGE)} >&2`,
+    'exit 127',
+    '',
+  ].join('\n');
 }
 
 export type CliInstallPlan =
@@ -63,6 +90,20 @@ export function planCliInstall(
       return { target: join(dir, 'corral'), privileged: false, onLoginPath: true };
   }
   return { target: '/usr/local/bin/corral', privileged: true, onLoginPath: true };
+}
+
+/**
+ * Why the `corral` command must not point at this copy of the app, or null. An app opened from the dmg
+ * or Downloads runs translocated (macOS copies it to a random read-only path under
+ * /private/var/folders/…/AppTranslocation/ that disappears), and one outside Applications moves when the
+ * user tidies up: the wrapper would name a path that is gone.
+ */
+export function appLocationProblem(exe: string, inApplicationsFolder: boolean): string | null {
+  if (/\/AppTranslocation\//.test(exe))
+    return 'Corral is running from a temporary copy macOS made of it (App Translocation): move Corral to Applications, open it from there, and install the command again';
+  if (!inApplicationsFolder)
+    return 'Corral is not in Applications: move it there first, so the command does not point at a copy that moves';
+  return null;
 }
 
 /** Why `target` must not be replaced (a `corral` Corral did not put there), or null. */

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { resolveDataDir } from '../core/storage/data-dir';
 import { startWorkerService } from '../core/worker/worker-service';
 import { disableAppNap } from './app-nap';
-import { cliArguments } from './cli-install';
+import { spawnSync } from 'node:child_process';
+import { cliArguments, cliWrapperScript } from './cli-install';
 import { confirmAndStop } from './confirm-stop';
 import { registerIpc } from './ipc';
 import { MainWindow } from './main-window';
@@ -16,7 +17,7 @@ import { loadObjcRuntime } from './objc-runtime';
 import { appPaths } from './paths';
 import { mergePaths, readLoginShellPath } from './login-shell-path';
 import { hardenApp } from './security';
-import { firstSnapshot, isSmokeTest, smokeVerdict, snapshotSize } from './smoke-test';
+import { firstSnapshot, isSmokeTest, loadedNativeModules, smokeVerdict, snapshotSize } from './smoke-test';
 import { TrayController } from './tray-controller';
 import { startUpdates } from './updates/start-updates';
 import { trackingStops } from './updates/stop-tracker';
@@ -104,6 +105,7 @@ async function start(): Promise<void> {
     service,
     (groupId) => window.show(groupId),
     (request) => confirmAndStop(service, window, request),
+    () => tray.setNotificationsBlocked(),
   );
   const offEvents = service.onEvent((event) => notifier.considerEvent(event));
   const offSnapshot = service.onSnapshot((snapshot: Snapshot) => {
@@ -125,7 +127,8 @@ async function start(): Promise<void> {
       trayCreated: tray.created(),
       snapshotSize: size.processes,
       snapshotGroups: size.groups,
-      nativeModulesLoaded: nativeModules,
+      nativeModulesExpected: nativeModules,
+      nativeModulesLoaded: loadedNativeModules(),
       nativeModulesFailed: [],
       appNapOptOut,
       elapsedMs: Date.now() - startedAt,
@@ -162,6 +165,7 @@ function failSmokeTest(err: unknown): void {
     trayCreated: false,
     snapshotSize: 0,
     snapshotGroups: 0,
+    nativeModulesExpected: [],
     nativeModulesLoaded: [],
     nativeModulesFailed: [],
     appNapOptOut: null,
@@ -172,23 +176,21 @@ function failSmokeTest(err: unknown): void {
   void exitAfterOutput(verdict.exitCode);
 }
 
-/** `Corral --cli <args>`: the corral CLI inside the app (the installed `corral` wrapper runs this). */
-async function runCli(args: string[]): Promise<void> {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') app.exit(0);
+/**
+ * `Corral --cli <args>` (what wrappers of earlier releases run; it works only in a GUI session): runs the
+ * same wrapper the "Install command-line tool…" item writes, so the CLI runs on Node with its own script
+ * as argv[1], as everything that names Corral's own command line (hooks, the service) expects.
+ */
+function runCli(args: string[]): void {
+  const result = spawnSync('/bin/sh', ['-c', cliWrapperScript(app.getPath('exe')), 'corral', ...args], {
+    stdio: 'inherit',
   });
-  try {
-    const { main } = await import('../cli/cli-main');
-    await exitAfterOutput(await main(args));
-  } catch (err) {
-    process.stderr.write(`corral: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    await exitAfterOutput(1);
-  }
+  app.exit(result.status ?? 1);
 }
 
 const cliArgs = cliArguments(process.argv);
 if (cliArgs !== null) {
-  void runCli(cliArgs);
+  runCli(cliArgs);
 } else if (!app.requestSingleInstanceLock()) {
   if (smokeTest) failSmokeTest(new Error('another Corral is running'));
   else app.quit();

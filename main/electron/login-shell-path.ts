@@ -2,7 +2,7 @@
 // /sbin), not the one the user's shell builds (/opt/homebrew/bin, /usr/local/bin, npm's global bin), so
 // `corral` is "not found" there. As VS Code and fix-path do, the login shell is asked once, at start:
 // `$SHELL -ilc` prints PATH between two markers (rc files may print their own noise around it), within
-// a time limit, and what it says is put ahead of the app's own PATH.
+// a time limit, and what it says is put ahead of the app's own PATH as soon as it is printed.
 import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 
@@ -52,6 +52,15 @@ export function readLoginShellPath(
     });
     let output = '';
     let settled = false;
+    // The shell's group: the shell and whatever its rc files started only to answer this question.
+    const endGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
     const finish = (result: LoginPathResult): void => {
       if (settled) return;
       settled = true;
@@ -59,18 +68,20 @@ export function readLoginShellPath(
       resolve(result);
     };
     const timer = setTimeout(() => {
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-      finish({ problem: `${shell} -ilc did not answer within ${timeoutMs} ms` });
+      endGroup();
+      const path = parseMarkedPath(output);
+      finish(path ? { path } : { problem: `${shell} -ilc did not answer within ${timeoutMs} ms` });
     }, timeoutMs);
     child.stdout.setEncoding('utf8');
+    // The PATH counts as soon as it is printed: a job an rc file left in the background keeps the pipe
+    // open, and waiting for it to close would hold the app's start until the time limit.
     child.stdout.on('data', (chunk: string) => {
       output += chunk;
+      const path = parseMarkedPath(output);
+      if (path && !settled) {
+        endGroup();
+        finish({ path });
+      }
     });
     child.on('error', (err) => finish({ problem: `${shell}: ${err.message}` }));
     child.on('close', (code) => {

@@ -1,7 +1,7 @@
 // Shows what notification-policy.ts decides and carries out what notice-reaction.ts decides. Clicking
 // opens the group; where the platform shows notification buttons (macOS, signed builds), "Stop group"
 // asks the same confirmation as the tray. An unsigned macOS build cannot show notifications at all
-// (Electron 42+ emits 'failed'): the window opens on the group instead.
+// (Electron 42+ emits 'failed'), nor can one the user denied: the tray's menu says so, once.
 import { Notification } from 'electron';
 import type { MonitorEvent, Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
@@ -22,6 +22,8 @@ export class Notifier {
     private readonly service: CorralService,
     private readonly openGroup: (groupId: string) => void,
     private readonly confirmStop: (request: StopRequest) => Promise<void>,
+    /** Told that notifications cannot be shown (denied, or an unsigned build). */
+    private readonly notificationsBlocked: () => void = () => undefined,
   ) {}
 
   consider(snapshot: Snapshot): void {
@@ -60,7 +62,6 @@ export class Notifier {
       const reaction = noticeReaction(event, notice, offeredStop);
       switch (reaction.kind) {
         case 'open-group':
-          if (event === 'failed') this.live.delete(notification);
           return this.openGroup(reaction.groupId);
         case 'confirm-stop':
           void this.confirmStop(reaction);
@@ -68,6 +69,9 @@ export class Notifier {
         case 'forget':
           this.live.delete(notification);
           return;
+        case 'notifications-blocked':
+          this.live.delete(notification);
+          return this.notificationsBlocked();
       }
     };
     notification.on('click', () => react('click'));

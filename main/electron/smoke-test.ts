@@ -16,6 +16,9 @@ export interface SmokeReport {
   /** Processes in the first full snapshot. */
   snapshotSize: number;
   snapshotGroups: number;
+  /** The native modules this platform needs (native-check.ts `nativeModulesFor`). */
+  nativeModulesExpected: string[];
+  /** Those whose binary the process really has loaded, read from its shared objects. */
   nativeModulesLoaded: string[];
   nativeModulesFailed: string[];
   /** null where there is no App Nap (not macOS). */
@@ -31,9 +34,31 @@ export function smokeVerdict(report: SmokeReport): { exitCode: number; line: str
     report.trayCreated &&
     report.snapshotSize > 0 &&
     report.nativeModulesFailed.length === 0 &&
-    report.nativeModulesLoaded.length > 0 &&
+    report.nativeModulesExpected.every((m) => report.nativeModulesLoaded.includes(m)) &&
     report.appNapOptOut !== false;
   return { exitCode: ok ? 0 : 1, line: JSON.stringify({ ok, ...report }) };
+}
+
+/** Which of Corral's native modules a loaded shared object is, by the package it was loaded from. */
+export function nativeModuleOfBinary(path: string): string | null {
+  if (!path.endsWith('.node')) return null;
+  // koffi 3 ships its binaries in per-platform packages (@koromix/koffi-darwin-arm64, …).
+  if (/[\\/]node_modules[\\/](?:koffi|@koromix[\\/]koffi-[^\\/]+)[\\/]/.test(path)) return 'koffi';
+  if (/[\\/]node_modules[\\/](?:@libsql[\\/][^\\/]+|libsql)[\\/]/.test(path)) return 'libsql';
+  return null;
+}
+
+/**
+ * The native modules whose binary this process has loaded: Node's diagnostic report lists every shared
+ * object mapped into the process (dyld's images on macOS), so a module counts only when its code is
+ * really there, not because a list says it should be.
+ */
+export function loadedNativeModules(
+  sharedObjects: readonly string[] = (process.report.getReport() as { sharedObjects?: string[] })
+    .sharedObjects ?? [],
+): string[] {
+  const found = sharedObjects.map(nativeModuleOfBinary).filter((m): m is string => m !== null);
+  return [...new Set(found)];
 }
 
 export function snapshotSize(snapshot: Snapshot): { processes: number; groups: number } {

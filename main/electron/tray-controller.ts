@@ -1,5 +1,5 @@
 // The tray icon: redrawn from each snapshot, and the place tray actions are carried out.
-import { app, dialog, Menu, nativeImage, Tray } from 'electron';
+import { app, dialog, Menu, nativeImage, shell, Tray } from 'electron';
 import type { Snapshot } from '../../shared/model';
 import type { CorralService } from '../core/service';
 import { installCommandLineTool } from './cli-install-action';
@@ -18,6 +18,7 @@ export class TrayController {
   private lastSnapshot: Snapshot;
   private drawn = '';
   private configProblems = 0;
+  private notificationsBlocked = false;
   private readonly gate = new MenuUpdateGate<Menu>((menu) => this.tray.setContextMenu(menu));
   /** Redraws from the last snapshot when an age or countdown in the menu would read otherwise. */
   private ticking: NodeJS.Timeout | null = null;
@@ -48,6 +49,13 @@ export class TrayController {
     );
   }
 
+  /** Said once in the menu: a notification failed to show. */
+  setNotificationsBlocked(): void {
+    if (this.notificationsBlocked) return;
+    this.notificationsBlocked = true;
+    this.update(this.lastSnapshot);
+  }
+
   update(snapshot: Snapshot): void {
     this.lastSnapshot = snapshot;
     const login = launchAtLoginView();
@@ -58,6 +66,7 @@ export class TrayController {
       launchAtLoginNote: login.note,
       configProblems: this.configProblems,
       offerCliInstall: process.platform === 'darwin' && app.isPackaged,
+      notificationsBlocked: this.notificationsBlocked,
     };
     const model = buildTrayMenuModel(snapshot, state);
     if (this.ticking) clearTimeout(this.ticking);
@@ -122,6 +131,11 @@ export class TrayController {
       }
       case 'install-cli':
         return installCommandLineTool();
+      case 'open-notification-settings':
+        // macOS 13+: System Settings › Notifications; Linux desktops have no one place to send the user.
+        if (process.platform === 'darwin')
+          await shell.openExternal('x-apple.systempreferences:com.apple.Notifications-Settings.extension');
+        return;
       case 'quit':
         return app.quit();
     }

@@ -24,6 +24,7 @@ export type TrayAction =
   | { kind: 'resume-notifications' }
   | { kind: 'set-launch-at-login'; enabled: boolean }
   | { kind: 'install-cli' }
+  | { kind: 'open-notification-settings' }
   | { kind: 'quit' };
 
 export type TrayMenuItem =
@@ -43,6 +44,8 @@ export interface TrayState {
   configProblems?: number;
   /** Offer "Install command-line tool…" (the packaged macOS app, whose CLI is inside it). */
   offerCliInstall?: boolean;
+  /** A notification could not be shown (the user denied them, or the build is unsigned). */
+  notificationsBlocked?: boolean;
 }
 
 export interface TrayMenuModel {
@@ -143,6 +146,15 @@ export function buildTrayMenuModel(snapshot: Snapshot, state: TrayState): TrayMe
       { type: 'separator' },
       { type: 'action', label: 'Open Corral', action: { kind: 'open-window' } },
       ...configItems(state),
+      ...(state.notificationsBlocked
+        ? [
+            {
+              type: 'action' as const,
+              label: 'Notifications are off for Corral: allow them…',
+              action: { kind: 'open-notification-settings' as const },
+            },
+          ]
+        : []),
       notificationItem(state),
       {
         type: 'checkbox',

@@ -149,7 +149,7 @@ describe('corral service (launchd LaunchAgent plist)', () => {
       EnvironmentVariables: { PATH: '/opt/homebrew/bin:/usr/bin:/bin', CORRAL_DATA_DIR: '/tmp/<data>' },
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
-      ProcessType: 'Background',
+      ProcessType: 'Standard',
       StandardOutPath: '/Users/a & b/Library/Logs/corral-watch.log',
       StandardErrorPath: '/Users/a & b/Library/Logs/corral-watch.log',
     });

@@ -3,7 +3,7 @@
 // audit` needs a tap and runs in the macOS job).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,5 +75,28 @@ describe('deploy/homebrew', () => {
       const r = spawnSync('ruby', ['-c', join(homebrew, file)], { encoding: 'utf8' });
       expect({ file, status: r.status, out: r.stdout.trim() }).toEqual({ file, status: 0, out: 'Syntax OK' });
     }
+  });
+});
+
+describe('deploy/homebrew: brew services start corral', () => {
+  it.skipIf(rubySkip !== null)('gives the service a PATH on which Homebrew’s node is found', () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'corral-brew-prefix-'));
+    dirs.push(prefix);
+    mkdirSync(join(prefix, 'bin'));
+    writeFileSync(join(prefix, 'bin', 'node'), '#!/bin/sh\necho homebrew node\n', { mode: 0o755 });
+    const r = spawnSync(
+      'ruby',
+      [join(__dirname, 'homebrew-service.rb'), join(homebrew, 'corral.rb'), prefix],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    const spec = JSON.parse(r.stdout) as { run: string[]; environment_variables: { PATH?: string } };
+    expect(spec.run).toEqual([join(prefix, 'opt/corral/bin/corral'), 'watch', '--json']);
+    // What `#!/usr/bin/env node` does in the service: look node up on the service's PATH.
+    const found = spawnSync('/bin/sh', ['-c', 'node'], {
+      env: { PATH: spec.environment_variables.PATH ?? '/usr/bin:/bin:/usr/sbin:/sbin' },
+      encoding: 'utf8',
+    });
+    expect(found.stdout.trim()).toBe('homebrew node');
   });
 });

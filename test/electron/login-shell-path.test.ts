@@ -55,6 +55,14 @@ describe('readLoginShellPath with a real bash login shell', () => {
     await waitFor('the rc file’s sleep to be ended', () => (gone() ? true : undefined));
   });
 
+  it('takes the PATH as soon as it is printed, though an rc file’s job holds the output open, and ends that job', async () => {
+    writeFileSync(join(home, '.bash_profile'), 'sleep 600 &\necho $! > "$HOME/sleep.pid"\n');
+    const result = await readLoginShellPath(guiEnv(), 60_000);
+    expect(result).toMatchObject({ path: expect.stringMatching(/:\/usr\/bin(:|$)/) });
+    const sleepPid = Number(readFileSync(join(home, 'sleep.pid'), 'utf8'));
+    await waitFor('the rc file’s sleep to be ended', () => (isAlive(sleepPid) ? undefined : true));
+  });
+
   it('says so when the shell cannot be started', async () => {
     const result = await readLoginShellPath({ ...guiEnv(), SHELL: join(home, 'no-such-shell') });
     expect(result).toMatchObject({ problem: expect.stringContaining('no-such-shell') });

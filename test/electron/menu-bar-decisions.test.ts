@@ -19,9 +19,9 @@ describe('noticeReaction', () => {
   const table: Array<[string, Parameters<typeof noticeReaction>, ReturnType<typeof noticeReaction>]> = [
     ['a click opens the group', ['click', single, true], { kind: 'open-group', groupId: '42:42:1' }],
     [
-      'an unsigned build fails to show it: the window opens instead',
+      'an unsigned build or denied permission fails to show it: said in the menu, no window pops up',
       ['failed', single, true],
-      { kind: 'open-group', groupId: '42:42:1' },
+      { kind: 'notifications-blocked' },
     ],
     [
       'Stop asks for confirmation, never stops directly',

@@ -1,9 +1,12 @@
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { GroupView, Snapshot } from '../../shared/model';
 import {
   firstSnapshot,
   isSmokeTest,
+  loadedNativeModules,
+  nativeModuleOfBinary,
   smokeVerdict,
   snapshotSize,
   type SmokeReport,
@@ -38,6 +41,7 @@ const good: SmokeReport = {
   trayCreated: true,
   snapshotSize: 412,
   snapshotGroups: 230,
+  nativeModulesExpected: ['libsql', 'koffi'],
   nativeModulesLoaded: ['libsql', 'koffi'],
   nativeModulesFailed: [],
   appNapOptOut: true,
@@ -78,6 +82,7 @@ describe('--smoke-test', () => {
       { snapshotSize: 0 },
       { nativeModulesFailed: ['koffi'] },
       { nativeModulesLoaded: [] },
+      { nativeModulesLoaded: ['libsql'] },
       { appNapOptOut: false },
       { error: 'the worker exited' },
     ];
@@ -87,5 +92,23 @@ describe('--smoke-test', () => {
       expect(JSON.parse(verdict.line).ok).toBe(false);
     }
     expect(smokeVerdict({ ...good, appNapOptOut: null }).exitCode).toBe(0); // Linux: no App Nap
+  });
+});
+
+describe('the native modules the smoke test reports are the ones really loaded', () => {
+  it('names a module by the package its binary was loaded from', () => {
+    const app = '/Applications/Corral.app/Contents/Resources/app.asar.unpacked/node_modules';
+    expect(nativeModuleOfBinary(`${app}/@koromix/koffi-darwin-arm64/darwin_arm64/koffi.node`)).toBe('koffi');
+    expect(nativeModuleOfBinary(`${app}/koffi/build/koffi/darwin_arm64/koffi.node`)).toBe('koffi');
+    expect(nativeModuleOfBinary(`${app}/@libsql/darwin-arm64/index.node`)).toBe('libsql');
+    expect(nativeModuleOfBinary('/usr/lib/libSystem.B.dylib')).toBeNull();
+    expect(nativeModuleOfBinary(`${app}/other/build/Release/other.node`)).toBeNull();
+  });
+
+  it('finds koffi among this process’s shared objects only once its binary is loaded', () => {
+    // Vitest's worker has not loaded koffi's binary before this line (nothing in this file imports it).
+    expect(loadedNativeModules()).not.toContain('koffi');
+    createRequire(import.meta.url)('koffi');
+    expect(loadedNativeModules()).toContain('koffi');
   });
 });

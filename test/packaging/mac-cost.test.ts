@@ -36,6 +36,17 @@ describe('scripts/mac-cost.mjs', () => {
     expect(cpuBetween(before, after)).toBeCloseTo(0.65);
   });
 
+  it('started by a relative path (as CI starts it), the helpers by their absolute path still count', () => {
+    const cwd = '/Users/runner/work/corral/corral';
+    const relative = 'dist/mac-arm64/Corral.app';
+    const ps = [
+      `  612   0:01.52 152320 ${relative}/Contents/MacOS/Corral`,
+      `  618   0:00.31  61440 ${APP}/Contents/Frameworks/Corral Helper (GPU).app/Contents/MacOS/Corral Helper (GPU) --type=gpu-process`,
+      `  700   0:09.00  10240 /Applications/Other.app/Contents/MacOS/Other`,
+    ].join('\n');
+    expect(appProcesses(ps, relative, cwd).map((p: { pid: number }) => p.pid)).toEqual([612, 618]);
+  });
+
   it('reads the footprint tool’s summary in its units', () => {
     expect(parseFootprint('Corral [612]: 64-bit    Footprint: 87 MB (16384 bytes per page)')).toBe(
       87 * 1024 ** 2,

@@ -29,7 +29,9 @@ async function packagedConfig(env: Record<string, string>): Promise<Loaded> {
 }
 
 const certificate = { CSC_LINK: 'cert.p12', CSC_KEY_PASSWORD: 'secret' };
-const notary = { APPLE_API_KEY: 'k.p8', APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' };
+const keyFile = join(dir, 'AuthKey_ID.p8');
+writeFileSync(keyFile, '-----BEGIN PRIVATE KEY-----\nMIG\n-----END PRIVATE KEY-----\n');
+const notary = { APPLE_API_KEY: keyFile, APPLE_API_KEY_ID: 'id', APPLE_API_ISSUER: 'iss' };
 
 describe('the packaged macOS app is signed so that Apple Silicon launches it', () => {
   it('without a certificate: no identity, no hardened runtime, the fuses re-sign ad hoc', async () => {
@@ -53,6 +55,21 @@ describe('the packaged macOS app is signed so that Apple Silicon launches it', (
     const notarized = await packagedConfig({ ...certificate, ...notary });
     expect(notarized.mac.notarize).toBe(true);
     expect(notarized.mac.hardenedRuntime).toBe(true);
+  });
+
+  it('refuses the key’s text where @electron/notarize wants the path to its .p8 file', () => {
+    const text = readFileSync(keyFile, 'utf8');
+    expect(macBuildPlan({ ...certificate, ...notary, APPLE_API_KEY: text }).refuse).toContain(
+      'it holds the key itself',
+    );
+    expect(macBuildPlan({ ...certificate, ...notary }).refuse).toBeUndefined();
+  });
+
+  it('a release is signed and notarized, or not built', () => {
+    const release = { CORRAL_RELEASE: '1' };
+    expect(macBuildPlan(release).refuse).toContain('CSC_LINK');
+    expect(macBuildPlan({ ...release, ...certificate }).refuse).toContain('APPLE_API_KEY');
+    expect(macBuildPlan({ ...release, ...certificate, ...notary }).refuse).toBeUndefined();
   });
 
   it('the fuse config electron-builder builds from the file makes @electron/fuses run codesign ad hoc on the bundle', async () => {

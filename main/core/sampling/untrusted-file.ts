@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync } from 'node:fs';
+import { inMacPrivacyFolder } from './mac-privacy-folders';
 
 /**
  * The one way to read a file Corral did not write (an agent's session files, transcripts and MCP
@@ -10,6 +11,8 @@ import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, read
  * - the opened descriptor is fstat'ed: only a regular file is read, so a file swapped for a FIFO after it
  *   was found is refused too (no window between a check by path and the open);
  * - of at most `maxBytes` (refused when larger), owned by `owner` (or root) where that is known;
+ * - never inside a folder macOS guards with a privacy prompt (mac-privacy-folders.ts): refused as
+ *   'mac-privacy-folder' without touching it;
  * - never throws: every failure comes back as a Refusal, a decoration's "not known".
  *
  * Reads of regular files on local filesystems complete; O_NONBLOCK does not bound a hung network or FUSE
@@ -47,6 +50,7 @@ export interface OpenedFile {
 }
 
 const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
+const PRIVACY_REFUSAL: Refusal = { refused: 'mac-privacy-folder' };
 
 /** ENOENT, and ENOTDIR (a path through a file): the file is simply not there. */
 export function isNotFound(refusal: Refusal): boolean {
@@ -73,6 +77,7 @@ export function readUntrustedFile(path: string, rules: UntrustedFileRules): Untr
 
 /** Opens `path` for reading a range of it; `maxBytes` may be Infinity where only a budgeted range is read. */
 export function openUntrustedFile(path: string, rules: UntrustedFileRules): OpenedFile | Refusal {
+  if (inMacPrivacyFolder(path)) return PRIVACY_REFUSAL;
   let fd: number;
   try {
     const noFollow = rules.followSymlink ? 0 : constants.O_NOFOLLOW;
@@ -126,6 +131,7 @@ export function closeUntrusted(file: OpenedFile): void {
 
 /** What is at `path`, without following a final symlink and without throwing: for "is there a .git here". */
 export function entryKind(path: string): 'file' | 'directory' | 'other' | Refusal {
+  if (inMacPrivacyFolder(path)) return PRIVACY_REFUSAL;
   try {
     const stat = lstatSync(path);
     return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
@@ -139,6 +145,7 @@ export function entryKind(path: string): 'file' | 'directory' | 'other' | Refusa
  * a folder of millions of entries costs no more than the budget.
  */
 export function listUntrustedDir(path: string, maxEntries: number): string[] | Refusal {
+  if (inMacPrivacyFolder(path)) return PRIVACY_REFUSAL;
   let dir;
   try {
     dir = opendirSync(path, { bufferSize: 256 });

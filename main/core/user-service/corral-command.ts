@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { executablesOnPath } from '../hooks-setup/executables-on-path';
 import { installedCorralCommand } from '../hooks-setup/installed-command';
 
 /**
@@ -29,10 +30,39 @@ export function corralCommandArgv(
 }
 
 /**
- * The PATH a service runs with: the directory of the Node that installed it first (the `corral`
- * command's `#!/usr/bin/env node` finds it even where a service manager's PATH lacks it, e.g. nvm),
- * then the system's.
+ * The directory to find this Node in by a path that outlives upgrades: the first directory on PATH
+ * whose `node` is this very Node (Homebrew's `/opt/homebrew/bin`, a link into `Cellar/node/<version>`
+ * that `brew upgrade node` moves on; nvm's current link), else the directory of the binary itself.
+ * `process.execPath` is always the real path, which names one version only.
  */
-export function servicePath(node: string = process.execPath): string {
-  return [...new Set([dirname(node), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
+export function stableNodeDir(
+  node: string = process.execPath,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  let real: string;
+  try {
+    real = realpathSync(node);
+  } catch {
+    return dirname(node);
+  }
+  const same = executablesOnPath('node', env).find((candidate) => {
+    try {
+      return realpathSync(candidate) === real;
+    } catch {
+      return false;
+    }
+  });
+  return dirname(same ?? node);
+}
+
+/**
+ * The PATH a service runs with: the directory of the Node that installed it first, by its stable path
+ * (the `corral` command's `#!/usr/bin/env node` finds it even where a service manager's PATH lacks it,
+ * e.g. nvm or Homebrew), then the system's.
+ */
+export function servicePath(
+  node: string = process.execPath,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  return [...new Set([stableNodeDir(node, env), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
 }

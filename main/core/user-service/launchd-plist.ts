@@ -21,7 +21,7 @@ function xml(text: string): string {
 
 /**
  * The `corral watch` LaunchAgent (launchd.plist(5)): started at login (RunAtLoad), started again
- * when it exits with a failure (KeepAlive SuccessfulExit false), in the background (ProcessType).
+ * when it exits with a failure (KeepAlive SuccessfulExit false), not throttled (ProcessType Standard).
  */
 export function launchAgentPlist(spec: ServiceSpec, home: string): string {
   const args = [...spec.argv, 'watch', '--json'].map((a) => `      <string>${xml(a)}</string>`);
@@ -51,8 +51,10 @@ export function launchAgentPlist(spec: ServiceSpec, home: string): string {
     '      <key>SuccessfulExit</key>',
     '      <false/>',
     '    </dict>',
+    // Standard, not Background: a Background job is throttled (CPU and I/O) as the app avoids being by
+    // opting out of App Nap, and a watchdog that notices a runaway late is no watchdog.
     '    <key>ProcessType</key>',
-    '    <string>Background</string>',
+    '    <string>Standard</string>',
     '    <key>StandardOutPath</key>',
     `    <string>${log}</string>`,
     '    <key>StandardErrorPath</key>',

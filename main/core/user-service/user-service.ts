@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { missingHookProgram } from '../hooks-setup/hook-program-check';
-import { LAUNCHD_LABEL, PLIST_WRITTEN_BY, launchAgentPath, launchAgentPlist } from './launchd-plist';
+import {
+  LAUNCHD_LABEL,
+  PLIST_WRITTEN_BY,
+  launchAgentLogPath,
+  launchAgentPath,
+  launchAgentPlist,
+} from './launchd-plist';
 import { SYSTEMD_UNIT, WRITTEN_BY, systemdUnitText, systemdUserDir, type ServiceSpec } from './systemd-unit';
 
 /** Runs a service manager's command; returns its exit status and output (null status: not installed). */
@@ -20,7 +26,16 @@ export interface ServicePlace {
   /** The user id for launchd's gui/<uid> domain. */
   uid: number;
   run: ManagerRun;
+  /** Waits between launchctl retries; blocking is fine in a one-shot command. */
+  sleep?: (ms: number) => void;
 }
+
+const blockFor = (ms: number): void =>
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms) as unknown as void;
+
+/** How long `service install` keeps retrying `launchctl bootstrap` while launchd still tears the old job down. */
+export const BOOTSTRAP_RETRY_MS = 10_000;
+const BOOTSTRAP_RETRY_STEP_MS = 250;
 
 export interface ServiceReport {
   kind: 'systemd' | 'launchd';
@@ -33,6 +48,8 @@ export interface ServiceReport {
   running: boolean | null;
   /** The command the service runs, from the file. */
   command: string | null;
+  /** launchd only: how the job last ended, as `launchctl print` says (`last exit code = …`). */
+  lastExit?: string;
   /** Set when that command no longer exists: `service install` rewrites it. */
   missingCommand?: string;
   /** What was done, or what to do (one line each). */
@@ -87,6 +104,7 @@ export function userServiceStatus(place: ServicePlace): ServiceReport {
   const missing = command ? missingHookProgram(command.replace(/ watch --json$/, ''), { PATH: '' }) : null;
   let enabled = false;
   let running: boolean | null = null;
+  let lastExit: string | undefined;
   if (kind === 'systemd') {
     enabled = existsSync(join(dirname(path), 'default.target.wants', SYSTEMD_UNIT));
     if (userManagerRuns(place)) running = systemctl(place, 'is-active', SYSTEMD_UNIT).status === 0;
@@ -95,6 +113,11 @@ export function userServiceStatus(place: ServicePlace): ServiceReport {
     const printed = place.run('launchctl', ['print', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
     enabled = printed.status === 0;
     running = printed.status === 0 ? /^\s*state = running$/m.test(printed.output) : false;
+    lastExit = /^\s*last exit code = (.+)$/m.exec(printed.output)?.[1]?.trim();
+    if (enabled && !running && lastExit && lastExit !== '0' && !/never exited/.test(lastExit))
+      notes.push(
+        `loaded but not running: it last exited with ${lastExit} (see ${launchAgentLogPath(place.home)})`,
+      );
   }
   if (!text.includes(marker(place))) {
     notes.push(`${path} was not written by corral service install`);
@@ -106,6 +129,7 @@ export function userServiceStatus(place: ServicePlace): ServiceReport {
     enabled,
     running,
     command,
+    ...(lastExit !== undefined ? { lastExit } : {}),
     ...(missing ? { missingCommand: missing } : {}),
     notes,
   };
@@ -142,12 +166,31 @@ export function installUserService(place: ServicePlace, spec: ServiceSpec): Serv
       );
     }
   } else {
-    // A plist loaded before is booted out first, so the new one is what runs.
-    place.run('launchctl', ['bootout', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
-    const boot = place.run('launchctl', ['bootstrap', `gui/${place.uid}`, path]);
-    notes.push(boot.status === 0 ? `loaded ${LAUNCHD_LABEL}` : `launchctl bootstrap failed: ${boot.output}`);
+    bootstrapAgain(place, path);
+    notes.push(`loaded ${LAUNCHD_LABEL}`);
   }
   return { ...userServiceStatus(place), notes };
+}
+
+/**
+ * Boots out a job loaded before, so the new plist is what runs, then bootstraps it. `bootout` returns
+ * before launchd has finished with the old job, and a `bootstrap` meanwhile fails with error 5
+ * (EIO, "Bootstrap failed: 5: Input/output error") for a few seconds: retried until it loads, and
+ * checked with `launchctl print`. Throws when it never loads, so install does not report success.
+ */
+function bootstrapAgain(place: ServicePlace, path: string): void {
+  const sleep = place.sleep ?? blockFor;
+  place.run('launchctl', ['bootout', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
+  let boot = place.run('launchctl', ['bootstrap', `gui/${place.uid}`, path]);
+  for (let waited = 0; boot.status !== 0 && waited < BOOTSTRAP_RETRY_MS; waited += BOOTSTRAP_RETRY_STEP_MS) {
+    if (!/(?:^|\D)5: |Input\/output error/.test(boot.output)) break;
+    sleep(BOOTSTRAP_RETRY_STEP_MS);
+    boot = place.run('launchctl', ['bootstrap', `gui/${place.uid}`, path]);
+  }
+  if (boot.status !== 0)
+    throw new Error(`launchctl bootstrap failed: ${boot.output}; ${path} is written but not loaded`);
+  if (place.run('launchctl', ['print', `gui/${place.uid}/${LAUNCHD_LABEL}`]).status !== 0)
+    throw new Error(`launchctl bootstrap said it loaded ${path}, but launchd does not know ${LAUNCHD_LABEL}`);
 }
 
 /** Removes the directory when empty (install's own mkdir -p), never when something else is in it. */
