@@ -86,7 +86,7 @@ export interface PolicyJournalQuery {
  */
 export interface IncidentFilter {
   agent?: string;
-  /** The agent session's id, exactly as recorded (`Incident.session.id`). */
+  /** The agent session's id as recorded (`Incident.session.id`), or its first characters. */
   sessionId?: string;
   /** The session's project, exactly as recorded (`Incident.session.project`). */
   project?: string;

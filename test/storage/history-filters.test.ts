@@ -27,6 +27,7 @@ function listed(dir: string, filter: IncidentFilter & { limit?: number; offset?:
 const FILTERS: [string, IncidentFilter][] = [
   ['agent', { agent: 'gemini' }],
   ['session', { sessionId: NEEDLE_SESSION }],
+  ['session by its first characters', { sessionId: 'other-sess' }],
   ['project', { project: NEEDLE_PROJECT }],
   ...INCIDENT_FLAGS.map((flag): [string, IncidentFilter] => [`flag ${flag}`, { flag }]),
   ['since 2h', { sinceMs: NOW - 2 * 3_600_000 }],

@@ -60,7 +60,7 @@ export function expectedIds(incidents: readonly Incident[], filter: IncidentFilt
     .filter(
       (i) =>
         (filter.agent === undefined || i.agent === filter.agent) &&
-        (filter.sessionId === undefined || i.session?.id === filter.sessionId) &&
+        (filter.sessionId === undefined || (i.session?.id.startsWith(filter.sessionId) ?? false)) &&
         (filter.project === undefined || i.session?.project === filter.project) &&
         (filter.flag === undefined || i.flags.includes(filter.flag)) &&
         (filter.sinceMs === undefined || i.closedAt === null || i.closedAt >= filter.sinceMs) &&

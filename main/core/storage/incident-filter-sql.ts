@@ -61,7 +61,12 @@ export function incidentWhere(
     params.push(value);
   };
   add('agent = ?', filter.agent);
-  add(`${SESSION_ID} = ?`, filter.sessionId);
+  // An id or its first characters (as `ps` shows it): a range on the index, the prefix up to the prefix
+  // followed by the highest character.
+  if (filter.sessionId !== undefined) {
+    where.push(`${SESSION_ID} >= ? AND ${SESSION_ID} < ?`);
+    params.push(filter.sessionId, `${filter.sessionId}\u{10FFFF}`);
+  }
   add(`${PROJECT} = ?`, filter.project);
   add(
     flagTable
