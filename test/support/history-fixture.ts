@@ -3,7 +3,7 @@
 // expected answer of any filter is computed here from the list itself, not from SQL.
 import type { IncidentFilter } from '../../shared/contract';
 import { INCIDENT_FLAGS } from '../../shared/incident-filter';
-import type { Incident } from '../../shared/model';
+import type { Incident, SpawnStormFacts } from '../../shared/model';
 import { IncidentStore } from '../../main/core/storage/incident-store';
 import { makeIncident } from '../storage/make-incident';
 
@@ -11,6 +11,34 @@ export const HISTORY_SIZE = 1_000;
 export const NEEDLE_SESSION = 'needle-session-0001';
 export const NEEDLE_PROJECT = '/work/needle';
 const AGENTS = ['codex', 'gemini', 'claude-code'];
+// Long commands, as leaks have them: a table must show enough of them to tell them apart.
+const COMMANDS = [
+  (i: number) =>
+    `node /home/dev/projects/shop-frontend/node_modules/.bin/vite --host 127.0.0.1 --port ${5000 + i} --strictPort`,
+  (i: number) => `bash -c 'until false; do curl -s http://127.0.0.1:${3000 + i}/health; done'`,
+  (i: number) =>
+    `python3 -m http.server ${8000 + i} --bind 127.0.0.1 --directory /home/dev/projects/docs/build/html`,
+  (i: number) => `sleep ${600 + i}`,
+];
+
+// A fork storm at its peak, with the long words the page and the CLI show for it.
+const STORM: SpawnStormFacts = {
+  reason: 'repeated-command',
+  birthsPerMinute: 1840,
+  repeatsPerMinute: 1790,
+  peakBirthsPerMinute: 2210,
+  members: 3,
+  peakMembers: 12,
+  births: 40210,
+  unseenBirths: 3911,
+  repeated: [
+    {
+      command: 'node /home/dev/projects/shop-frontend/scripts/check-health.mjs --retry-forever',
+      count: 20410,
+    },
+    { command: "sh -c 'sleep 0.01 && curl -sf http://127.0.0.1:3000/ready'", count: 19800 },
+  ],
+};
 
 /** The incidents, newest first: one every 10 s back from `now`, the needle's four among the oldest. */
 export function historyIncidents(now: number): Incident[] {
@@ -21,16 +49,25 @@ export function historyIncidents(now: number): Incident[] {
     const open = i % 50 === 0;
     return makeIncident(`inc-${String(i).padStart(4, '0')}`, {
       kind: flag,
-      // Some leaks had a second flag later: a filter finds an incident by any of them.
-      flags: i % 4 === 0 && flag !== 'runaway' ? [flag, 'runaway'] : [flag],
+      // Some leaks had more flags later: a filter finds an incident by any of them.
+      flags:
+        i % 12 === 1
+          ? [flag, 'runaway', 'held-pipe', 'memory-hog']
+          : i % 4 === 0 && flag !== 'runaway'
+            ? [flag, 'runaway']
+            : [flag],
+      openedAtSource: i % 3 === 0 ? 'noticed' : 'observed',
+      ...(flag === 'spawn-storm' ? { spawnStorm: STORM } : {}),
       agent: needle ? 'claude-code' : AGENTS[i % AGENTS.length]!,
       groupId: `${7000 + i}:${7000 + i}:${i}`,
       pgid: 7000 + i,
       sid: 7000 + i,
-      processes: [{ pid: 7000 + i, startKey: i, command: `leaky-tool --job ${i}` }],
+      processes: [{ pid: 7000 + i, startKey: i, command: COMMANDS[i % COMMANDS.length]!(i) }],
+      cpuSeconds: (i * 37) % 5000,
+      peakRssBytes: ((i * 7919) % 4096) * 1024 * 1024,
       openedAt,
       closedAt: open ? null : openedAt + 5_000,
-      end: open ? 'open' : 'exited',
+      end: open ? 'open' : i % 7 === 0 ? 'stopped-by-policy' : 'exited',
       ...(i % 10 === 9 && !needle
         ? {}
         : {
