@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,60 +10,10 @@ import { runCli } from '../support/run-cli';
 import { waitFor } from '../support/wait-for';
 import { freePort, waitListening } from '../provenance/live-support';
 import { tempDirForTest } from '../support/spawned-groups';
+import { Tmux } from '../support/tmux';
 
 const CLI = fileURLToPath(new URL('../../main/cli/corral.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-
-/** A tmux server of the test's own (its own socket), driven like a user at a 120×40 terminal. */
-class Tmux {
-  private readonly socket = `corral-watch-test-${process.pid}`;
-
-  run(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  }
-
-  start(command: string): void {
-    this.run('new-session', '-d', '-s', 'w', '-x', '120', '-y', '40', command);
-    this.run('set-option', '-t', 'w', 'remain-on-exit', 'on');
-  }
-
-  screen(): string {
-    return this.run('capture-pane', '-p', '-t', 'w');
-  }
-
-  keys(...keys: string[]): void {
-    this.run('send-keys', '-t', 'w', ...keys);
-  }
-
-  /** Literal text, typed as is. */
-  type(text: string): void {
-    this.run('send-keys', '-t', 'w', '-l', text);
-  }
-
-  paneDead(): { dead: boolean } {
-    return { dead: this.run('list-panes', '-t', 'w', '-F', '#{pane_dead}').trim() === '1' };
-  }
-
-  /** Ends the server this test started (its socket), and with it the pane's processes. */
-  stop(): void {
-    try {
-      this.run('kill-server');
-    } catch {
-      // Already gone.
-    }
-  }
-
-  waitScreen(what: string, check: (screen: string) => boolean, timeoutMs = 20_000): Promise<string> {
-    return waitFor(
-      what,
-      () => {
-        const s = this.screen();
-        return check(s) ? s : undefined;
-      },
-      { timeoutMs, intervalMs: 100, explain: () => this.screen() },
-    );
-  }
-}
 
 const selectedLine = (screen: string): string => screen.split('\n').find((l) => l.startsWith('›')) ?? '';
 /** The group id on the selected line (its AGE moves on, its id does not). */
