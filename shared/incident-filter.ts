@@ -10,6 +10,9 @@ export function isIncidentFlag(text: string): text is IncidentKind {
   return (INCIDENT_FLAGS as readonly string[]).includes(text);
 }
 
+/** The farthest page a history request may skip to: far past any history a store keeps. */
+export const MAX_INCIDENTS_OFFSET = 10_000_000;
+
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**

@@ -1,8 +1,12 @@
 // `corral history`'s filter flags as the contract's IncidentListRequest, the same request the page sends.
 import type { IncidentListRequest } from '../../shared/contract';
-import { INCIDENT_FLAGS, isIncidentFlag, parseHistoryTime } from '../../shared/incident-filter';
+import {
+  INCIDENT_FLAGS,
+  isIncidentFlag,
+  MAX_INCIDENTS_OFFSET,
+  parseHistoryTime,
+} from '../../shared/incident-filter';
 import { UsageError } from '../common/usage-error';
-import { MAX_INCIDENTS_OFFSET } from '../transport/limits';
 
 export interface HistoryFlagValues {
   agent?: string;

@@ -5,8 +5,6 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const MAX_GROUP_ID_LENGTH = 64;
 
 export const MAX_INCIDENTS_LIMIT = 10_000;
-/** Far past any history a store keeps (DEFAULT_MAX_INCIDENTS, or a config's maxIncidents). */
-export const MAX_INCIDENTS_OFFSET = 10_000_000;
 /** An agent's name or a project's path a history is filtered by (paths are at most PATH_MAX). */
 export const MAX_FILTER_TEXT_LENGTH = 4096;
 
