@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium (UI tests through Playwright), tini (init for the
 # tests' PID namespace), util-linux (unshare, setpriv), a C compiler (fixtures and the benchmark floor),
-# Prometheus (a real server scrapes `corral metrics`; promtool checks deploy/prometheus), Ruby (deploy/homebrew).
+# Prometheus (a real server scrapes `corral metrics`; promtool checks deploy/prometheus), tmux (the
+# terminal the interactive `corral watch` is tested in), Ruby (deploy/homebrew).
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -11,6 +12,7 @@ command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 command -v ruby >/dev/null 2>&1 || need+=(ruby)
 if [ "${#need[@]}" -gt 0 ]; then
   sudo=""

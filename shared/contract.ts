@@ -7,6 +7,7 @@ import type {
   GroupView,
   HostInfo,
   Incident,
+  IncidentKind,
   KeptMark,
   MonitorEvent,
   Settings,
@@ -79,6 +80,30 @@ export interface PolicyJournalQuery {
   limit?: number;
 }
 
+/**
+ * Which incidents a history asks for, the same for `corral history`, the page, serve's WebSocket and
+ * the Electron IPC. Every field given narrows the list; none given is every incident.
+ */
+export interface IncidentFilter {
+  agent?: string;
+  /** The agent session's id as recorded (`Incident.session.id`), or its first characters. */
+  sessionId?: string;
+  /** The session's project, exactly as recorded (`Incident.session.project`). */
+  project?: string;
+  /** Incidents that had this flag at any time (`Incident.flags`). */
+  flag?: IncidentKind;
+  /** Incidents still going at or after this time: open, or ended then or later (ms since the epoch). */
+  sinceMs?: number;
+  /** Incidents that opened at or before this time (ms since the epoch). */
+  untilMs?: number;
+}
+
+/** A page of a filtered history, newest first: at most `limit` after skipping `offset`. */
+export interface IncidentListRequest extends IncidentFilter {
+  limit?: number;
+  offset?: number;
+}
+
 export interface RequestContract {
   'snapshot:get': { request: void; response: Snapshot };
   'timeline:get': { request: { groupId: string; sinceMs?: number }; response: GroupTimeline | null };
@@ -86,7 +111,7 @@ export interface RequestContract {
   'session:stop': { request: StopSessionRequest; response: StopSessionResult };
   'group:keep': { request: KeepGroupRequest; response: KeepGroupResult };
   'group:unkeep': { request: { groupId: string }; response: KeepGroupResult };
-  'incidents:list': { request: { limit?: number }; response: Incident[] };
+  'incidents:list': { request: IncidentListRequest; response: Incident[] };
   'settings:get': { request: void; response: Settings };
   'config:problems': { request: void; response: ConfigProblems };
   /** The stored policy journal (policy-matched, stopped-by-policy), newest first. */

@@ -1,3 +1,4 @@
+import { INCIDENT_FLAGS } from '../../shared/incident-filter';
 import type { CommandSpec, Flags } from './option-spec';
 
 const json = (help: string) => ({ type: 'boolean', help }) as const;
@@ -108,14 +109,51 @@ export const COMMAND_SPECS = {
   },
   history: {
     summary: 'Incidents Corral has recorded.',
-    usage: 'corral history [--json] [--limit N]',
+    usage:
+      'corral history [--agent NAME] [--session ID] [--project PATH] [--flag FLAG] [--since TIME] [--until TIME] [--limit N] [--offset N] [--json]',
     flags: {
+      agent: {
+        type: 'string',
+        value: 'NAME',
+        help: 'only the incidents of this agent (claude-code, codex, …)',
+      },
+      session: {
+        type: 'string',
+        value: 'ID',
+        help: 'only the incidents of one agent session (its id or first characters)',
+      },
+      project: {
+        type: 'string',
+        value: 'PATH',
+        help: "only the incidents of one project (the session's git work tree)",
+      },
+      flag: {
+        type: 'string',
+        value: 'FLAG',
+        help: `only the incidents that had this flag: ${INCIDENT_FLAGS.join(', ')}`,
+      },
+      since: {
+        type: 'string',
+        value: 'TIME',
+        help: 'only the incidents still going at TIME or later: 30m, 2h, 7d ago, or a date (2026-12-03, 2026-12-03T14:05)',
+      },
+      until: {
+        type: 'string',
+        value: 'TIME',
+        help: 'only the incidents that began by TIME (the same forms as --since)',
+      },
       json: json('print the incidents as JSON'),
       limit: {
         type: 'string',
         value: 'N',
         default: '100',
         help: 'at most N incidents, newest first (1..100000, default 100)',
+      },
+      offset: {
+        type: 'string',
+        value: 'N',
+        default: '0',
+        help: 'skip the N newest that match first (the next page: --offset 100)',
       },
     },
   },

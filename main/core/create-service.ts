@@ -248,7 +248,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
     stopGroup: stop,
     stopSession: stopSessionGroups,
-    incidents: async (limit) => store.list({ limit: limit ?? 200 }),
+    incidents: async (query = {}) => store.list({ ...query, limit: query.limit ?? 200 }),
     settings: () => settings,
     policyJournal: async (query) => store.journal(query),
     hooksStatus: async () => hooksOverview(hooksPlace(), seenAgents(), hookCommand()),

@@ -30,7 +30,7 @@ export const SERVICE_REQUESTS = {
   'session:stop': { method: 'stopSession', args: 'payload', progress: true },
   'group:keep': { method: 'keepGroup', args: 'payload' },
   'group:unkeep': { method: 'unkeepGroup', args: ['groupId'] },
-  'incidents:list': { method: 'incidents', args: ['limit'] },
+  'incidents:list': { method: 'incidents', args: 'payload' },
   'settings:get': { method: 'settings', args: [] },
   'settings:set': { method: 'updateSettings', args: 'payload' },
   'config:problems': { method: 'configProblems', args: [] },

@@ -2,6 +2,7 @@ import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../
 import type { HookEndpointView } from '../../shared/hook-endpoint';
 import type {
   ConfigProblems,
+  IncidentListRequest,
   KeepGroupRequest,
   KeepGroupResult,
   PolicyJournalQuery,
@@ -46,7 +47,8 @@ export interface CorralService {
   keepGroup(request: KeepGroupRequest): Promise<KeepGroupResult>;
   /** Ends the keeps of a group (by its id, live or gone). */
   unkeepGroup(groupId: string): Promise<KeepGroupResult>;
-  incidents(limit?: number): Promise<Incident[]>;
+  /** The history, newest first, filtered and paged (default: the 200 newest). */
+  incidents(query?: IncidentListRequest): Promise<Incident[]>;
   settings(): Settings;
   /** The config file's problems as last read (empty once settings were saved over it). */
   configProblems(): Promise<ConfigProblems>;

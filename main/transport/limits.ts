@@ -5,6 +5,8 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const MAX_GROUP_ID_LENGTH = 64;
 
 export const MAX_INCIDENTS_LIMIT = 10_000;
+/** An agent's name or a project's path a history is filtered by (paths are at most PATH_MAX). */
+export const MAX_FILTER_TEXT_LENGTH = 4096;
 
 /** Longer than any agent's session id (uuids are 36 characters). */
 export const MAX_SESSION_ID_LENGTH = 256;

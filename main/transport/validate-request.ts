@@ -4,7 +4,14 @@ import { HOOK_AGENT_NAMES } from '../../shared/hooks';
 import { NUMERIC_SETTINGS } from '../../shared/settings-table';
 import { MAX_KEEP_MS } from '../../shared/keep-duration';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
-import { MAX_INCIDENTS_LIMIT, MAX_PAYLOAD_BYTES, MAX_SESSION_GROUPS, MAX_SESSION_ID_LENGTH } from './limits';
+import { INCIDENT_FLAGS, MAX_INCIDENTS_OFFSET } from '../../shared/incident-filter';
+import {
+  MAX_FILTER_TEXT_LENGTH,
+  MAX_INCIDENTS_LIMIT,
+  MAX_PAYLOAD_BYTES,
+  MAX_SESSION_GROUPS,
+  MAX_SESSION_ID_LENGTH,
+} from './limits';
 import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
 
 /** How many rows a list request may ask for at most. */
@@ -28,10 +35,13 @@ const sessionIdCheck: Check = (value, path) => {
   return null;
 };
 
-const boundedNote: Check = (value, path) =>
-  typeof value === 'string' && value.length <= 200
-    ? null
-    : `${path} must be a string of at most 200 characters`;
+const boundedText =
+  (max: number): Check =>
+  (value, path) =>
+    typeof value === 'string' && value.length <= max
+      ? null
+      : `${path} must be a string of at most ${max} characters`;
+const boundedNote = boundedText(200);
 
 const noPayload: Check = (value, path) =>
   value === undefined || value === null ? null : `${path} must be empty for this channel`;
@@ -53,6 +63,21 @@ const oneOf =
   (...allowed: string[]): Check =>
   (value, path) =>
     allowed.includes(value as string) ? null : `${path} must be one of ${allowed.join(', ')}`;
+
+const time = finiteNumber({ min: 0, integer: true });
+const incidentList = object(
+  {},
+  {
+    limit: listLimit,
+    offset: finiteNumber({ min: 0, max: MAX_INCIDENTS_OFFSET, integer: true }),
+    agent: boundedText(MAX_FILTER_TEXT_LENGTH),
+    sessionId: sessionIdCheck,
+    project: boundedText(MAX_FILTER_TEXT_LENGTH),
+    flag: oneOf(...INCIDENT_FLAGS),
+    sinceMs: time,
+    untilMs: time,
+  },
+);
 
 // The core validates each rule fully (and names the rule in its errors); this bounds the shape.
 const policyRule = object(
@@ -117,12 +142,8 @@ const PAYLOAD_CHECKS: Record<RequestChannel, Check> = {
     { forMs: finiteNumber({ min: 60_000, max: MAX_KEEP_MS, integer: true }), note: boundedNote },
   ),
   'group:unkeep': object({ groupId }),
-  'incidents:list': object(
-    {},
-    {
-      limit: listLimit,
-    },
-  ),
+  // No payload: the newest incidents, as the service's default says.
+  'incidents:list': (value, path) => (value === undefined ? null : incidentList(value, path)),
   'settings:get': noPayload,
   'settings:set': settingsPatch,
   'config:problems': noPayload,

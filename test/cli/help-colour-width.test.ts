@@ -71,7 +71,7 @@ describe('corral help, version and usage errors', () => {
     );
     const missing = await runCli(['history', '--limit'], { env: ENV });
     expect(missing.stderr).toBe(
-      'corral history: --limit needs a value. Usage: corral history [--json] [--limit N]\n',
+      'corral history: --limit needs a value. Usage: corral history [--agent NAME] [--session ID] [--project PATH] [--flag FLAG] [--since TIME] [--until TIME] [--limit N] [--offset N] [--json]\n',
     );
   });
 

@@ -117,7 +117,21 @@ describe('Settings in real Chromium', () => {
       expect(cliLines[0]).toBe(
         `${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral.js')} hooks install --agent claude-code`,
       );
-      await page.locator('fieldset.hooks').screenshot({ path: `${ARTIFACTS}/settings-hooks-1280.png` });
+      // The commands wrap within their box at both sizes: nothing to scroll sideways, nothing cut.
+      for (const [name, size] of [
+        ['420', POPOVER],
+        ['1280', WINDOW],
+      ] as const) {
+        await page.setViewportSize(size);
+        expect(await noHorizontalScroll(page), name).toBe(true);
+        expect(await withinWidth(page, 'fieldset.hooks pre, .hook-list li', size.width), name).toBe(true);
+        const boxes = await page
+          .locator('fieldset.hooks pre, .hook-list li')
+          .evaluateAll((els) => els.map((e) => [e.scrollWidth, e.clientWidth, e.textContent] as const));
+        for (const [scroll, client, text] of boxes)
+          expect(scroll, `${name}: ${text}`).toBeLessThanOrEqual(client);
+        await page.locator('fieldset.hooks').screenshot({ path: `${ARTIFACTS}/settings-hooks-${name}.png` });
+      }
       await claude.getByRole('button', { name: 'Install hooks for Claude Code…' }).click();
       const preview = page.getByRole('region', { name: 'Hook changes' });
       await expect.poll(() => preview.getByTestId('hook-diff').textContent()).toContain('hook claude-code');

@@ -58,7 +58,7 @@ describe('incidents page', () => {
     expect(within(history).getAllByRole('row')).toHaveLength(3);
     const byAgent = screen.getByTestId('burn-by-agent');
     expect(byAgent.querySelector('[data-key="claude-code"] [data-cpu-seconds]')?.textContent).toBe('1.7 min');
-    expect(api.requestsFor('incidents:list')).toEqual([{ limit: 500 }]);
+    expect(api.requestsFor('incidents:list')).toEqual([{ limit: 101, offset: 0 }]);
 
     list = incidents;
     await act(async () =>

@@ -69,7 +69,7 @@ forEachSqliteDriver('incident-store.test.ts', () => {
       expect(second.openIncidents().map((i) => i.id)).toEqual(['b']);
     });
 
-    it('lists most recent first, filtered by kind and agent, up to a limit', () => {
+    it('lists most recent first, filtered by flag and agent, up to a limit', () => {
       const store = open(tempDir());
       store.upsert([
         makeIncident('1', { openedAt: 1, kind: 'orphan', agent: 'codex' }),
@@ -79,9 +79,9 @@ forEachSqliteDriver('incident-store.test.ts', () => {
       ]);
       expect(store.list().map((i) => i.id)).toEqual(['4', '3', '2', '1']);
       expect(store.list({ limit: 2 }).map((i) => i.id)).toEqual(['4', '3']);
-      expect(store.list({ kind: 'runaway' }).map((i) => i.id)).toEqual(['3', '2']);
+      expect(store.list({ flag: 'runaway' }).map((i) => i.id)).toEqual(['3', '2']);
       expect(store.list({ agent: 'codex' }).map((i) => i.id)).toEqual(['2', '1']);
-      expect(store.list({ kind: 'runaway', agent: 'codex' }).map((i) => i.id)).toEqual(['2']);
+      expect(store.list({ flag: 'runaway', agent: 'codex' }).map((i) => i.id)).toEqual(['2']);
     });
 
     it('rotates out the oldest closed incidents beyond the bound and keeps open ones', () => {

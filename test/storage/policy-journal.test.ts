@@ -72,7 +72,7 @@ forEachSqliteDriver('policy-journal.test.ts', () => {
       expect(store.addJournal([matched('90:90:1', 'loops', 1_000)])).toHaveLength(1);
       store.close();
       const check = openSqlite(join(dir, INCIDENTS_FILE));
-      expect(check.prepare('PRAGMA user_version').get()?.user_version).toBe(3);
+      expect(check.prepare('PRAGMA user_version').get()?.user_version).toBe(4);
       check.close();
     });
 

@@ -19,14 +19,21 @@ export interface ServeProcess {
 
 /**
  * Starts the built `corral serve` with test-sized settings, on a free loopback port or on `port`
- * (to restart a server where an open page expects it), with any extra `args` (e.g. `--metrics`).
+ * (to restart a server where an open page expects it), with any extra `args` (e.g. `--metrics`), after
+ * `prepare` filled its data directory.
  */
 export async function startServe(
   config: Record<string, unknown>,
-  { port = 0, args = [] }: { port?: number; args?: string[] } = {},
+  {
+    port = 0,
+    args = [],
+    prepare,
+  }: { port?: number; args?: string[]; prepare?: (home: string, dataDir: string) => void } = {},
 ): Promise<ServeProcess> {
   const dir = tempDirForTest('corral-serve-');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  // What the data directory holds before serve opens it (a history recorded earlier).
+  prepare?.(dir, join(dir, 'data'));
   const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port), ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,7 @@ describe('dispatch', () => {
     expect(service.calls).toEqual([
       { method: 'snapshot', args: [] },
       { method: 'timeline', args: [KNOWN_GROUP_ID, 5] },
-      { method: 'incidents', args: [3] },
+      { method: 'incidents', args: [{ limit: 3 }] },
       { method: 'settings', args: [] },
       { method: 'updateSettings', args: [{ pollIntervalMs: 500 }] },
     ]);

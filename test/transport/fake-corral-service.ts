@@ -3,6 +3,7 @@ import type {
   ConfigProblems,
   KeepGroupRequest,
   KeepGroupResult,
+  IncidentListRequest,
   PolicyJournalQuery,
   StopGroupRequest,
   StopSessionRequest,
@@ -138,8 +139,8 @@ export class FakeCorralService implements CorralService {
     return { groupId, kept: null };
   }
 
-  async incidents(limit?: number): Promise<Incident[]> {
-    this.calls.push({ method: 'incidents', args: [limit] });
+  async incidents(query?: IncidentListRequest): Promise<Incident[]> {
+    this.calls.push({ method: 'incidents', args: [query] });
     return [];
   }
 

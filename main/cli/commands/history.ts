@@ -11,7 +11,7 @@ import { spawnStormPeak } from '../../../shared/spawn-storm-words';
 import type { IncidentEnd } from '../../../shared/model';
 import { formatDuration, formatTable, printable } from '../terminal-text';
 import { terminal, truncate } from '../terminal';
-import { UsageError } from '../../common/usage-error';
+import { historyQuery } from '../history-query';
 
 const END_WORDS: Record<IncidentEnd, string> = {
   open: 'still open',
@@ -28,14 +28,17 @@ export async function runHistory(
   out: (text: string) => void,
 ): Promise<number> {
   const { values } = parseCommandArgs(COMMAND_SPECS.history, args);
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100_000)
-    throw new UsageError(`--limit: expected 1..100000, got '${values.limit}'`);
+  const query = historyQuery(values, Date.now());
+  const limit = query.limit!;
+  const filtered = Object.keys(query).some((key) => key !== 'limit' && key !== 'offset');
   const store = IncidentStore.open(resolveDataDir(process.env, process.platform, homedir()), {
     role: 'reader',
   });
   try {
-    const incidents = store.list({ limit });
+    // One more than asked: whether a next page exists.
+    const incidents = store.list({ ...query, limit: limit + 1 });
+    const more = incidents.length > limit;
+    if (more) incidents.pop();
     // After the read: it is the read that finds malformed rows.
     if (store.problem) process.stderr.write(`corral history: storage: ${store.problem}\n`);
     if (values.json) {
@@ -43,7 +46,7 @@ export async function runHistory(
       return 0;
     }
     if (incidents.length === 0) {
-      out('No incidents recorded.');
+      out(filtered || query.offset ? 'No incidents match.' : 'No incidents recorded.');
       return 0;
     }
     const now = Date.now();
@@ -69,6 +72,7 @@ export async function runHistory(
         .map((line) => truncate(line, width))
         .join('\n'),
     );
+    if (more) out(`More match: add --offset ${(query.offset ?? 0) + limit} for the next ${limit}.`);
     return 0;
   } finally {
     store.close();

@@ -37,7 +37,23 @@ export interface WatchAppProps {
 
 type Mode = 'list' | 'detail' | 'confirm' | 'search';
 
+/** The fewest recent events shown; more when the list leaves the rows. */
 const EVENT_LINES = 3;
+
+/** The list's keys, from the most words to the fewest: the first that fits is shown, `q quit` always. */
+const LIST_KEYS = [
+  '↑↓ select · Enter processes and story · k stop · K keep · / search · s sort · q quit',
+  '↑↓ select · Enter details · k stop · K keep · / search · s sort · q quit',
+  '↑↓ · Enter · k stop · K keep · / search · s sort · q quit',
+  '↑↓ Enter k K / s · q quit',
+];
+
+function keysLine(mode: Mode, width: number): string {
+  if (mode === 'search') return 'Type a command or :port · Enter apply · Esc cancel';
+  if (mode === 'confirm') return 'y stop · n cancel';
+  if (mode === 'detail') return 'Enter/Esc back · k stop · K keep · q quit';
+  return LIST_KEYS.find((k) => k.length < width) ?? LIST_KEYS[LIST_KEYS.length - 1]!;
+}
 
 /** The terminal's size, following resizes; $COLUMNS and $LINES win when set. */
 function useSizeWith(
@@ -170,10 +186,15 @@ export function createWatchApp(ink: typeof InkModule) {
       const enter = text.search(/[\r\n]/);
       const typed = (enter < 0 ? text : text.slice(0, enter)).replace(/\p{Cc}/gu, '');
       setDraft(draftNow.current + typed);
-      if (enter >= 0) {
-        setQuery(draftNow.current);
-        setMode('list');
-      }
+      if (enter >= 0) applySearch();
+    };
+    /** A search applied selects its first match, at the top of the list. */
+    const applySearch = () => {
+      setQuery(draftNow.current);
+      setSelected(null);
+      setIndex(0);
+      setTop(0);
+      setMode('list');
     };
 
     const onKey = (input: string, key: InkModule.Key): void => {
@@ -184,10 +205,8 @@ export function createWatchApp(ink: typeof InkModule) {
         return;
       }
       if (mode === 'search') {
-        if (key.return) {
-          setQuery(draftNow.current);
-          setMode('list');
-        } else if (key.escape) setMode('list');
+        if (key.return) applySearch();
+        else if (key.escape) setMode('list');
         else if (key.backspace || key.delete) setDraft(draftNow.current.slice(0, -1));
         else if (input && !key.ctrl && !key.meta) typeInSearch(input);
         return;
@@ -240,24 +259,24 @@ export function createWatchApp(ink: typeof InkModule) {
     ]
       .filter(Boolean)
       .join(' · ');
-    const keys =
-      mode === 'search'
-        ? 'Type a command or :port · Enter apply · Esc cancel'
-        : mode === 'confirm'
-          ? 'y stop · n cancel'
-          : mode === 'detail'
-            ? 'Enter/Esc back · k stop · K keep · q quit'
-            : '↑↓ select · Enter processes and story · k stop · K keep · / search · s sort · q quit';
+    const keys = keysLine(mode, width);
 
     const out: ReactNode[] = [
       h(Text, { key: 'header', bold: true, wrap: 'truncate' }, header),
       h(Text, { key: 'keys', dimColor: true, wrap: 'truncate' }, keys),
     ];
+    // Every frame is exactly `height - 1` rows (the root Box below), each element one row: a frame
+    // never scrolls the terminal, so the next one erases all of it and no header is left stacked.
     const bottom: ReactNode[] = [];
     if (mode === 'search') bottom.push(h(Text, { key: 'search', wrap: 'truncate' }, `/${draft}█`));
-    for (const [i, m] of message.entries())
+    // A long stop report keeps room for the header, the keys and three rows of the list.
+    const messageRoom = Math.max(1, height - 1 - out.length - bottom.length - 4);
+    for (const [i, m] of message.slice(0, messageRoom).entries())
       bottom.push(h(Text, { key: `m${i}`, wrap: 'truncate', color: 'green' }, m));
-    const recent = events.slice(-EVENT_LINES);
+    // The events take the rows the list does not need (the table's header and lines), at least three.
+    const listNeeds = snapshot && ids.length > 0 ? lines.length : 1;
+    const eventRoom = height - 1 - out.length - bottom.length - listNeeds - 1;
+    const recent = events.slice(-Math.max(EVENT_LINES, eventRoom));
     if (mode === 'list' && recent.length > 0) {
       bottom.push(h(Text, { key: 'ev', dimColor: true }, 'Recent events:'));
       for (const [i, e] of recent.entries())
@@ -308,7 +327,13 @@ export function createWatchApp(ink: typeof InkModule) {
         );
       });
     }
-    return h(Box, { flexDirection: 'column', width }, ...out, h(Box, { key: 'gap', flexGrow: 1 }), ...bottom);
+    return h(
+      Box,
+      { flexDirection: 'column', width, height: Math.max(1, height - 1), overflow: 'hidden' },
+      ...out,
+      h(Box, { key: 'gap', flexGrow: 1 }),
+      ...bottom,
+    );
   };
 }
 

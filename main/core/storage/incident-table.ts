@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
-import type { Incident, IncidentKind, MonitorEvent } from '../../../shared/model';
+import type { IncidentListRequest } from '../../../shared/contract';
+import type { Incident, MonitorEvent } from '../../../shared/model';
+import { FILL_FLAGS, FILTER_SCHEMA, incidentWhere } from './incident-filter-sql';
 import { readIncidentRow } from './incident-row';
 import { mergeLegacyRows } from './merge-legacy-rows';
 import { PolicyJournalTable, JOURNAL_SCHEMA } from './policy-journal-table';
 import { openSqlite, type SqliteDatabase, type SqlValue } from './sqlite-driver';
 import { DamagedDatabaseError } from './sqlite-errors';
 
-export interface IncidentQuery {
+export interface IncidentQuery extends IncidentListRequest {
   /** Most recent first; default 100. */
   limit?: number;
-  kind?: IncidentKind;
-  agent?: string;
   groupId?: string;
 }
 
@@ -19,10 +19,10 @@ export const MAX_PROCESSES_PER_INCIDENT = 256;
 export const MAX_COMMAND_CHARS = 4096;
 const DEFAULT_LIST_LIMIT = 100;
 /**
- * 3: the policy journal beside the incidents. 2: one row per leaked group with phases (1 was one row
+ * 4: incident_flags and the indexes the history's filters use. 3: the policy journal beside the incidents. 2: one row per leaked group with phases (1 was one row
  * per group and flag).
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /** At most this many skipped rows are described; the count says how many there were. */
 const SKIPPED_DESCRIBED = 3;
 
@@ -116,11 +116,13 @@ export class IncidentTable {
   private createSchema(): void {
     this.db.exec(SCHEMA_TABLES);
     this.db.exec(SCHEMA_INDEXES);
+    this.db.exec(FILTER_SCHEMA);
     const version = Number(this.db.prepare('PRAGMA user_version').get()?.user_version);
     if (version >= SCHEMA_VERSION) return;
     this.transaction(() => {
       if (version < 2) this.mergeLegacyRows();
-      // Version 3 only added the journal table, which SCHEMA_TABLES created above.
+      // Version 3 only added the journal table, which SCHEMA_TABLES created above; 4 the filters' schema.
+      if (version < 4) this.db.exec(FILL_FLAGS);
       this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
@@ -179,26 +181,24 @@ export class IncidentTable {
     }
   }
 
-  list({ limit = DEFAULT_LIST_LIMIT, kind, agent, groupId }: IncidentQuery = {}): Incident[] {
-    const where: string[] = [];
-    const params: SqlValue[] = [];
-    if (kind !== undefined) {
-      where.push('kind = ?');
-      params.push(kind);
-    }
-    if (agent !== undefined) {
-      where.push('agent = ?');
-      params.push(agent);
-    }
-    if (groupId !== undefined) {
-      where.push("json_extract(body, '$.groupId') = ?");
-      params.push(groupId);
-    }
-    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    params.push(Math.max(0, Math.floor(limit)));
+  list({ limit = DEFAULT_LIST_LIMIT, offset = 0, groupId, ...filter }: IncidentQuery = {}): Incident[] {
+    const { clause, params } = incidentWhere(filter, { flagTable: this.hasFlagTable() });
+    const byGroup =
+      groupId === undefined ? '' : `${clause ? ' AND' : 'WHERE'} json_extract(body, '$.groupId') = ?`;
+    if (groupId !== undefined) params.push(groupId);
+    params.push(Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset)));
     return this.bodies(
-      `SELECT body FROM incidents ${clause} ORDER BY opened_at DESC, id DESC LIMIT ?`,
+      `SELECT body FROM incidents ${clause}${byGroup} ORDER BY opened_at DESC, id DESC LIMIT ? OFFSET ?`,
       params,
+    );
+  }
+
+  /** A reader of a file an older Corral writes finds no incident_flags (only a writer migrates). */
+  private hasFlagTable(): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'incident_flags'")
+        .get() !== undefined
     );
   }
 

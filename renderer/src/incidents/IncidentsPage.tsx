@@ -2,28 +2,33 @@ import { visibleText } from '../../../shared/visible-text';
 import { spawnStormPeak } from '../../../shared/spawn-storm-words';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
+import type { IncidentFilter } from '../../../shared/contract';
 import type { Incident } from '../../../shared/model';
 import { formatBytes, formatCpuSeconds, formatDateTime, formatDuration } from '../shared-ui/format';
 import { useCorral, useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
 import { cpuBurnByAgent, cpuBurnByDay, type BurnRow } from './cpu-burn';
-
-const LIMIT = 500;
+import { IncidentFilters } from './IncidentFilters';
+import { PAGE_SIZE } from './page-size';
 
 export function IncidentsPage() {
   const api = useCorralApi();
   const [incidents, setIncidents] = useState<Incident[] | null>(null);
+  const [more, setMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<IncidentFilter>({});
+  const [offset, setOffset] = useState(0);
 
   const load = useCallback(() => {
-    api.request('incidents:list', { limit: LIMIT }).then(
+    api.request('incidents:list', { ...filter, limit: PAGE_SIZE + 1, offset }).then(
       (list) => {
-        setIncidents(list);
+        setMore(list.length > PAGE_SIZE);
+        setIncidents(list.slice(0, PAGE_SIZE));
         setError(null);
       },
       (e: unknown) => setError(errorMessage(e)),
     );
-  }, [api]);
+  }, [api, filter, offset]);
 
   useEffect(() => {
     load();
@@ -44,6 +49,12 @@ export function IncidentsPage() {
           Refresh
         </button>
       </header>
+      <IncidentFilters
+        onChange={(next) => {
+          setFilter(next);
+          setOffset(0);
+        }}
+      />
       {error ? (
         <p role="alert" className="error">
           Could not load incidents: {error}
@@ -59,7 +70,8 @@ export function IncidentsPage() {
             <BurnTable title="CPU burned per agent" keyLabel="Agent" rows={byAgent} testId="burn-by-agent" />
             <BurnTable title="CPU burned per day" keyLabel="Day" rows={byDay} testId="burn-by-day" />
           </div>
-          <IncidentTable incidents={incidents} />
+          <IncidentTable incidents={incidents} filtered={Object.keys(filter).length > 0 || offset > 0} />
+          <Paging offset={offset} shown={incidents.length} more={more} onOffset={setOffset} />
         </>
       )}
     </section>
@@ -102,10 +114,36 @@ function BurnTable({
   );
 }
 
-function IncidentTable({ incidents }: { incidents: Incident[] }) {
+function Paging({
+  offset,
+  shown,
+  more,
+  onOffset,
+}: {
+  offset: number;
+  shown: number;
+  more: boolean;
+  onOffset: (offset: number) => void;
+}) {
+  if (offset === 0 && !more) return null;
+  return (
+    <nav className="paging" aria-label="Incident pages">
+      <button type="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}>
+        Newer
+      </button>
+      <span data-testid="incident-range">{shown === 0 ? 'none' : `${offset + 1}–${offset + shown}`}</span>
+      <button type="button" disabled={!more} onClick={() => onOffset(offset + PAGE_SIZE)}>
+        Older
+      </button>
+    </nav>
+  );
+}
+
+function IncidentTable({ incidents, filtered }: { incidents: Incident[]; filtered: boolean }) {
   const setPage = useCorral((s) => s.setPage);
   const selectGroup = useCorral((s) => s.selectGroup);
-  if (incidents.length === 0) return <p className="empty">No incidents recorded.</p>;
+  if (incidents.length === 0)
+    return <p className="empty">{filtered ? 'No incidents match.' : 'No incidents recorded.'}</p>;
   const openTimeline = (groupId: string) => {
     selectGroup(groupId);
     setPage('overview');
