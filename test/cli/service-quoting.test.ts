@@ -69,7 +69,7 @@ describe.skipIf(process.platform !== 'linux' || noSystemd)(
 
     it('install refuses a CORRAL_DATA_DIR or CORRAL_CONFIG holding a newline (no ExecStartPre= of its own), writing nothing', async () => {
       const home = temp('corral-service-home-');
-      for (const env of [
+      for (const env of <Record<string, string>[]>[
         { CORRAL_DATA_DIR: `${home}/data\nExecStartPre=/bin/touch ${home}/pwned` },
         { CORRAL_CONFIG: `${home}/c.json\nExecStartPre=/bin/touch ${home}/pwned` },
       ]) {
@@ -125,7 +125,7 @@ describe.skipIf(process.platform !== 'linux' || noSystemd)(
       const again = await runCli(['service', 'uninstall'], { env: { HOME: home2 } });
       expect(again.stdout).not.toContain('kept in');
       // The unit, its enable link and the folders install made are gone: no backup beside them either.
-    expect(existsSync(join(home2, '.config/systemd'))).toBe(false);
+      expect(existsSync(join(home2, '.config/systemd'))).toBe(false);
     });
   },
 );

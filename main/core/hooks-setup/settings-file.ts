@@ -7,10 +7,10 @@ import {
   renameSync,
   rmSync,
   writeFileSync,
-  type Stats,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isNotFound, isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
+import { lstatOrNull } from '../storage/own-data-dir';
 
 /** Agents' settings files are a few kilobytes. */
 const SETTINGS_MAX_BYTES = 16 * 1024 * 1024;
@@ -28,15 +28,6 @@ export function readSettingsText(path: string): { text: string; exists: boolean 
   if (file.refused === 'ENOENT') return { text: '', exists: false };
   const why = isNotFound(file) ? 'a parent is not a directory' : file.refused;
   throw Object.assign(new Error(`cannot read ${path} (${why})`), { code: file.refused });
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
 }
 
 /**
