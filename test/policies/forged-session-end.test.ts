@@ -56,22 +56,30 @@ function groupOf(h: Harness, pgid: number): GroupView | undefined {
   return h.running.service.snapshot().groups.find((g) => g.pgid === pgid);
 }
 
+/**
+ * Once the service named the live session's leftover with its live agent: an end recorded for that
+ * live session (the forged one), then one for a control leftover's session. Once the control is seen
+ * flagged (or stopped), the forged end was read too.
+ */
+async function forgedEndBesideControl(h: Harness, livePgid: number): Promise<{ pgid: number; pid: number }> {
+  await waitFor('the live session’s leftover named with its live agent', () =>
+    groupOf(h, livePgid)?.session?.agentAlive === true ? true : undefined,
+  );
+  const controlSession = randomUUID();
+  const control = await unclaimedLeftover(controlSession);
+  await waitFor('the control leftover seen', () => groupOf(h, control.pgid));
+  recordSessionEnded(h.dataDir, { agent: 'claude-code', sessionId: LIVE_SESSION, endedAt: Date.now() });
+  recordSessionEnded(h.dataDir, { agent: 'claude-code', sessionId: controlSession, endedAt: Date.now() });
+  return control;
+}
+
 describe('a SessionEnd is held while the session’s agent runs', () => {
   it('a leftover of a live session is not flagged session-ended; once its agent exits it is', async () => {
     // The agent first: its session file is there when the service first reads it.
     const live = await liveSessionLeftover();
     harness = startHarness();
     const h = harness;
-    await waitFor('the live session’s leftover named with its live agent', () =>
-      groupOf(h, live.pgid)?.session?.agentAlive === true ? true : undefined,
-    );
-    const controlSession = randomUUID();
-    const control = await unclaimedLeftover(controlSession);
-    await waitFor('the control leftover seen', () => groupOf(h, control.pgid));
-
-    // The forged end first, then the control's: once the control is flagged, the forged one was read too.
-    recordSessionEnded(h.dataDir, { agent: 'claude-code', sessionId: LIVE_SESSION, endedAt: Date.now() });
-    recordSessionEnded(h.dataDir, { agent: 'claude-code', sessionId: controlSession, endedAt: Date.now() });
+    const control = await forgedEndBesideControl(h, live.pgid);
     await waitFor('the control leftover flagged session-ended', () =>
       groupOf(h, control.pgid)?.flags.includes('session-ended') ? true : undefined,
     );
@@ -90,16 +98,8 @@ describe('a SessionEnd is held while the session’s agent runs', () => {
     const live = await liveSessionLeftover();
     harness = startHarness({ policyMode: 'enforce', policies: [STOP_ENDED] });
     const h = harness;
-    await waitFor('the live session’s leftover named with its live agent', () =>
-      groupOf(h, live.pgid)?.session?.agentAlive === true ? true : undefined,
-    );
-    const controlSession = randomUUID();
-    const control = await unclaimedLeftover(controlSession);
-    await waitFor('the control leftover seen', () => groupOf(h, control.pgid));
-
-    recordSessionEnded(h.dataDir, { agent: 'claude-code', sessionId: LIVE_SESSION, endedAt: Date.now() });
-    recordSessionEnded(h.dataDir, { agent: 'claude-code', sessionId: controlSession, endedAt: Date.now() });
-    // The policy acts on the control (its end read, no live agent of its session): the forged end was read too.
+    const control = await forgedEndBesideControl(h, live.pgid);
+    // The policy acts on the control (its end read, no live agent of its session).
     await h.next('stopped-by-policy', (e) => e.pgid === control.pgid);
     expect(isAlive(control.pid)).toBe(false);
 
