@@ -6,16 +6,25 @@
 // a long-lived `corral watch` would carry without using.
 const { existsSync } = process.getBuiltinModule('node:fs');
 const { dirname, join } = process.getBuiltinModule('node:path');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'out', 'main', 'corral.js');
 // An agent waits for its hooks: they skip the CLI (its config, RE2) for the hook's own entry.
 const hook = join(root, 'out', 'main', 'corral-hook.js');
+// import() takes a URL: a path whose directories hold `#`, `%` or `?` is not one.
 if (process.argv[2] === 'hook' && existsSync(hook)) {
-  await import(hook);
+  try {
+    await import(pathToFileURL(hook).href);
+  } catch (err) {
+    // The agent waits on its hook: whatever fails here, it exits 0 and prints nothing on stdout.
+    process.stderr.write(
+      `corral hook: could not load ${hook}: ${String(err?.message ?? err).split('\n')[0]}\n`,
+    );
+    process.exitCode = 0;
+  }
 } else if (existsSync(built)) {
-  await import(built);
+  await import(pathToFileURL(built).href);
 } else {
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   if (!existsSync(tsx)) {

@@ -6,6 +6,7 @@ import { flagSpellings } from './option-spec';
 import { commandHelp, globalHelp, parseErrorMessage } from './help';
 import { detectTerminal, setTerminal } from './terminal';
 import { UsageError } from '../common/usage-error';
+import { DataDirRefused } from '../core/storage/own-data-dir';
 import { corralVersion } from './version';
 
 // `corral`'s own flags, spelled as declared (and as `corral --help` lists them).
@@ -55,6 +56,11 @@ export async function main(argv: string[]): Promise<number> {
       const message = parseError ? parseErrorMessage(err as Error) : (err as Error).message;
       process.stderr.write(`corral ${name}: ${message}. Usage: ${entry.spec.usage}\n`);
       return 2;
+    }
+    // A file or folder Corral refuses (a link, another user's, a malformed keep list): the reason, in one line.
+    if (err instanceof DataDirRefused) {
+      process.stderr.write(`corral ${name}: ${err.message}\n`);
+      return 1;
     }
     throw err;
   }

@@ -10,6 +10,9 @@ describe('quoteAsData', () => {
     ['a\nb\tc', String.raw`"a\nb\tc"`],
     ['abc\u202Eexe.txt', String.raw`"abc\u202eexe.txt"`],
     ['zero\u200bwidth\ufeff', String.raw`"zero\u200bwidth\ufeff"`],
+    // Tag characters spell ASCII no one sees: "rm" as U+E0072 U+E006D.
+    ['sleep 1\u{E0072}\u{E006D}', String.raw`"sleep 1\u{e0072}\u{e006d}"`],
+    ['\u{E0000}\u{E003C}\u{E007F}', String.raw`"\u{e0000}\u{e003c}\u{e007f}"`],
   ])('%j → %s', (text, quoted) => {
     expect(quoteAsData(text)).toBe(quoted);
   });

@@ -57,10 +57,12 @@ export async function runService(
     const where = place();
     if (action === 'install') {
       const dataDir = process.env.CORRAL_DATA_DIR?.trim();
+      const configPath = process.env.CORRAL_CONFIG?.trim();
       report = installUserService(where, {
         argv: corralCommandArgv(process.env),
         path: servicePath(),
         ...(dataDir ? { dataDir } : {}),
+        ...(configPath ? { configPath } : {}),
       });
     } else if (action === 'uninstall') report = uninstallUserService(where);
     else report = userServiceStatus(where);

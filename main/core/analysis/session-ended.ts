@@ -3,13 +3,17 @@ import type { GroupView } from '../../../shared/model';
 // Sessions an agent's SessionEnd hook reported ended (storage/ended-sessions.ts keeps them), and the
 // pure decision which groups are their leftovers.
 
-/** Environment markers whose value is an agent session id (the id its hook payloads carry). */
-export const SESSION_ID_MARKERS = [
-  'CLAUDE_CODE_SESSION_ID',
-  'CODEX_THREAD_ID',
-  'CODEX_SESSION_ID',
-  'QWEN_CODE_SESSION_ID',
-] as const;
+/** Environment markers whose value is an agent session id (the id its hook payloads carry), and whose agent's. */
+const SESSION_ID_MARKER_AGENTS = {
+  CLAUDE_CODE_SESSION_ID: 'claude-code',
+  CODEX_THREAD_ID: 'codex',
+  CODEX_SESSION_ID: 'codex',
+  QWEN_CODE_SESSION_ID: 'qwen-code',
+} as const;
+
+export const SESSION_ID_MARKERS = Object.keys(
+  SESSION_ID_MARKER_AGENTS,
+) as (keyof typeof SESSION_ID_MARKER_AGENTS)[];
 
 export interface EndedSession {
   agent: string;
@@ -20,41 +24,82 @@ export interface EndedSession {
 
 export type EndedSessions = ReadonlyMap<string, EndedSession>;
 
+/** An agent process running now, and the session provenance tied it to (null: none found). */
+export interface LiveAgent {
+  name: string;
+  pid: number;
+  startKey: number;
+  sessionId: string | null;
+}
+
+/**
+ * Whose end is held: the sessions a running agent process is tied to (`sessions`), and the kinds of
+ * agent with a running process tied to no session (`untied`), which may be running any session of its
+ * kind. A SessionEnd is a message (anyone who read the hook token and a session id could send one): it
+ * never ends a session whose agent may still run; it counts once that agent is gone.
+ */
+export interface HeldSessions {
+  sessions: ReadonlySet<string>;
+  untied: ReadonlySet<string>;
+}
+
+/**
+ * Pure: the held sessions, from the agent processes running now (`agents`, checked by the caller
+ * against the identity, pid and start stamp, of what runs) and the groups whose session's agent is
+ * known alive.
+ */
+export function heldSessions(groups: readonly GroupView[], agents: readonly LiveAgent[]): HeldSessions {
+  const sessions = new Set<string>();
+  const untied = new Set<string>();
+  for (const a of agents) {
+    if (a.sessionId === null) untied.add(a.name);
+    else sessions.add(a.sessionId);
+  }
+  for (const g of groups) if (g.session?.agentAlive === true) sessions.add(g.session.id);
+  return { sessions, untied };
+}
+
 /**
  * Pure: the ended session a process belongs to, or null. A process started after its session's end
  * (a resumed session reuses the id) is not a leftover of the ended one; one second of slack covers
- * the start-time rounding of /proc (boot time has whole-second resolution).
+ * the start-time rounding of /proc (boot time has whole-second resolution). A held session (its agent
+ * may run) has not ended, whatever was recorded.
  */
 export function endedSessionOf(
   markers: Readonly<Record<string, string>>,
   startedAt: number,
   ended: EndedSessions,
+  held: HeldSessions,
 ): EndedSession | null {
   if (ended.size === 0) return null;
   for (const key of SESSION_ID_MARKERS) {
     const id = markers[key];
-    const end = id ? ended.get(id) : undefined;
+    if (!id || held.sessions.has(id) || held.untied.has(SESSION_ID_MARKER_AGENTS[key])) continue;
+    const end = ended.get(id);
     if (end && startedAt <= end.endedAt + 1000) return end;
   }
   return null;
 }
 
 /**
- * Pure: the groups with `session-ended` added where a live member belongs to an ended session.
- * `markersOf(pid)` gives a member's environment markers (from the same sample the groups came from).
- * This is the function the long-running monitor calls too.
+ * Pure: the groups with `session-ended` added where a live member belongs to an ended session whose
+ * agent is gone (not `held`). `markersOf(pid)` gives a member's environment markers
+ * (from the same sample the groups came from). This is the function the long-running monitor calls too.
  */
 export function flagSessionEnded(
   groups: readonly GroupView[],
   markersOf: (pid: number) => Readonly<Record<string, string>> | undefined,
   ended: EndedSessions,
+  held: HeldSessions,
 ): GroupView[] {
   if (ended.size === 0) return [...groups];
   return groups.map((g) => {
-    if (g.flags.includes('session-ended')) return g;
+    if (g.flags.includes('session-ended') || g.session?.agentAlive === true) return g;
     const hit = g.processes.some((p) => {
       const markers = markersOf(p.pid);
-      return p.state !== 'Z' && markers !== undefined && endedSessionOf(markers, p.startedAt, ended) !== null;
+      return (
+        p.state !== 'Z' && markers !== undefined && endedSessionOf(markers, p.startedAt, ended, held) !== null
+      );
     });
     return hit ? { ...g, flags: [...g.flags, 'session-ended'] } : g;
   });

@@ -2,7 +2,7 @@ import type { HookAgentStatus, HooksChangeView } from '../../../shared/hooks';
 import { HOOK_AGENT_SPECS, type HookAgent } from './hook-agents';
 import { hookCommand } from './hook-command';
 import { missingHookProgram } from './hook-program-check';
-import { readSettingsText, writeSettingsText } from './settings-file';
+import { protectSecretSettings, readSettingsText, writeSettingsText } from './settings-file';
 import { resolveDataDir } from '../storage/data-dir';
 import { bashProgram, hookClientPath, writeHookClient } from './hook-client-script';
 import { shellQuote } from './shell-quote';
@@ -36,6 +36,7 @@ function change(
   place: HooksPlace,
   transform: (text: string, path: string) => string,
   dryRun: boolean,
+  holdsSecret = false,
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
   const path = spec.settingsPath(place.env, place.home);
@@ -44,7 +45,8 @@ function change(
     const after = transform(text, path);
     const changed = after !== text && (exists || after.trim() !== '');
     const diff = changed ? lineDiff(text, after) : '';
-    const backup = changed && !dryRun ? writeSettingsText(path, after) : null;
+    const backup = changed && !dryRun ? writeSettingsText(path, after, { holdsSecret }) : null;
+    if (!changed && !dryRun && exists && holdsSecret) protectSecretSettings(path);
     return { agent, path, changed, diff, backup };
   } catch (err) {
     const message = err instanceof SettingsError ? err.message : `${path}: ${(err as Error).message}`;
@@ -120,6 +122,8 @@ export function installHooks(
     (text, path) =>
       mergeHooks(text, spec, (e) => corralHandler(agent, e, clientPrefix, endpoint, http), path),
     dryRun,
+    // An http hook carries the token in the settings file.
+    http && spec.httpEvents !== undefined,
   );
 }
 

@@ -7,7 +7,7 @@ import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
-import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
+import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
 import type { GroupViewCache } from './group-view-cache';
 import type { Monitor } from './monitor';
 import { snapshotGroups } from './monitor-views';
@@ -118,14 +118,20 @@ export class GroupContext {
     }
   }
 
-  /** `session-ended` on the groups whose session the agent hooks recorded as ended. */
+  /**
+   * `session-ended` on the groups whose session the agent hooks recorded as ended and whose agent is
+   * gone: an end recorded while the session's agent process (the same pid and start stamp) still runs
+   * is held until it exits.
+   */
   private flagEnded(groups: GroupView[]): GroupView[] {
     const ended = this.options.files.endedSessions();
     if (ended.size === 0) return groups;
     const markers = new Map<number, Readonly<Record<string, string>>>();
     for (const p of this.options.monitor.trackedProcesses())
       if (p.exitedAt === null) markers.set(p.record.pid, p.record.markers);
-    return flagSessionEnded(groups, (pid) => markers.get(pid), ended);
+    const running = this.runningProcesses();
+    const agents = this.provenance.liveAgents().filter((a) => running.has(identityKey(a.pid, a.startKey)));
+    return flagSessionEnded(groups, (pid) => markers.get(pid), ended, heldSessions(groups, agents));
   }
 
   /**

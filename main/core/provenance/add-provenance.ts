@@ -2,6 +2,7 @@ import { isShellName } from '../../../shared/shells';
 import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../../shared/model';
 import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
+import type { LiveAgent } from '../analysis/session-ended';
 import { commandOf } from '../analysis/grouping';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
@@ -66,6 +67,8 @@ export class Provenance {
   private readonly budget: ReadBudget;
   private readonly files: AgentFiles;
   private readonly processReads: ProcessReads;
+  /** The agent processes the last pass found running, each with the session it was tied to. */
+  private agents: readonly LiveAgent[] = [];
 
   /**
    * `refreshMs`: how long a process's cwd and ports are kept before they are read again. `report`: told
@@ -92,6 +95,14 @@ export class Provenance {
 
   setOptions(options: ProvenanceOptions): void {
     this.options = options;
+  }
+
+  /**
+   * The agent processes the last pass found running, each with the session it runs (pid and start
+   * stamp: a caller holding a later sample checks that the same process still runs).
+   */
+  liveAgents(): readonly LiveAgent[] {
+    return this.agents;
   }
 
   /**
@@ -136,6 +147,7 @@ export class Provenance {
       facts.push({ pid, sessionId, isAgent: a.isAgent, agentPid: a.agentPid });
     }
     const links = linkSessionsToAgents(facts);
+    this.agents = liveAgentsOf(attributions, byPid, links);
     const liveAgents = new Set<string>();
     for (const [pid, a] of attributions) if (a.isAgent && byPid.has(pid)) liveAgents.add(a.agent);
     const sessionOfAgent = new Map<number, string>();
@@ -326,6 +338,24 @@ export class Provenance {
 
 function portKey(p: ListeningPort): string {
   return `${p.protocol} ${p.address} ${p.port}`;
+}
+
+/** Every live agent process, once per session it is tied to (once, untied, when none). */
+function liveAgentsOf(
+  attributions: ReadonlyMap<number, Attribution>,
+  byPid: ReadonlyMap<number, ProcessRecord>,
+  links: ReadonlyMap<string, number>,
+): LiveAgent[] {
+  const sessionsOf = new Map<number, string[]>();
+  for (const [session, pid] of links) sessionsOf.set(pid, [...(sessionsOf.get(pid) ?? []), session]);
+  const agents: LiveAgent[] = [];
+  for (const [pid, a] of attributions) {
+    const r = byPid.get(pid);
+    if (!a.isAgent || !r) continue;
+    for (const sessionId of sessionsOf.get(pid) ?? [null])
+      agents.push({ name: a.agent, pid, startKey: r.startKey, sessionId });
+  }
+  return agents;
 }
 
 /**

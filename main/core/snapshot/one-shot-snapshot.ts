@@ -10,7 +10,7 @@ import { createSampler } from '../sampling/create-sampler';
 import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
-import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
+import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 
 export interface OneShotSnapshot {
@@ -71,7 +71,8 @@ export async function takeOneShotSnapshot(
     if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
   }
   const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
-  new Provenance(provenanceOptions(settings), undefined, undefined, { report }).addTo(groups, {
+  const provenance = new Provenance(provenanceOptions(settings), undefined, undefined, { report });
+  provenance.addTo(groups, {
     records,
     attributions,
     matcher,
@@ -81,7 +82,13 @@ export async function takeOneShotSnapshot(
   const markers = new Map(records.map((r) => [r.pid, r.markers]));
   const ended =
     endedSessions && endedSessions.size > 0
-      ? flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions)
+      ? flagSessionEnded(
+          groups,
+          (pid) => markers.get(pid),
+          endedSessions,
+          // One sample: every agent provenance linked runs in it.
+          heldSessions(groups, provenance.liveAgents()),
+        )
       : groups;
   // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
   return { sampledAt, groups: markBackgroundTasks(markKept(ended, keeps, sampledAt)) };

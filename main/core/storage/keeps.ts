@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { GroupView } from '../../../shared/model';
 import { keepNames, type KeepRecord } from '../analysis/kept-marks';
-import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-data-dir';
+import { DataDirRefused, ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-data-dir';
 
 /**
  * Groups the user asked Corral to keep running (`corral keep`, the UI's "Keep running"), in
@@ -17,16 +17,38 @@ export function keepsPath(dataDir: string): string {
   return join(dataDir, KEEPS_FILE);
 }
 
-/** Pure: the file's text → its well-formed records; anything else is skipped. */
-export function parseKeeps(text: string): KeepRecord[] {
+/**
+ * The keep list is not one Corral can read (not JSON, or no `keeps` list): refused, never taken for an
+ * empty list, so that the next `keep` does not overwrite what the user had.
+ */
+export class KeepsFileMalformed extends DataDirRefused {}
+
+/** Pure: why the file's text is not a keep list, or null when it is one. */
+function malformation(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  if (!Array.isArray((value as { keeps?: unknown }).keeps)) return 'no "keeps" list';
+  return null;
+}
+
+/**
+ * Pure: the file's text → its well-formed records (a malformed record is skipped); throws
+ * KeepsFileMalformed, naming `path`, when the text is not a keep list at all.
+ */
+export function parseKeeps(text: string, path = KEEPS_FILE): KeepRecord[] {
   let value: unknown;
+  let why: string | null;
   try {
     value = JSON.parse(text);
-  } catch {
-    return [];
+    why = malformation(value);
+  } catch (err) {
+    why = `not valid JSON: ${(err as Error).message}`;
   }
-  const list = (value as { keeps?: unknown } | null)?.keeps;
-  if (!Array.isArray(list)) return [];
+  if (why !== null)
+    throw new KeepsFileMalformed(
+      `${path} is not a keep list Corral can read (${why}); nothing was changed. ` +
+        'Fix it, or move it aside and Corral starts a new list.',
+    );
+  const list = (value as { keeps: unknown[] }).keeps;
   const out: KeepRecord[] = [];
   for (const k of list as Array<Partial<KeepRecord>>) {
     if (typeof k?.groupId !== 'string' || !Number.isSafeInteger(k.pgid)) continue;
@@ -40,10 +62,14 @@ export function parseKeeps(text: string): KeepRecord[] {
   return out;
 }
 
-/** Every record in the data directory's keep list (expired ones included); none when there is no file. */
+/**
+ * Every record in the data directory's keep list (expired ones included); none when there is no file.
+ * Throws (DataDirRefused) for a file Corral refuses: a link, another's, too large, malformed.
+ */
 export function loadKeeps(dataDir: string): KeepRecord[] {
-  const text = readOwnFile(keepsPath(dataDir));
-  return text === null ? [] : parseKeeps(text);
+  const path = keepsPath(dataDir);
+  const text = readOwnFile(path);
+  return text === null ? [] : parseKeeps(text, path);
 }
 
 function saveKeeps(dataDir: string, keeps: readonly KeepRecord[]): void {

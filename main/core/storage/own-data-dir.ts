@@ -34,7 +34,8 @@ function me(): number | undefined {
   return process.geteuid?.();
 }
 
-function lstatOrNull(path: string): Stats | null {
+/** The link's or file's own stat, or null when nothing is there. */
+export function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch (err) {

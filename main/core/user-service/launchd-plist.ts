@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { ServiceSpec } from './systemd-unit';
+import { checkServiceSpec, type ServiceSpec } from './systemd-unit';
 
 export const LAUNCHD_LABEL = 'dev.corral.watch';
 /** Marks a plist `corral service install` wrote: uninstall removes only such a file. */
@@ -16,7 +16,12 @@ export function launchAgentLogPath(home: string): string {
 }
 
 function xml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;');
 }
 
 /**
@@ -24,9 +29,12 @@ function xml(text: string): string {
  * when it exits with a failure (KeepAlive SuccessfulExit false), not throttled (ProcessType Standard).
  */
 export function launchAgentPlist(spec: ServiceSpec, home: string): string {
+  // XML 1.0 carries no C0 control but tab and newline, and a newline would change the value: refused.
+  checkServiceSpec(spec);
   const args = [...spec.argv, 'watch', '--json'].map((a) => `      <string>${xml(a)}</string>`);
   const env: Array<[string, string]> = [['PATH', spec.path]];
   if (spec.dataDir) env.push(['CORRAL_DATA_DIR', spec.dataDir]);
+  if (spec.configPath) env.push(['CORRAL_CONFIG', spec.configPath]);
   const log = xml(launchAgentLogPath(home));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -36,11 +36,50 @@ export interface ServiceSpec {
   path: string;
   /** CORRAL_DATA_DIR when the installing shell set one; else the default the app uses too. */
   dataDir?: string;
+  /** CORRAL_CONFIG when the installing shell set one; else the default config file. */
+  configPath?: string;
+}
+
+/** C0 and C1 controls and DEL: a newline would end the line it is in and start a setting of its own. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses a spec no service file can carry safely: a control character in the command, PATH, the data
+ * directory or the config path (a newline in CORRAL_DATA_DIR would add an `ExecStartPre=` of its own).
+ */
+export function checkServiceSpec(spec: ServiceSpec): void {
+  const values: Array<[string, string | undefined]> = [
+    ...spec.argv.map((a): [string, string] => ['the command that runs corral', a]),
+    ['PATH', spec.path],
+    ['CORRAL_DATA_DIR', spec.dataDir],
+    ['CORRAL_CONFIG', spec.configPath],
+  ];
+  for (const [what, value] of values) {
+    const c = value === undefined ? null : CONTROL.exec(value)?.[0];
+    if (c)
+      throw new Error(
+        `${what} (${JSON.stringify(value)}) holds a control character (\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}), ` +
+          'which a service file cannot carry; nothing was written',
+      );
+  }
+}
+
+/**
+ * systemd runs no program whose path holds a quote or a backslash ("Executable name contains special
+ * characters", whatever the quoting): such a path is run by sh as its `$0`, an argument, which systemd
+ * takes as quoted.
+ */
+const EXEC_BY_SHELL = ['/bin/sh', '-c', 'exec "$0" "$@"'];
+
+export function execArgv(argv: readonly string[]): string[] {
+  return /["'\\]/.test(argv[0] ?? '') ? [...EXEC_BY_SHELL, ...argv] : [...argv];
 }
 
 /** The `corral watch` user unit: restarted when it fails, started with the user's session. */
 export function systemdUnitText(spec: ServiceSpec): string {
-  const exec = [...spec.argv, 'watch', '--json'].map((w, i) => systemdWord(w, i === 0)).join(' ');
+  checkServiceSpec(spec);
+  const exec = [...execArgv(spec.argv), 'watch', '--json'].map((w, i) => systemdWord(w, i === 0)).join(' ');
   return [
     WRITTEN_BY,
     '[Unit]',
@@ -51,6 +90,7 @@ export function systemdUnitText(spec: ServiceSpec): string {
     `ExecStart=${exec}`,
     environmentLine('PATH', spec.path),
     ...(spec.dataDir ? [environmentLine('CORRAL_DATA_DIR', spec.dataDir)] : []),
+    ...(spec.configPath ? [environmentLine('CORRAL_CONFIG', spec.configPath)] : []),
     // `watch --json` prints one event per line: the journal keeps them (journalctl --user -u corral-watch).
     'Restart=on-failure',
     'RestartSec=5s',

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { missingHookProgram } from '../hooks-setup/hook-program-check';
 import {
@@ -81,8 +91,32 @@ function userManagerRuns(place: ServicePlace): boolean {
   return systemctl(place, 'show-environment').status === 0;
 }
 
+/**
+ * The last line of what install writes: the SHA-256 of everything before it, so that uninstall tells a
+ * file as written from one the user edited since (which it backs up before removing).
+ */
+const CHECKSUM = /\n(?:# |<!-- )corral-sha256: ([0-9a-f]{64})(?: -->)?\n$/;
+
+function withChecksum(text: string, kind: 'systemd' | 'launchd'): string {
+  const sum = createHash('sha256').update(text).digest('hex');
+  return `${text}${kind === 'systemd' ? `# corral-sha256: ${sum}` : `<!-- corral-sha256: ${sum} -->`}\n`;
+}
+
+function editedSinceInstall(text: string): boolean {
+  const m = CHECKSUM.exec(text);
+  if (!m) return true;
+  const body = text.slice(0, m.index + 1);
+  return createHash('sha256').update(body).digest('hex') !== m[1];
+}
+
+/** The sh that runs a program path systemd refuses (systemd-unit.ts execArgv), left out of what is shown. */
+const SHELL_EXEC = '/bin/sh -c "exec \\"$$0\\" \\"$$@\\"" ';
+
 function commandOf(text: string, kind: 'systemd' | 'launchd'): string | null {
-  if (kind === 'systemd') return /^ExecStart=(.*)$/m.exec(text)?.[1] ?? null;
+  if (kind === 'systemd') {
+    const exec = /^ExecStart=(.*)$/m.exec(text)?.[1] ?? null;
+    return exec?.startsWith(SHELL_EXEC) ? exec.slice(SHELL_EXEC.length) : exec;
+  }
   const args = /<key>ProgramArguments<\/key>\s*<array>([\s\S]*?)<\/array>/.exec(text)?.[1];
   if (!args) return null;
   return [...args.matchAll(/<string>([^<]*)<\/string>/g)]
@@ -143,7 +177,10 @@ export function installUserService(place: ServicePlace, spec: ServiceSpec): Serv
   if (existsSync(path) && !readFileSync(path, 'utf8').includes(marker(place))) {
     throw new Error(`${path} was not written by corral service install; it was left untouched`);
   }
-  const text = kind === 'systemd' ? systemdUnitText(spec) : launchAgentPlist(spec, place.home);
+  const text = withChecksum(
+    kind === 'systemd' ? systemdUnitText(spec) : launchAgentPlist(spec, place.home),
+    kind,
+  );
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text, { mode: 0o644 });
   notes.push(`wrote ${path}`);
@@ -202,6 +239,11 @@ function removeIfEmpty(dir: string): void {
   }
 }
 
+function removeOrBackUp(path: string, backup: string | null): void {
+  if (backup) renameSync(path, backup);
+  else rmSync(path);
+}
+
 /** Stops and removes exactly what install wrote: the file, the enable link, and directories left empty. */
 export function uninstallUserService(place: ServicePlace): ServiceReport {
   const kind = kindOf(place.platform);
@@ -210,14 +252,18 @@ export function uninstallUserService(place: ServicePlace): ServiceReport {
   if (!existsSync(path)) {
     return { ...userServiceStatus(place), notes: [`${path} is not there; nothing to remove`] };
   }
-  if (!readFileSync(path, 'utf8').includes(marker(place))) {
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(marker(place))) {
     throw new Error(`${path} was not written by corral service install; it was left untouched`);
   }
+  // Edited since install (or written by a Corral that kept no checksum): kept beside it, out of the
+  // service manager's sight (neither a unit name nor a .plist).
+  const backup = editedSinceInstall(text) ? `${path}.corral-backup-${Date.now()}` : null;
   if (kind === 'systemd') {
     if (userManagerRuns(place)) systemctl(place, 'stop', SYSTEMD_UNIT);
     systemctl(place, '--no-reload', 'disable', SYSTEMD_UNIT);
     rmSync(join(dirname(path), 'default.target.wants', SYSTEMD_UNIT), { force: true });
-    rmSync(path);
+    removeOrBackUp(path, backup);
     if (userManagerRuns(place)) systemctl(place, 'daemon-reload');
     const user = dirname(path);
     removeIfEmpty(join(user, 'default.target.wants'));
@@ -225,8 +271,9 @@ export function uninstallUserService(place: ServicePlace): ServiceReport {
     removeIfEmpty(dirname(user));
   } else {
     place.run('launchctl', ['bootout', `gui/${place.uid}/${LAUNCHD_LABEL}`]);
-    rmSync(path);
+    removeOrBackUp(path, backup);
   }
   notes.push(`removed ${path}`);
+  if (backup) notes.push(`it was edited since install: your version is kept in ${backup}`);
   return { ...userServiceStatus(place), notes };
 }
