@@ -6,7 +6,7 @@ import { CpuMeter } from '../analysis/cpu-meter';
 import { commandOf } from '../analysis/grouping';
 import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
 import { isOrphan, type OrphanEvidence } from '../analysis/orphans';
-import { initialRunawayState, nextRunawayState, provenRunningMs } from '../analysis/runaway';
+import { initialRunawayState, nextRunawayState, provenRunningMs, runawayLoad } from '../analysis/runaway';
 import { identityKey, pidOfIdentity } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import { CpuHistory } from './cpu-history';
@@ -47,6 +47,8 @@ export interface ProcessTableContext {
 export class ProcessTable {
   private readonly memory = new LineageMemory();
   private readonly meter = new CpuMeter();
+  /** Run-queue wait readings of agents' processes (not agents'): with CPU time, the runaway rule's demand. */
+  private readonly waitMeter = new CpuMeter();
   /** Newcomers no agent owned when first seen, re-read for a few polls (they may exec into one). */
   private readonly probation = new Map<number, number>();
   /** How many reads in a row found each agent's process unchanged (see agentPidsDue). */
@@ -129,6 +131,7 @@ export class ProcessTable {
   /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
   rebaseline(): void {
     this.meter.rebaseline();
+    this.waitMeter.rebaseline();
     for (const p of this.state.procs.values()) if (!p.runaway.active) p.runaway = initialRunawayState();
   }
 
@@ -361,6 +364,7 @@ export class ProcessTable {
       }
     }
     this.meter.forget(p.identity);
+    this.waitMeter.forget(p.identity);
   }
 
   private trackCpu(p: TrackedProcess, percent: number | null, now: number, readAt: number | undefined): void {
@@ -368,16 +372,21 @@ export class ProcessTable {
     p.history ??= new CpuHistory(this.context.baseMs);
     p.history.add(now, percent);
     if (p.attribution?.isAgent) return;
+    const waitMs = p.record.runQueueWaitMs;
+    const waitPercent = waitMs === undefined ? null : this.waitMeter.reading(p.identity, waitMs, now);
+    const demand = runawayLoad(percent, waitPercent, waitMs !== undefined);
+    if (demand === null) return;
     const before = p.runaway.active;
     const running =
-      readAt === undefined ? 0 : provenRunningMs(percent, now - readAt, p.record.threads, CORES);
-    p.runaway = nextRunawayState(p.runaway, percent, now, this.context.settings().runaway, running);
+      readAt === undefined ? 0 : provenRunningMs(demand, now - readAt, p.record.threads, CORES);
+    p.runaway = nextRunawayState(p.runaway, demand, now, this.context.settings().runaway, running);
+    const detail = { cpuPercent: tenths(percent), demandPercent: tenths(demand) };
     if (!before && p.runaway.active) {
       p.runawaySpans.push([p.runaway.hotSince ?? now, null]);
-      this.state.emit('runaway', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
+      this.state.emit('runaway', p, now, detail);
     } else if (before && !p.runaway.active) {
       this.closeRunawaySpan(p, now);
-      this.state.emit('runaway-cleared', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
+      this.state.emit('runaway-cleared', p, now, detail);
     }
   }
 
@@ -386,3 +395,5 @@ export class ProcessTable {
     if (span && span[1] === null) span[1] = now;
   }
 }
+
+const tenths = (n: number): number => Math.round(n * 10) / 10;
