@@ -377,8 +377,7 @@ export class ProcessTable {
     const demand = runawayLoad(percent, waitPercent, waitMs !== undefined);
     if (demand === null) return;
     const before = p.runaway.active;
-    const running =
-      readAt === undefined ? 0 : provenRunningMs(demand, now - readAt, p.record.threads, CORES);
+    const running = readAt === undefined ? 0 : provenRunningMs(demand, now - readAt, p.record.threads, CORES);
     p.runaway = nextRunawayState(p.runaway, demand, now, this.context.settings().runaway, running);
     const detail = { cpuPercent: tenths(percent), demandPercent: tenths(demand) };
     if (!before && p.runaway.active) {
