@@ -119,15 +119,17 @@ describe('runaway detection', () => {
   });
 
   it.each([
-    // share received, run-queue wait, wait reported → the load the rule compares
-    [52, 48, true, 100],
+    // share received, demand (received + waited), wait reported → the load the rule compares
+    [52, 100, true, 100],
     [52, null, true, null],
     [52, null, false, 52],
-    [null, 48, true, null],
-    [3, 1, true, 4],
-  ])('runaway load: %s %% received, %s %% waited (reported: %s) → %s', (cpu, wait, reported, load) => {
-    expect(runawayLoad(cpu, wait, reported)).toBe(load);
-  });
+    [3, 4, true, 4],
+  ])(
+    'runaway load: %s %% received, %s %% wanted (wait reported: %s) → %s',
+    (share, demand, reported, load) => {
+      expect(runawayLoad(share, demand, reported)).toBe(load);
+    },
+  );
 
   it('ignores unknown readings', () => {
     expect(

@@ -11,7 +11,7 @@ export class CpuMeter {
 
   /**
    * `timeOf`: the cumulative time measured; CPU time by default, or another clock of the process's own
-   * (its run-queue wait: the runaway rule's demand, see runawayLoad).
+   * (its CPU time plus its run-queue wait, `wantedTimeMs`: the runaway rule's demand, see runawayLoad).
    */
   constructor(private readonly timeOf: (r: ProcessRecord) => number | null = (r) => r.cpuTimeMs) {}
 
@@ -39,11 +39,13 @@ export class CpuMeter {
 
   /**
    * One reading of one identity, kept in place, without building a result map: the monitor takes one
-   * for each agent's process every second.
+   * for each agent's process every second. Within `minGapMs` of the last reading it takes none (null, the
+   * last one kept), so that the next spans at least that long.
    */
-  reading(identity: string, cpuTimeMs: number | null, at: number): number | null {
+  reading(identity: string, cpuTimeMs: number | null, at: number, minGapMs = 0): number | null {
     if (cpuTimeMs === null) return null;
     const prev = this.last.get(identity);
+    if (prev && at - prev.at < minGapMs) return null;
     const percent = percentSince(prev, cpuTimeMs, at);
     if (prev) {
       prev.cpuTimeMs = cpuTimeMs;

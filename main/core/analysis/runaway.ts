@@ -1,3 +1,5 @@
+import type { ProcessRecord } from '../model/process-record';
+
 /**
  * Per-process runaway tracking. A runaway is a process that wants a CPU all the time: what it DEMANDS
  * (the time it ran plus the time it waited, runnable, on a run queue: `runawayLoad`), not the share the
@@ -30,19 +32,30 @@ export const initialRunawayState = (): RunawayState => ({
 });
 
 /**
- * The load the runaway rule compares with its threshold, percent of one core: the CPU time received plus
- * the run-queue wait, per second, where the platform reports the wait (`waitReported`: the record carries
- * `runQueueWaitMs`); the CPU share alone where it cannot. Unknown (null) while either part has no reading,
- * so a first reading of the share alone never stands in for the demand.
+ * How long a process has wanted a CPU, ms: the CPU time it received plus the time it waited for one on a
+ * run queue; null where the platform reports no wait (see ProcessRecord.runQueueWaitMs).
+ */
+export function wantedTimeMs(r: ProcessRecord): number | null {
+  return r.cpuTimeMs === null || r.runQueueWaitMs === undefined ? null : r.cpuTimeMs + r.runQueueWaitMs;
+}
+
+/**
+ * A run-queue wait is counted when the process next runs: over a moment in which it only waited, nothing
+ * moves. Demand is read over at least this long, where such a wait is a small part of the reading.
+ */
+export const DEMAND_MIN_GAP_MS = 750;
+
+/**
+ * The load the runaway rule compares with its threshold, percent of one core: the demand (wantedTimeMs per
+ * second of wall time) where the platform reports the wait (`waitReported`), else the share received.
+ * Unknown (null) while the demand has no reading, so the share never stands in for it.
  */
 export function runawayLoad(
-  cpuPercent: number | null,
-  waitPercent: number | null,
+  sharePercent: number | null,
+  demandPercent: number | null,
   waitReported: boolean,
 ): number | null {
-  if (cpuPercent === null) return null;
-  if (!waitReported) return cpuPercent;
-  return waitPercent === null ? null : cpuPercent + waitPercent;
+  return waitReported ? demandPercent : sharePercent;
 }
 
 /**

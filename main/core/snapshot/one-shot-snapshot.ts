@@ -4,7 +4,7 @@ import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
-import { runawayLoad } from '../analysis/runaway';
+import { runawayLoad, wantedTimeMs } from '../analysis/runaway';
 import { matcherFor } from '../analysis/signatures';
 import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
@@ -53,7 +53,7 @@ export async function takeOneShotSnapshot(
   const matcher = matcherFor(settings);
   const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
   const meter = new CpuMeter();
-  const waitMeter = new CpuMeter((r) => r.runQueueWaitMs ?? null);
+  const waitMeter = new CpuMeter(wantedTimeMs);
   if (intervalMs > 0) {
     const first = source.sampleAll();
     const at = Date.now();
@@ -73,7 +73,7 @@ export async function takeOneShotSnapshot(
     attributions,
     {
       cpu: (r) => percentOf(cpu, r),
-      demand: (r) => runawayLoad(percentOf(cpu, r), percentOf(wait, r), r.runQueueWaitMs !== undefined),
+      demand: (r) => runawayLoad(percentOf(cpu, r), percentOf(wait, r), wantedTimeMs(r) !== null),
     },
     settings.runaway,
     sampledAt,
