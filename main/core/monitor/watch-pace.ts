@@ -15,9 +15,10 @@ const DEFAULT_IDLE_WATCH_MS = 200;
  * The pace of the watch while every agent marks its tool calls and exits wake a look (polls may then
  * stretch to quietPollIntervalMs): a look at the pid counter, one read, and the new pids read only when it
  * moved. A quiet agent's first tool call whose shell exits before any look is so found within this, not
- * at the next poll 2 s away; its child carries the markers that tie it to its agent.
+ * at the next poll 2 s away; its child carries the markers that tie it to its agent. A third of the quiet
+ * poll: two looks between polls, since each wake-up, not the read, is what a quiet monitor pays for.
  */
-export const QUIET_COUNTER_WATCH_MS = 500;
+export const QUIET_COUNTER_WATCH_MS = 667;
 /** The watch stays at its fast pace this long after an agent's process was born or exited. */
 const BUSY_FOR_MS = 5_000;
 
