@@ -2,23 +2,20 @@
 // it gets well under a core, yet it is runnable all the time, so it is a runaway at the default threshold.
 // Flagged alike by `watch --json`, `ps --json`, the page (real Chromium on a real `corral serve`) and the
 // incident. The neighbours run in process groups of their own, removed by PGID after the test.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupView, Incident, MonitorEvent } from '../../shared/model';
+import type { GroupView, Incident } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { startServe } from '../support/serve-process';
-import { spawnGroup, tempDirForTest, trackGroup } from '../support/spawned-groups';
+import { tempDirForTest } from '../support/spawned-groups';
+import { startBusyNeighbours, startWatchJson } from '../support/watch-json';
 import { describeEvents, waitFor } from '../support/wait-for';
 
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
 // The default threshold; a short window keeps the test short.
 const CONFIG = { runaway: { cpuPercent: 80, windowSeconds: 5 } };
@@ -34,14 +31,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Another program's busy loop, in a session and process group of its own, with no agent's markers. */
-async function startNeighbours(count: number): Promise<void> {
-  const started = Array.from({ length: count }, () =>
-    spawnGroup('echo > "$DIR/up"; exec -a corral-busy-neighbour bash -c "while :; do :; done"'),
-  );
-  for (const n of started) await n.ready('up');
-}
-
 /** /proc/<pid>/schedstat: nanoseconds run and waited on a run queue. */
 function schedstat(pid: number): { runNs: number; waitNs: number } {
   const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'latin1').trim().split(' ').map(Number);
@@ -50,23 +39,14 @@ function schedstat(pid: number): { runNs: number; waitNs: number } {
 
 describe('the seed loop beside busy neighbours', () => {
   it('is flagged runaway by watch --json, ps --json, the page and the incident', async () => {
-    await startNeighbours(NEIGHBOURS_PER_CORE * availableParallelism());
+    await startBusyNeighbours(NEIGHBOURS_PER_CORE * availableParallelism());
     const serve = await startServe(CONFIG);
 
     const dataDir = tempDirForTest('corral-watch-');
     const configPath = join(tempDirForTest('corral-config-'), 'config.json');
     writeFileSync(configPath, JSON.stringify(CONFIG));
     const env = { PATH: process.env.PATH ?? '', HOME: serve.home, CORRAL_CONFIG: configPath };
-    const watcher = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {
-      env: { ...env, CORRAL_DATA_DIR: dataDir },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    trackGroup(watcher.pid!);
-    const events: MonitorEvent[] = [];
-    createInterface({ input: watcher.stdout }).on('line', (line) =>
-      events.push(JSON.parse(line) as MonitorEvent),
-    );
+    const { events } = startWatchJson({ ...env, CORRAL_DATA_DIR: dataDir });
 
     const agent = await FakeAgent.start();
     await waitFor('the watcher to see the agent', () =>

@@ -10,7 +10,8 @@ import { makeProject } from '../support/build-fixtures';
 import { FakeAgent } from '../support/fake-agent';
 import { runCli } from '../support/run-cli';
 import { startHarness, type Harness } from '../support/service-harness';
-import { removeDir, spawnGroup, tempDirForTest } from '../support/spawned-groups';
+import { removeDir, tempDirForTest } from '../support/spawned-groups';
+import { startBusyNeighbours } from '../support/watch-json';
 import { waitFor } from '../support/wait-for';
 
 const RUNAWAY: Settings['runaway'] = { cpuPercent: 80, windowSeconds: 3 };
@@ -22,19 +23,12 @@ afterEach(async () => {
   harness = null;
 });
 
-async function startNeighbours(count: number): Promise<void> {
-  const started = Array.from({ length: count }, () =>
-    spawnGroup('echo > "$DIR/up"; exec -a corral-busy-neighbour bash -c "while :; do :; done"'),
-  );
-  for (const n of started) await n.ready('up');
-}
-
 /**
  * Runs `command` as a tool call under the watch, with `ps --json` asked while it runs, and checks that
  * neither ever called anything of it runaway. It must outlast two windows to say anything.
  */
 async function notRunaway(command: string, env: Record<string, string> = {}): Promise<void> {
-  await startNeighbours(NEIGHBOURS_PER_CORE * availableParallelism());
+  await startBusyNeighbours(NEIGHBOURS_PER_CORE * availableParallelism());
   harness = startHarness({ runaway: RUNAWAY });
   const configPath = join(tempDirForTest('corral-config-'), 'config.json');
   writeFileSync(configPath, JSON.stringify({ runaway: RUNAWAY }));
