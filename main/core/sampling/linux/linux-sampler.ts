@@ -277,12 +277,13 @@ export class LinuxSampler implements ProcessSampler {
 
   /**
    * The run-queue wait of a process whose record is being built: from the schedstat the probe read just
-   * before stat, or read now (a process of several threads, or one read for the first time). A read
-   * after stat is not kept as the probe's text: the probe's text must come before the stat it vouches for.
+   * before stat, or read now (a process of several threads, or one read for the first time), without
+   * keeping a descriptor for it. A read after stat is not kept as the probe's text: the probe's text must
+   * come before the stat it vouches for.
    */
   private runQueueWaitOf(pid: number, sched: { bytes: Buffer; length: number } | null): number | null {
     if (!this.probe.usable) return null;
-    const text = sched ?? this.probe.read(pid);
+    const text = sched ?? this.probe.readNow(pid);
     return text === null ? null : runDelayMs(text.bytes, text.length);
   }
 

@@ -43,6 +43,20 @@ export class SchedstatProbe {
     return { bytes: this.reader.bytes, length };
   }
 
+  /**
+   * The schedstat text of `pid` through the descriptor the probe keeps for it, or read once without
+   * keeping one: descriptors are a budget the exit watch needs more (kept-fds.ts).
+   */
+  readNow(pid: number): { bytes: Buffer; length: number } | null {
+    const fd = this.fds.get(pid);
+    if (fd !== undefined) {
+      const length = this.reader.reread(fd);
+      return length === null ? null : { bytes: this.reader.bytes, length };
+    }
+    const read = this.reader.read(`${this.procRoot}/${pid}/schedstat`, { singleShot: true });
+    return read === null ? null : { bytes: this.reader.bytes, length: read.length };
+  }
+
   forget(pid: number): void {
     const fd = this.fds.get(pid);
     if (fd === undefined) return;
