@@ -54,7 +54,7 @@ async function notRunaway(command: string, env: Record<string, string> = {}): Pr
 
 describe('runaway is demand, and demand is not a build or a sleeping test runner', () => {
   it('does not flag make -j2 of real C files beside busy neighbours', { timeout: 240_000 }, async () => {
-    const project = makeProject(60);
+    const project = makeProject(150);
     try {
       await notRunaway(`make -j2 -s -C ${project}`);
     } finally {
@@ -63,9 +63,10 @@ describe('runaway is demand, and demand is not a build or a sleeping test runner
   });
 
   it('does not flag a test runner that sleeps between its tests', { timeout: 120_000 }, async () => {
-    // Thirty "tests", each about 20 ms of work then a 250 ms wait, as a runner awaiting timers and I/O.
+    // Eighty "tests", each about 20 ms of work then a 250 ms wait, as a runner awaiting timers and I/O: it
+    // runs for over 20 s, so that `ps` (slow to start on a loaded machine) finds it still running.
     const runner =
-      'let n=0;const t=()=>{let s=0;const end=Date.now()+20;while(Date.now()<end)s++;if(++n<30)setTimeout(t,250)};t()';
+      'let n=0;const t=()=>{let s=0;const end=Date.now()+20;while(Date.now()<end)s++;if(++n<80)setTimeout(t,250)};t()';
     await notRunaway(`${process.execPath} -e '${runner}'`);
   });
 });
