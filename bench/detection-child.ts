@@ -3,7 +3,8 @@
 // `corral watch` and `serve` run it (the desktop runs it in a worker thread, with a heap of its own too).
 // The moment each `orphaned` event reaches a listener is taken here, so the bench's own work (its heap,
 // its garbage collections, its event loop) never delays the monitor it measures.
-// stdout: {"ready":true} once the first poll ran, then {"orphaned":<pid>,"at":<Date.now()>} per event,
+// stdout: {"ready":true} once the first poll ran, then {"orphaned":<pid>,"at":<Date.now()>} per event
+//         (and {"runaway":<pid>,"at":…} per runaway event),
 //         {"miss":…} per describe request, {"errors":…} after stdin ends, before it exits.
 // stdin:  {"describe":{"child":<pid>,"wrapper":<pid>}}; end of stdin stops the monitor.
 import { createInterface } from 'node:readline';
@@ -37,6 +38,7 @@ const harness = startMonitor();
 const monitor = harness.monitor;
 const reported = new Set<number>();
 monitor.onEvent((e) => {
+  if (e.type === 'runaway') send({ runaway: e.pid, at: Date.now() });
   if (e.type !== 'orphaned' || reported.has(e.pid)) return;
   reported.add(e.pid);
   send({ orphaned: e.pid, at: Date.now() });

@@ -28,7 +28,7 @@ import { hookLatencyRows, measureHookLatency, type HookLatency } from './phases/
 import { hookServiceRows, measureHookService, type HookServiceResult } from './phases/hook-service';
 import { measureMemory } from './phases/memory';
 import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
-import { detectionLatency, monitorCostRun } from './phases/monitor-runs';
+import { detectionLatency, monitorCostRun, runawayUnderContention } from './phases/monitor-runs';
 import { measureShippedMemoryAt } from './phases/shipped-memory';
 import { shippedMemoryRows } from './report-shipped-memory';
 import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
@@ -44,6 +44,7 @@ import { timeTeardown, type TeardownRun } from './phases/teardown-time';
 import { measureWorkerMainThread, type WorkerMainThread } from './phases/worker-main-thread';
 import {
   latencyRows,
+  runawayRows,
   memoryRows,
   monitorRows,
   scrapeRows,
@@ -312,6 +313,8 @@ async function mainMonitor(): Promise<void> {
       await sleep(PLAN.warmupSeconds * 1000);
       const latency = await detectionLatency(log, detection, agentPopulation.agent, dir);
       rows.push(...latencyRows(latency));
+      const runaways = await runawayUnderContention(log, detection, agentPopulation.agent, dir);
+      rows.push(...runawayRows(runaways));
     } finally {
       detectionErrors = await detection.stop();
       agentPopulation.agent.close();

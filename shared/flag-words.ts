@@ -18,7 +18,8 @@ export const FLAG_WORDS: Record<GroupFlag | 'escaped', string> = {
 export const FLAG_MEANING: Record<GroupFlag | 'escaped', string> = {
   orphan: 'its parent exited and PID 1 adopted it: nothing will stop it for you',
   leaderless: "its tool call's shell has exited; what it started lives on",
-  runaway: 'it has burned CPU above the runaway threshold for the whole window',
+  runaway:
+    'it has wanted a CPU (running or waiting for one) above the runaway threshold for the whole window',
   'held-pipe': "it holds the agent's output pipe: the agent may hang",
   'memory-hog': 'it uses more memory than the configured limit',
   'spawn-storm': 'it keeps starting processes faster than any build does (a fork or crash loop)',

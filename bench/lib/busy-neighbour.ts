@@ -8,13 +8,13 @@ export interface BusyNeighbour {
 }
 
 /**
- * A busy neighbour: one shell loop per core (`while :; do :; done`, the seed report's runaway), each in a
+ * A busy neighbour: one shell loop per core (`perCore` of them) (`while :; do :; done`, the seed report's runaway), each in a
  * process group of its own and without an agent's markers, so every core is busy while the monitor
  * runs. stop() SIGKILLs exactly those groups, and so does this process's exit.
  */
-export function startBusyNeighbour(): BusyNeighbour {
+export function startBusyNeighbour(perCore = 1): BusyNeighbour {
   const pids: number[] = [];
-  for (let i = 0; i < cpus().length; i++) {
+  for (let i = 0; i < perCore * cpus().length; i++) {
     const child = spawn('sh', ['-c', 'while :; do :; done'], {
       detached: true,
       stdio: 'ignore',

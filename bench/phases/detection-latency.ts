@@ -55,6 +55,8 @@ export interface LatencyResult {
  */
 export interface DetectionMonitor {
   orphanedAt(pid: number): number | undefined;
+  /** When the monitor flagged `pid` runaway (its first `runaway` event). */
+  runawayAt(pid: number): number | undefined;
   describeMiss(child: number, wrapper: number): Promise<Miss>;
   /** Stops it; resolves with the errors its monitor counted. */
   stop(): Promise<{ count: number; last: string | null }>;
@@ -67,6 +69,7 @@ export async function startDetectionMonitor(): Promise<DetectionMonitor> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const orphaned = new Map<number, number>();
+  const runaways = new Map<number, number>();
   const misses: Miss[] = [];
   let ready = false;
   let errors: { count: number; last: string | null } | null = null;
@@ -76,12 +79,15 @@ export async function startDetectionMonitor(): Promise<DetectionMonitor> {
     const msg = JSON.parse(line) as {
       ready?: true;
       orphaned?: number;
+      runaway?: number;
       at?: number;
       miss?: Miss;
       errors?: { count: number; last: string | null };
     };
     if (msg.ready) ready = true;
     if (msg.orphaned !== undefined && msg.at !== undefined) orphaned.set(msg.orphaned, msg.at);
+    if (msg.runaway !== undefined && msg.at !== undefined && !runaways.has(msg.runaway))
+      runaways.set(msg.runaway, msg.at);
     if (msg.miss) misses.push(msg.miss);
     if (msg.errors) errors = msg.errors;
   });
@@ -93,6 +99,7 @@ export async function startDetectionMonitor(): Promise<DetectionMonitor> {
   await waitUntil('detection monitor ready', () => (alive(), ready), 60_000);
   return {
     orphanedAt: (pid) => orphaned.get(pid),
+    runawayAt: (pid) => runaways.get(pid),
     async describeMiss(pid, wrapper) {
       const before = misses.length;
       child.stdin.write(`${JSON.stringify({ describe: { child: pid, wrapper } })}\n`);

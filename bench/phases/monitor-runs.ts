@@ -3,6 +3,7 @@ import { PLAN } from '../plan';
 import { removeGroups } from '../lib/populations';
 import { measureDetectionLatency, type DetectionMonitor, type LatencyResult } from './detection-latency';
 import { measureMonitorCostInOwnProcess } from './monitor-cost-process';
+import { measureRunawayFlag, type RunawayLatency } from './runaway-latency';
 
 /** The monitor's steady cost over the table as it is, in a Node process of its own. */
 export function monitorCostRun(
@@ -53,4 +54,22 @@ export async function detectionLatency(
   latency.push(afterQuiet);
   await removeGroups(latency.flatMap((l) => l.groups));
   return latency;
+}
+
+/**
+ * Issue 46: how long the seed's loop takes to be flagged runaway beside one, then two, busy neighbours per
+ * core, by the same monitor as the detection trials; the loops' groups are removed afterwards.
+ */
+export async function runawayUnderContention(
+  log: (msg: string) => void,
+  monitor: DetectionMonitor,
+  agent: Parameters<typeof measureDetectionLatency>[1],
+  dir: string,
+): Promise<RunawayLatency[]> {
+  log(`runaway under contention: ${PLAN.runawayTrials} trials beside 1, then 2, busy neighbours per core`);
+  const results: RunawayLatency[] = [];
+  for (const perCore of [1, 2])
+    results.push(await measureRunawayFlag(monitor, agent, dir, perCore, PLAN.runawayTrials));
+  await removeGroups(results.flatMap((r) => r.groups));
+  return results;
 }

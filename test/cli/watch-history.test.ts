@@ -1,18 +1,11 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { MonitorEvent } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
+import { startWatchJson } from '../support/watch-json';
 import { runCli } from '../support/run-cli';
-import { tempDirForTest, trackGroup } from '../support/spawned-groups';
+import { tempDirForTest } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
-
-// The built CLI, as it ships: signals reach it directly. (tsx's CLI relays them to a child process and,
-// when the child does not acknowledge within 30 ms, as on a loaded machine, exits 143 itself.)
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 
 describe('corral watch --json and corral history', () => {
   it('prints one JSON event per line with ps field names, exits cleanly on SIGINT, and history lists the incident', async () => {
@@ -33,16 +26,7 @@ describe('corral watch --json and corral history', () => {
       CORRAL_DATA_DIR: dataDir,
       CORRAL_CONFIG: configPath,
     };
-    const watcher = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    trackGroup(watcher.pid!);
-    const events: MonitorEvent[] = [];
-    createInterface({ input: watcher.stdout }).on('line', (line) =>
-      events.push(JSON.parse(line) as MonitorEvent),
-    );
+    const { watcher, events } = startWatchJson(env);
     let stderr = '';
     watcher.stderr.on('data', (d) => (stderr += d));
 
@@ -106,16 +90,7 @@ describe('corral watch --json and corral history', () => {
       CORRAL_DATA_DIR: tempDirForTest('corral-watch-'),
       CORRAL_CONFIG: '/nonexistent',
     };
-    const watcher = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    trackGroup(watcher.pid!);
-    const events: MonitorEvent[] = [];
-    createInterface({ input: watcher.stdout }).on('line', (line) =>
-      events.push(JSON.parse(line) as MonitorEvent),
-    );
+    const { watcher, events } = startWatchJson(env);
     let stderr = '';
     watcher.stderr.on('data', (d) => (stderr += d));
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

@@ -5,6 +5,7 @@ import {
   looksRunawayNow,
   nextRunawayState,
   provenRunningMs,
+  runawayLoad,
 } from '../../main/core/analysis/runaway';
 import { chooseAnchor, formatGroupId, parseGroupId } from '../../main/core/analysis/group-id';
 
@@ -98,6 +99,38 @@ describe('runaway detection', () => {
     expect(run(readings)).toEqual([false, true, true, true, true, true, true, false]);
   });
 
+  it('keeps a streak through readings that swing around the threshold while its average stays above', () => {
+    // Under contention a run-queue wait is counted when the process next runs: 130 % then 70 %. Each
+    // reading covers the second before it, as the monitor's do (provenRunningMs dates the first back).
+    let state = initialRunawayState();
+    for (let t = 1; t <= 30; t++) state = nextRunawayState(state, t % 2 ? 130 : 70, t * 1000, policy, 1000);
+    expect(state).toMatchObject({ hotSince: 0, active: true });
+  });
+
+  it('ends a streak whose average falls under the threshold (half the time busy is no runaway)', () => {
+    const alternating: Array<[number, number]> = Array.from({ length: 61 }, (_, t) => [t, t % 2 ? 45 : 100]);
+    expect(run(alternating).some(Boolean)).toBe(false);
+  });
+
+  it('ends a streak at one reading under half the threshold (the process rested)', () => {
+    const readings: Array<[number, number]> = Array.from({ length: 31 }, (_, t) => [t, 99]);
+    readings[25] = [25, 10];
+    expect(run(readings).some(Boolean)).toBe(false);
+  });
+
+  it.each([
+    // share received, demand (received + waited), wait reported → the load the rule compares
+    [52, 100, true, 100],
+    [52, null, true, null],
+    [52, null, false, 52],
+    [3, 4, true, 4],
+  ])(
+    'runaway load: %s %% received, %s %% wanted (wait reported: %s) → %s',
+    (share, demand, reported, load) => {
+      expect(runawayLoad(share, demand, reported)).toBe(load);
+    },
+  );
+
   it('ignores unknown readings', () => {
     expect(
       run([
@@ -111,7 +144,7 @@ describe('runaway detection', () => {
   it('dates a first hot reading back by how long the process must have been running', () => {
     // Read after 20 s unread: 95 % of a core over them, so running at least 19 s: runaway at 30 s, not 49.
     const first = nextRunawayState(initialRunawayState(), 95, 20_000, policy, 19_000);
-    expect(first).toEqual({ hotSince: 1_000, coolSince: null, active: false });
+    expect(first).toMatchObject({ hotSince: 1_000, coolSince: null, active: false });
     expect(nextRunawayState(first, 95, 31_000, policy).active).toBe(true);
     // A streak already running keeps its start.
     expect(nextRunawayState(first, 95, 25_000, policy, 5_000).hotSince).toBe(1_000);
@@ -140,6 +173,11 @@ describe('runaway detection', () => {
     [null, 600_000, 600_000, false],
   ])('one-shot: %s%% now, %s ms CPU over %s ms → %s', (cpu, cpuMs, ageMs, expected) => {
     expect(looksRunawayNow(cpu, cpuMs, ageMs, policy)).toBe(expected);
+  });
+
+  it('one-shot: a loop given half a core over its life, waiting the other half, demanded it all', () => {
+    expect(looksRunawayNow(100, 37_800, 71_000, policy)).toBe(false);
+    expect(looksRunawayNow(100, 37_800, 71_000, policy, 33_400)).toBe(true);
   });
 });
 

@@ -203,9 +203,21 @@ export function procArgs2(
   return Buffer.concat([argc, Buffer.concat(area).subarray('executable_path='.length)]);
 }
 
-/** struct rusage_info_v4 (xnu bsd/sys/resource.h): uuid[16] then 36 × uint64; only the memory fields filled. */
-export function rusageInfoV4(f: { residentBytes: number; physFootprint: number }): Buffer {
+/**
+ * struct rusage_info_v4 (xnu bsd/sys/resource.h): uuid[16] then 35 × uint64; the memory fields, and the
+ * times (Mach absolute time units) when given.
+ */
+export function rusageInfoV4(f: {
+  residentBytes: number;
+  physFootprint: number;
+  userTicks?: number;
+  systemTicks?: number;
+  runnableTicks?: number;
+}): Buffer {
   const u64s: Field[] = Array.from({ length: 35 }, () => ['u64', 0] as Field);
+  u64s[0] = ['u64', f.userTicks ?? 0]; // ri_user_time
+  u64s[1] = ['u64', f.systemTicks ?? 0]; // ri_system_time
+  u64s[34] = ['u64', f.runnableTicks ?? 0]; // ri_runnable_time, the last of v4
   u64s[6] = ['u64', f.residentBytes]; // ri_resident_size
   u64s[7] = ['u64', f.physFootprint]; // ri_phys_footprint
   return layout([['char', 16, new Uint8Array(16)], ...u64s]);

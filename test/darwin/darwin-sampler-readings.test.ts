@@ -22,7 +22,13 @@ beforeEach(() => {
 
 function put(
   fields: BsdInfoFields,
-  opts: { cpuTicks?: number; footprint?: number; sid?: number; argv?: string[] } = {},
+  opts: {
+    cpuTicks?: number;
+    footprint?: number;
+    runnableTicks?: number;
+    sid?: number;
+    argv?: string[];
+  } = {},
 ) {
   lib.processes.set(fields.pid, {
     ...processInfos(fields, {
@@ -32,7 +38,12 @@ function put(
       runningThreads: 0,
     }),
     procArgs2: procArgs2(opts.argv?.[0] ?? '/bin/x', opts.argv ?? ['x'], ['CLAUDECODE=1']),
-    rusage: rusageInfoV4({ residentBytes: 50 << 20, physFootprint: opts.footprint ?? 0 }),
+    rusage: rusageInfoV4({
+      residentBytes: 50 << 20,
+      physFootprint: opts.footprint ?? 0,
+      userTicks: opts.cpuTicks ?? 0,
+      runnableTicks: opts.runnableTicks ?? 0,
+    }),
     sid: opts.sid ?? fields.pid,
   });
 }
@@ -85,6 +96,22 @@ describe('DarwinSampler readings against xnu', () => {
     expect(record.footprintBytes).toBe(123 << 20);
   });
 
+  it('reports the run-queue wait: ri_runnable_time (running or waiting) less user and system time', () => {
+    lib.tbFrequency = 24_000_000;
+    // Ran 40 s and was runnable 100 s: it waited 60 s for a CPU (a busy loop beside busy neighbours).
+    put(base(14), { cpuTicks: 24_000_000 * 40, runnableTicks: 24_000_000 * 100 });
+    const record = new DarwinSampler({ markerKeys: MARKERS }, lib).sampleSome([14])[0]!;
+    expect(record.cpuTimeMs).toBeCloseTo(40_000, 6);
+    expect(record.runQueueWaitMs).toBeCloseTo(60_000, 6);
+  });
+
+  it('leaves the wait unknown when the kernel counted no runnable time for a task that ran', () => {
+    put(base(15), { cpuTicks: 24_000_000 });
+    expect(new DarwinSampler({ markerKeys: MARKERS }, lib).sampleSome([15])[0]).not.toHaveProperty(
+      'runQueueWaitMs',
+    );
+  });
+
   it("gives another user's process null CPU and memory, and asks for its task info once per identity", () => {
     put(base(20, 0));
     const sampler = new DarwinSampler({ markerKeys: MARKERS }, lib);
@@ -97,6 +124,7 @@ describe('DarwinSampler readings against xnu', () => {
       environReadable: false,
     });
     expect(record).not.toHaveProperty('footprintBytes');
+    expect(record).not.toHaveProperty('runQueueWaitMs');
     const refusedAsks = () =>
       lib.calls.filter(
         (c) =>

@@ -3,6 +3,7 @@ import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { DEFAULT_QUIET_POLL_INTERVAL_MS } from '../../shared/settings-table';
 import { Monitor } from '../../main/core/monitor/monitor';
+import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/watch-pace';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
@@ -15,7 +16,7 @@ afterEach(() => {
 });
 
 describe('a quiet agent that marks its tool calls', () => {
-  it('gets no look between polls, and what its next tool call leaves behind is found by the poll', async () => {
+  it('gets only looks at the pid counter between stretched polls, and its next leftover is found', async () => {
     const agent = await FakeAgent.start({ markers: { ...CLAUDE_MARKERS, CLAUDE_PID: '$PID' } });
     // A tool call whose shell stays: the monitor sees one of the agent's tool calls carry its markers.
     await agent.toolCall('sleep 600; :');
@@ -41,15 +42,24 @@ describe('a quiet agent that marks its tool calls', () => {
       sampler.close();
     };
     expect(monitor.watchPaceMs).toBe(15);
-    await waitFor('the monitor to go quiet', () => monitor.watchPaceMs === null, { timeoutMs: 15_000 });
+    await waitFor('the monitor to go quiet', () => monitor.watchPaceMs === QUIET_COUNTER_WATCH_MS, {
+      timeoutMs: 15_000,
+    });
     // Quiet from 5 s after the last birth a look saw, which may be a poll's own instant: the tool call
     // starts right after a poll instead, so that the agent's fork (slow on a loaded machine) is not
     // what the next poll finds, which would rightly make the watch busy again.
     const polled = looks.length;
     await waitFor('a poll after going quiet', () => looks.length > polled, { timeoutMs: 5_000 });
     const quietFrom = looks.length;
-    // Polls stretch too (settings' quietPollIntervalMs): exits still wake a look at once.
+    // Polls stretch too (settings' quietPollIntervalMs): exits still wake a look at once, and between
+    // polls the watch looks at the pid counter (a quiet agent's next tool call is not left to a poll 2 s away).
     expect(monitor.pollPaceMs).toBe(DEFAULT_QUIET_POLL_INTERVAL_MS);
+    await waitFor('two looks at the counter between two polls', () => {
+      const since = looks.slice(quietFrom);
+      const firstPoll = since.indexOf('poll');
+      return firstPoll >= 0 && since.slice(firstPoll + 1).filter((l) => l === 'watch').length >= 2;
+    });
+    expect(monitor.watchPaceMs).toBe(QUIET_COUNTER_WATCH_MS);
 
     // The shell exits at once: no look can have seen it alive.
     const call = await agent.toolCall('sleep 600 & echo done');
@@ -60,10 +70,6 @@ describe('a quiet agent that marks its tool calls', () => {
       { timeoutMs: 5_000 },
     );
     expect(orphaned.event.agent).toEqual({ name: 'claude-code', pid: agent.pid });
-    // Found by a poll, and no watch looked in between (polls that found nothing new may come first).
-    const sinceQuiet = looks.slice(quietFrom, orphaned.look + 1);
-    expect(sinceQuiet.length).toBeGreaterThan(0);
-    expect(sinceQuiet.filter((look) => look !== 'poll')).toEqual([]);
     // The birth makes the watch busy again, and the polls come at the settings' interval.
     expect(monitor.watchPaceMs).toBe(15);
     expect(monitor.pollPaceMs).toBe(DEFAULT_SETTINGS.pollIntervalMs);

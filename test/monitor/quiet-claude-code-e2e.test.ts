@@ -10,6 +10,7 @@ import { groupMembers } from '../support/proc';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { gitWorkTree } from '../provenance/live-support';
+import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/watch-pace';
 
 const skip = claudeCodeSkipReason();
 
@@ -46,9 +47,11 @@ describe.skipIf(skip !== undefined)('the monitor beside the real Claude Code CLI
       const agent = [...monitor.trackedProcesses()].find((p) => p.record.pid === shell.attribution!.agentPid);
       expect(agent?.attribution).toMatchObject({ agent: 'claude-code', isAgent: true });
       expect(matcher.markersOf(shell.record.markers)?.agent).toBe('claude-code');
-      await waitFor('polls only, the agent alive and quiet', () => monitor.watchPaceMs === null, {
-        timeoutMs: 14_000,
-      });
+      await waitFor(
+        'looks at the pid counter only, the agent alive and quiet',
+        () => monitor.watchPaceMs === QUIET_COUNTER_WATCH_MS,
+        { timeoutMs: 14_000 },
+      );
       await waitFor('polls at the quiet pace', () => monitor.pollPaceMs === DEFAULT_QUIET_POLL_INTERVAL_MS, {
         timeoutMs: 5000,
       });

@@ -4,6 +4,7 @@ import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
+import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/watch-pace';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -96,11 +97,15 @@ describe('the monitor schedule', () => {
   // The pace once quiet depends on whether the agent marks its tool calls: a tool call's shell is alive
   // throughout here, so the monitor has seen one of its processes and whether it carried the markers.
   it.each([
-    { marks: true, quietLooks: 'polls only, every 2000 ms', quietGap: 2000 },
-    { marks: false, quietLooks: 'the watch every 200 ms', quietGap: 200 },
+    {
+      marks: true,
+      quietLooks: 'two looks at the pid counter between polls 2000 ms apart',
+      quietGaps: [QUIET_COUNTER_WATCH_MS, 2000 - 2 * QUIET_COUNTER_WATCH_MS],
+    },
+    { marks: false, quietLooks: 'the watch every 200 ms', quietGaps: [200] },
   ])(
     'once an agent is quiet, looks with $quietLooks when its tool calls carry markers: $marks',
-    async ({ marks, quietGap }) => {
+    async ({ marks, quietGaps }) => {
       const agent = await FakeAgent.start(marks ? {} : { markers: {} });
       const call = await agent.toolCall('sleep 600; :');
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
@@ -116,8 +121,11 @@ describe('the monitor schedule', () => {
       monitor.stop();
       sampler.close();
       const all = looks.filter((l) => l.at - t0 >= 5000).map((l) => l.at - t0);
-      expect(new Set(gaps(all))).toEqual(new Set([quietGap]));
-      if (marks) expect(looks.filter((l) => l.kind === 'watch' && l.at - t0 >= 5000)).toEqual([]);
+      expect(new Set(gaps(all))).toEqual(new Set(quietGaps));
+      if (marks) {
+        const polls = looks.filter((l) => l.kind === 'poll' && l.at - t0 >= 5000).map((l) => l.at - t0);
+        expect(new Set(gaps(polls))).toEqual(new Set([2000]));
+      }
     },
   );
 
@@ -166,6 +174,7 @@ describe('the monitor schedule', () => {
 
     it('sweeps the whole table by time, not by polls: a stretched poll counts for the intervals it spans', async () => {
       const { sampler, monitor, sweepsAt, t0 } = await quietMonitor(DEFAULT_SETTINGS, 4);
+
       monitor.start();
       vi.advanceTimersByTime(17_000);
       monitor.stop();

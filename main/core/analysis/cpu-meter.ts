@@ -10,6 +10,12 @@ export class CpuMeter {
   private last = new Map<string, { cpuTimeMs: number; at: number }>();
 
   /**
+   * `timeOf`: the cumulative time measured; CPU time by default, or another clock of the process's own
+   * (its CPU time plus its run-queue wait, `wantedTimeMs`: the runaway rule's demand, see runawayLoad).
+   */
+  constructor(private readonly timeOf: (r: ProcessRecord) => number | null = (r) => r.cpuTimeMs) {}
+
+  /**
    * Records readings taken at `at` of a whole table and returns each identity's percent of one core
    * (null if first seen); identities not in this table are forgotten.
    */
@@ -19,12 +25,13 @@ export class CpuMeter {
     for (const r of records) {
       const key = identityKey(r.pid, r.startKey);
       // CPU time the kernel would not tell (another user's process on macOS) has no percent.
-      if (r.cpuTimeMs === null) {
+      const time = this.timeOf(r);
+      if (time === null) {
         out.set(key, null);
         continue;
       }
-      out.set(key, percentSince(this.last.get(key), r.cpuTimeMs, at));
-      next.set(key, { cpuTimeMs: r.cpuTimeMs, at });
+      out.set(key, percentSince(this.last.get(key), time, at));
+      next.set(key, { cpuTimeMs: time, at });
     }
     this.last = next;
     return out;
@@ -32,11 +39,13 @@ export class CpuMeter {
 
   /**
    * One reading of one identity, kept in place, without building a result map: the monitor takes one
-   * for each agent's process every second.
+   * for each agent's process every second. Within `minGapMs` of the last reading it takes none (null, the
+   * last one kept), so that the next spans at least that long.
    */
-  reading(identity: string, cpuTimeMs: number | null, at: number): number | null {
+  reading(identity: string, cpuTimeMs: number | null, at: number, minGapMs = 0): number | null {
     if (cpuTimeMs === null) return null;
     const prev = this.last.get(identity);
+    if (prev && at - prev.at < minGapMs) return null;
     const percent = percentSince(prev, cpuTimeMs, at);
     if (prev) {
       prev.cpuTimeMs = cpuTimeMs;

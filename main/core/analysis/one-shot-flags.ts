@@ -7,12 +7,18 @@ import { looksRunawayNow, type RunawayPolicy } from './runaway';
 
 /**
  * Flags from a single look at the table (no history): structural orphans, processes that left their
- * tool call's group with setsid, and CPU that is high now and has been high for the process's life.
+ * tool call's group with setsid, and a demand for CPU that is high now and has been high for the
+ * process's life (looksRunawayNow).
  */
 export function annotateOneShot(
   records: readonly ProcessRecord[],
   attributions: ReadonlyMap<number, Attribution>,
-  cpu: (r: ProcessRecord) => number | null,
+  load: {
+    /** The share of a core it received over the moment between the two samples. */
+    cpu: (r: ProcessRecord) => number | null;
+    /** What it demanded over that moment (runawayLoad). */
+    demand: (r: ProcessRecord) => number | null;
+  },
   policy: RunawayPolicy,
   now: number,
 ): Map<number, ProcessAnnotation> {
@@ -23,7 +29,7 @@ export function annotateOneShot(
     const a = attributions.get(r.pid);
     const parent = byPid.get(r.ppid);
     const flags: ProcessFlag[] = [];
-    const annotation: ProcessAnnotation = { cpuPercent: cpu(r), flags };
+    const annotation: ProcessAnnotation = { cpuPercent: load.cpu(r), flags };
     if (
       isOrphan({
         attributed: a !== undefined,
@@ -36,7 +42,11 @@ export function annotateOneShot(
     ) {
       flags.push('orphan');
     }
-    if (a && !a.isAgent && looksRunawayNow(annotation.cpuPercent, r.cpuTimeMs, now - r.startedAt, policy)) {
+    if (
+      a &&
+      !a.isAgent &&
+      looksRunawayNow(load.demand(r), r.cpuTimeMs, now - r.startedAt, policy, r.runQueueWaitMs)
+    ) {
       flags.push('runaway');
     }
     const parentAttribution = parent ? attributions.get(parent.pid) : undefined;

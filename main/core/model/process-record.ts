@@ -13,6 +13,13 @@ export interface ProcessRecord extends ProcessIds {
   startedAt: number;
   /** Cumulative user + system CPU time, ms; null when the kernel will not tell (another user's process on macOS). */
   cpuTimeMs: number | null;
+  /**
+   * Cumulative time it spent runnable but waiting for a CPU, ms (Linux: the thread-group leader's
+   * schedstat run_delay; macOS: ri_runnable_time less user and system time). With cpuTimeMs it is how
+   * long the process wanted a CPU, whatever share it got: what the runaway rule measures. Absent where
+   * the platform keeps no such figure (Linux without scheduler statistics).
+   */
+  runQueueWaitMs?: number;
   /** Resident set size; null when the kernel will not tell (another user's process on macOS). */
   rssBytes: number | null;
   /**

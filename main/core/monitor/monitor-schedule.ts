@@ -78,11 +78,7 @@ export class MonitorSchedule {
   repace(): void {
     if (!this.running || !this.timer) return;
     clearTimeout(this.timer);
-    const every = this.pollInterval();
-    if (this.lastPollAt + every < this.nextPollAt) {
-      this.spanMs = every;
-      this.nextPollAt = this.lastPollAt + every;
-    }
+    this.bringPollForward();
     this.arm();
   }
 
@@ -105,6 +101,15 @@ export class MonitorSchedule {
     });
   }
 
+  /** The coming poll at the pace as it stands now, if that is sooner than it was scheduled. */
+  private bringPollForward(): void {
+    const every = this.pollInterval();
+    if (this.lastPollAt + every < this.nextPollAt) {
+      this.spanMs = every;
+      this.nextPollAt = this.lastPollAt + every;
+    }
+  }
+
   private arm(): void {
     const watchEvery = this.watchInterval();
     const due =
@@ -125,6 +130,8 @@ export class MonitorSchedule {
     } else if (this.watchInterval() !== null) {
       // (A timer set while busy may come due after the agents went quiet: then it only reschedules.)
       this.host.watch();
+      // A quiet agent's process born or gone, seen by a look at the pid counter: polls stretch no more.
+      this.bringPollForward();
     }
     this.lastLookAt = at;
     if (this.running) this.arm();

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import { attribute } from '../analysis/attribution';
@@ -6,10 +5,11 @@ import { CpuMeter } from '../analysis/cpu-meter';
 import { commandOf } from '../analysis/grouping';
 import { LineageMemory, type LineageEntry } from '../analysis/lineage-memory';
 import { isOrphan, type OrphanEvidence } from '../analysis/orphans';
-import { initialRunawayState, nextRunawayState, provenRunningMs } from '../analysis/runaway';
+import { initialRunawayState } from '../analysis/runaway';
 import { identityKey, pidOfIdentity } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import { CpuHistory } from './cpu-history';
+import { closeRunawaySpan, RunawayCheck } from './runaway-check';
 import type { MonitorState } from './monitor-state';
 import { valuesDiffer } from './record-values';
 import type { TrackedProcess } from './tracked';
@@ -24,7 +24,6 @@ export const IDLE_STEPS: readonly { after: number; every: number }[] = [
   { after: 20, every: 10 },
   { after: 30, every: 20 },
 ];
-const CORES = availableParallelism();
 
 /** One poll in how many an agent's process found unchanged by `unchanged` reads in a row is re-read. */
 export function idleReadEvery(unchanged: number): number {
@@ -57,10 +56,14 @@ export class ProcessTable {
    */
   private prunedAtEpoch = -1;
 
+  private readonly runaways: RunawayCheck;
+
   constructor(
     private readonly state: MonitorState,
     private readonly context: ProcessTableContext,
-  ) {}
+  ) {
+    this.runaways = new RunawayCheck(state, () => context.settings().runaway);
+  }
 
   /** The pids on probation, each counting one more look. */
   takeProbation(): number[] {
@@ -129,6 +132,7 @@ export class ProcessTable {
   /** After a sleep or a stall: CPU readings and hot streaks start afresh, so the gap is not read as load. */
   rebaseline(): void {
     this.meter.rebaseline();
+    this.runaways.rebaseline();
     for (const p of this.state.procs.values()) if (!p.runaway.active) p.runaway = initialRunawayState();
   }
 
@@ -357,32 +361,17 @@ export class ProcessTable {
       if (p.attribution) {
         p.markers.push({ at: now, kind: 'exited', label: 'exited' });
         if (!p.attribution.isAgent) this.state.emit('process-exited', p, now);
-        if (p.runaway.active) this.closeRunawaySpan(p, now);
+        if (p.runaway.active) closeRunawaySpan(p, now);
       }
     }
     this.meter.forget(p.identity);
+    this.runaways.forget(p.identity);
   }
 
   private trackCpu(p: TrackedProcess, percent: number | null, now: number, readAt: number | undefined): void {
     if (percent === null) return;
     p.history ??= new CpuHistory(this.context.baseMs);
     p.history.add(now, percent);
-    if (p.attribution?.isAgent) return;
-    const before = p.runaway.active;
-    const running =
-      readAt === undefined ? 0 : provenRunningMs(percent, now - readAt, p.record.threads, CORES);
-    p.runaway = nextRunawayState(p.runaway, percent, now, this.context.settings().runaway, running);
-    if (!before && p.runaway.active) {
-      p.runawaySpans.push([p.runaway.hotSince ?? now, null]);
-      this.state.emit('runaway', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
-    } else if (before && !p.runaway.active) {
-      this.closeRunawaySpan(p, now);
-      this.state.emit('runaway-cleared', p, now, { cpuPercent: Math.round(percent * 10) / 10 });
-    }
-  }
-
-  private closeRunawaySpan(p: TrackedProcess, now: number): void {
-    const span = p.runawaySpans[p.runawaySpans.length - 1];
-    if (span && span[1] === null) span[1] = now;
+    if (!p.attribution?.isAgent) this.runaways.read(p, percent, now, readAt);
   }
 }

@@ -11,6 +11,14 @@ const DEFAULT_WATCH_MS = 100;
  */
 const EVENT_DRIVEN_WATCH_MS = 15;
 const DEFAULT_IDLE_WATCH_MS = 200;
+/**
+ * The pace of the watch while every agent marks its tool calls and exits wake a look (polls may then
+ * stretch to quietPollIntervalMs): a look at the pid counter, one read, and the new pids read only when it
+ * moved. A quiet agent's first tool call whose shell exits before any look is so found within this, not
+ * at the next poll 2 s away; its child carries the markers that tie it to its agent. A third of the quiet
+ * poll: two looks between polls, since each wake-up, not the read, is what a quiet monitor pays for.
+ */
+export const QUIET_COUNTER_WATCH_MS = 667;
 /** The watch stays at its fast pace this long after an agent's process was born or exited. */
 const BUSY_FOR_MS = 5_000;
 
@@ -30,7 +38,8 @@ export interface WatchPaceInputs {
  * Exits of followed processes wake it at once where the sampler waits for them in a thread. The quiet
  * pace stays even then, unless every agent marks its tool calls: a tool call whose shell exits before
  * any look is seen only through new pids, and a child without markers is tied to its agent only by
- * having seen that shell (left to the 1 s poll, the worker-service test missed it 1 run in 3).
+ * having seen that shell (left to the 1 s poll, the worker-service test missed it 1 run in 3). When every
+ * agent marks them, it only looks at the pid counter every QUIET_COUNTER_WATCH_MS.
  */
 export function watchPace(inputs: WatchPaceInputs): number | null {
   const { sampler, state } = inputs;
@@ -43,7 +52,7 @@ export function watchPace(inputs: WatchPaceInputs): number | null {
   const fast = inputs.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
   if (busy) return fast;
   if (eventDriven && inputs.idleWatchIntervalMs === undefined && state.everyAgentMarksToolCalls())
-    return null;
+    return Math.max(fast, QUIET_COUNTER_WATCH_MS);
   return Math.max(fast, inputs.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);
 }
 

@@ -4,6 +4,7 @@ import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
+import { runawayLoad, wantedTimeMs } from '../analysis/runaway';
 import { matcherFor } from '../analysis/signatures';
 import { Provenance } from '../provenance/add-provenance';
 import { createSampler } from '../sampling/create-sampler';
@@ -23,7 +24,8 @@ export function provenanceOptions(settings: Settings): { transcripts: boolean } 
 }
 
 /**
- * Two samples `intervalMs` apart, so CPU percent is a real delta, then grouped and attributed.
+ * Two samples `intervalMs` apart, so CPU percent (and the runaway rule's demand) is a real delta, then
+ * grouped and attributed.
  * `intervalMs: 0` takes one sample and leaves CPU percent unknown (enough to name a group to stop).
  * Agents' groups carry their provenance (cwd, ports, session, tool call).
  */
@@ -51,18 +53,28 @@ export async function takeOneShotSnapshot(
   const matcher = matcherFor(settings);
   const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
   const meter = new CpuMeter();
+  const waitMeter = new CpuMeter(wantedTimeMs);
   if (intervalMs > 0) {
-    meter.update(source.sampleAll(), Date.now());
+    const first = source.sampleAll();
+    const at = Date.now();
+    meter.update(first, at);
+    waitMeter.update(first, at);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   const records = source.sampleAll();
   const sampledAt = Date.now();
   const cpu = meter.update(records, sampledAt);
+  const wait = waitMeter.update(records, sampledAt);
   const attributions = attribute(records, matcher);
+  const percentOf = (readings: Map<string, number | null>, r: ProcessRecord): number | null =>
+    readings.get(identityKey(r.pid, r.startKey)) ?? null;
   const annotations = annotateOneShot(
     records,
     attributions,
-    (r) => cpu.get(identityKey(r.pid, r.startKey)) ?? null,
+    {
+      cpu: (r) => percentOf(cpu, r),
+      demand: (r) => runawayLoad(percentOf(cpu, r), percentOf(wait, r), wantedTimeMs(r) !== null),
+    },
     settings.runaway,
     sampledAt,
   );

@@ -8,7 +8,7 @@ const FLAG_HELP: Record<string, string> = {
   leaderless:
     'Leaderless: the process that started this group has exited and its children live on; they usually are leftovers — check the command and stop the group if it is not yours.',
   runaway:
-    'Runaway: it has used more CPU than the runaway threshold for the whole window, draining battery and slowing the machine; stop it unless it is doing work you want.',
+    'Runaway: it has wanted a CPU above the runaway threshold for the whole window (running, or waiting for a busy core), draining battery and slowing the machine; stop it unless it is doing work you want.',
   'held-pipe':
     'Held pipe: it keeps an agent’s output pipe open, so the agent’s tool call cannot finish and may hang; stop this process to release the agent.',
   escaped:

@@ -167,7 +167,9 @@ export class DarwinSampler implements ProcessSampler {
       // Leave it out rather than invent a session id (see ProcessRecord.sid).
       return null;
     }
-    const footprint = task && !zombie ? this.procInfo.footprintOf(pid) : null;
+    const usage = task && !zombie ? this.procInfo.usageOf(pid) : null;
+    const footprint = usage?.footprint ?? null;
+    const waitTicks = usage?.waitTicks ?? null;
 
     return {
       pid,
@@ -181,6 +183,7 @@ export class DarwinSampler implements ProcessSampler {
       cpuTimeMs: task ? this.ticksToMs(task.cpuMachTicks) : null,
       rssBytes: task ? task.residentBytes : null,
       ...(footprint === null ? {} : { footprintBytes: footprint }),
+      ...(waitTicks === null ? {} : { runQueueWaitMs: this.ticksToMs(waitTicks) }),
       name: bsd.name,
       argv: known.argv,
       tty: this.ttyName(bsd.ttyDev),

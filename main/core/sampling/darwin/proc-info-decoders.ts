@@ -156,6 +156,19 @@ export function decodePhysFootprint(buf: Buffer): number | null {
 }
 
 /**
+ * The run-queue wait of a struct rusage_info_v4, in Mach absolute time units: ri_runnable_time (running or
+ * waiting) less ri_user_time and ri_system_time (running). Null if short, or when the kernel counted no
+ * runnable time at all while the task ran (the field left zero: then nothing is known of its waits).
+ */
+export function decodeRunQueueWaitTicks(buf: Buffer): number | null {
+  if (buf.length < RUSAGE_INFO_V4_SIZE) return null;
+  const runnable = Number(buf.readBigUInt64LE(RUSAGE_INFO.runnableTime));
+  const ran = Number(buf.readBigUInt64LE(RUSAGE_INFO.userTime) + buf.readBigUInt64LE(RUSAGE_INFO.systemTime));
+  if (runnable === 0 && ran > 0) return null;
+  return Math.max(0, runnable - ran);
+}
+
+/**
  * pvi_cdir.vip_path of a struct proc_vnodepathinfo: the working directory, decoded as UTF-8 as Node
  * decodes a Linux readlink. Null when the buffer is short or the path empty (the kernel leaves it
  * zeroed when the process has no current directory, as the kernel's own processes).

@@ -83,7 +83,21 @@ export const KERN_PROCARGS2 = 49;
  */
 export const RUSAGE_INFO_V4 = 4;
 export const RUSAGE_INFO_V4_SIZE = 16 + 35 * 8;
-export const RUSAGE_INFO = { residentSize: 64, physFootprint: 72 } as const;
+export const RUSAGE_INFO = {
+  userTime: 16,
+  systemTime: 24,
+  residentSize: 64,
+  physFootprint: 72,
+  /**
+   * ri_runnable_time, the last field of v4 (macOS 11+): the time the task's threads were runnable, running
+   * or waiting for a CPU, in Mach absolute time units like ri_user_time and ri_system_time. fill_task_rusage
+   * (bsd/kern/kern_resource.c) takes it from task_power_info_locked (osfmk/kern/task.c), which sums each
+   * thread's runnable_timer and the task's total_runnable_time of ended threads (osfmk/kern/thread.c); the
+   * timer starts when a thread is made runnable (thread_unblock, osfmk/kern/sched_prim.c) and stops when it
+   * blocks.
+   */
+  runnableTime: 288,
+} as const;
 
 /** struct kevent (bsd/sys/event.h), 64-bit: ident, filter, flags, fflags, data, udata. */
 export const KEVENT_SIZE = 32;

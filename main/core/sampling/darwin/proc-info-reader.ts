@@ -5,6 +5,7 @@ import {
   decodeBsdInfo,
   decodeKinfoStartMicros,
   decodePhysFootprint,
+  decodeRunQueueWaitTicks,
   decodeShortBsdInfo,
   decodeTaskInfo,
 } from './proc-info-decoders';
@@ -124,9 +125,12 @@ export class ProcInfoReader {
     return null;
   }
 
-  /** ri_phys_footprint from proc_pid_rusage(RUSAGE_INFO_V4), or null when refused or gone. */
-  footprintOf(pid: number): number | null {
+  /**
+   * ri_phys_footprint and the run-queue wait (decodeRunQueueWaitTicks) from one proc_pid_rusage(RUSAGE_INFO_V4),
+   * or null when refused or gone.
+   */
+  usageOf(pid: number): { footprint: number | null; waitTicks: number | null } | null {
     if (this.lib.procPidRusage(pid, RUSAGE_INFO_V4, this.rusage) !== 0) return null;
-    return decodePhysFootprint(this.rusage);
+    return { footprint: decodePhysFootprint(this.rusage), waitTicks: decodeRunQueueWaitTicks(this.rusage) };
   }
 }

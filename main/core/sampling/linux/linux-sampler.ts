@@ -23,7 +23,7 @@ import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { readInExecWindow } from './exec-window';
 import { keepText, readIdentity, sameText, type IdentityCache } from './process-identity';
-import { SchedstatProbe } from './schedstat-probe';
+import { runDelayMs, SchedstatProbe } from './schedstat-probe';
 import { parseStat, statState, ttyName } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
 import { PendingBirths } from './pending-births';
@@ -266,11 +266,25 @@ export class LinuxSampler implements ProcessSampler {
       markers: known.markers,
       environReadable: known.environReadable,
     };
+    const waitMs = this.runQueueWaitOf(pid, sched);
+    if (waitMs !== null) record.runQueueWaitMs = waitMs;
     known.statText = keepText(known.statText, this.reader.bytes, length);
     known.record = record;
     known.singleThreaded = f.threads === 1;
     known.schedText = sched && known === cached ? keepText(known.schedText, sched.bytes, sched.length) : null;
     return record;
+  }
+
+  /**
+   * The run-queue wait of a process whose record is being built: from the schedstat the probe read just
+   * before stat, or read now (a process of several threads, or one read for the first time), without
+   * keeping a descriptor for it. A read after stat is not kept as the probe's text: the probe's text must
+   * come before the stat it vouches for.
+   */
+  private runQueueWaitOf(pid: number, sched: { bytes: Buffer; length: number } | null): number | null {
+    if (!this.probe.usable) return null;
+    const text = sched ?? this.probe.readNow(pid);
+    return text === null ? null : runDelayMs(text.bytes, text.length);
   }
 
   /**

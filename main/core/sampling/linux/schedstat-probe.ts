@@ -43,6 +43,20 @@ export class SchedstatProbe {
     return { bytes: this.reader.bytes, length };
   }
 
+  /**
+   * The schedstat text of `pid` through the descriptor the probe keeps for it, or read once without
+   * keeping one: descriptors are a budget the exit watch needs more (kept-fds.ts).
+   */
+  readNow(pid: number): { bytes: Buffer; length: number } | null {
+    const fd = this.fds.get(pid);
+    if (fd !== undefined) {
+      const length = this.reader.reread(fd);
+      return length === null ? null : { bytes: this.reader.bytes, length };
+    }
+    const read = this.reader.read(`${this.procRoot}/${pid}/schedstat`, { singleShot: true });
+    return read === null ? null : { bytes: this.reader.bytes, length: read.length };
+  }
+
   forget(pid: number): void {
     const fd = this.fds.get(pid);
     if (fd === undefined) return;
@@ -64,4 +78,22 @@ export class SchedstatProbe {
 export function keepsStatistics(line: string): boolean {
   const fields = line.trim().split(' ');
   return fields.length >= 3 && fields.some((f) => f !== '0');
+}
+
+/**
+ * The second field of a schedstat text, the time the task waited on a run queue, runnable but not
+ * running (sched_info.run_delay, ns), in ms; null when the text has no such field.
+ */
+export function runDelayMs(bytes: Buffer, length: number): number | null {
+  let i = 0;
+  while (i < length && bytes[i] !== 0x20) i++;
+  i++;
+  let ns = 0;
+  let digits = 0;
+  for (; i < length; i++, digits++) {
+    const c = bytes[i]! - 0x30;
+    if (c < 0 || c > 9) break;
+    ns = ns * 10 + c;
+  }
+  return digits === 0 ? null : ns / 1e6;
 }
