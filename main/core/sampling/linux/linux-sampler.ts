@@ -1,4 +1,4 @@
-import { closeSync, readlinkSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
 import type { HeldPipe } from '../../model/held-pipe';
 import type {
@@ -24,12 +24,12 @@ import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { readInExecWindow } from './exec-window';
-import { keepText, readIdentity, sameText, type IdentityCache } from './process-identity';
+import { keepText, readIdentity, sameText, ttyOf, type IdentityCache } from './process-identity';
 import { SchedstatProbe } from './schedstat-probe';
-import { parseStat, statState, ttyName } from './stat-parser';
+import { parseStat, statState } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
 import { PendingBirths } from './pending-births';
-import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
+import { counterMatchesProc, lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
 
 /**
  * A listing of /proc misses a process being born (its pid allocated, not yet attached: see
@@ -189,7 +189,8 @@ export class LinuxSampler implements ProcessSampler {
       return this.sampleSome(pids);
     }
     const before = this.sweepCursor;
-    this.sweepCursor = this.counterMatchesProc() ? this.newPidsSince(null).cursor : null;
+    this.counterUsable ??= counterMatchesProc(this.procRoot);
+    this.sweepCursor = this.counterUsable ? this.newPidsSince(null).cursor : null;
     let pids: number[];
     try {
       pids = this.listPids();
@@ -213,18 +214,6 @@ export class LinuxSampler implements ProcessSampler {
     return true;
   }
 
-  /** /proc/loadavg counts pids of this process's namespace: usable only when procRoot is that namespace's. */
-  private counterMatchesProc(): boolean {
-    if (this.counterUsable === null) {
-      try {
-        this.counterUsable = readlinkSync(`${this.procRoot}/self`) === String(process.pid);
-      } catch {
-        this.counterUsable = false;
-      }
-    }
-    return this.counterUsable;
-  }
-
   sampleSome(pids: Iterable<number>): ProcessRecord[] {
     this.parentsAlive.clear();
     return readEach(pids, (pid) => this.readInBatch(pid));
@@ -244,7 +233,8 @@ export class LinuxSampler implements ProcessSampler {
     return this.unread.read(pid, () => this.readNow(pid));
   }
 
-  private readNow(pid: number): ProcessRecord | null {
+  /** `execRaced`: read again because an exec came while its files were read (see below). */
+  private readNow(pid: number, execRaced = false): ProcessRecord | null {
     const cached = this.cache.get(pid);
     // The probe reads before stat: if the process runs in between, the next look sees schedstat moved.
     // A parent gone means a new parent, which only stat shows.
@@ -291,6 +281,9 @@ export class LinuxSampler implements ProcessSampler {
         this.options.markerKeys,
       );
       if (!fresh) return null;
+      // Exec'd while its files were read (stat and cmdline of the old image, environ of the new, which
+      // made a tool call's shell look like its agent): read whole again, once, not kept as two images.
+      if (!execRaced && this.nameNow(pid, f.name) !== f.name) return this.readNow(pid, true);
       fresh.readMidExec = readInExecWindow({ pid, ppid: f.ppid, state: f.state, argv: fresh.argv });
       this.cache.set(pid, fresh);
       known = fresh;
@@ -310,7 +303,7 @@ export class LinuxSampler implements ProcessSampler {
       threads: f.threads,
       name: f.name,
       argv: known.argv,
-      tty: this.ttyOf(known, f.ttyNr),
+      tty: ttyOf(known, f.ttyNr),
       markers: known.markers,
       environReadable: known.environReadable,
     };
@@ -319,6 +312,12 @@ export class LinuxSampler implements ProcessSampler {
     known.singleThreaded = f.threads === 1;
     known.schedText = sched && known === cached ? keepText(known.schedText, sched.bytes, sched.length) : null;
     return record;
+  }
+
+  /** The name its kept stat shows now (`read` where none is kept): exec changes it. */
+  private nameNow(pid: number, read: string): string {
+    const length = this.fds.rereadStat(pid);
+    return (length !== null && parseStat(this.reader.bytes, length, read)?.name) || read;
   }
 
   /**
@@ -351,15 +350,6 @@ export class LinuxSampler implements ProcessSampler {
     }
     this.parentsAlive.set(ppid, alive);
     return alive;
-  }
-
-  /** The terminal's name, kept with the identity: it rarely changes, and is read every second. */
-  private ttyOf(known: IdentityCache, ttyNr: number): string | null {
-    if (known.ttyNr !== ttyNr) {
-      known.ttyNr = ttyNr;
-      known.tty = ttyName(ttyNr);
-    }
-    return known.tty;
   }
 
   private forget(pid: number): void {
