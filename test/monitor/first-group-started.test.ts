@@ -29,16 +29,27 @@ describe('the first group-started of a tool call', () => {
     // before any look names its agent too.
     const agent = await FakeAgent.start({ markers: { ...CLAUDE_MARKERS, CLAUDE_PID: '$PID' } });
     await harness.next('group-started', (e) => e.pgid === agent.pid, 30_000);
+    const calls: number[] = [];
     for (let i = 0; i < CALLS; i++) {
       const call = await agent.toolCall('sleep 600 & echo done');
       await call.exited();
       await harness.next('group-started', (e) => e.pgid === call.pid, 30_000);
+      calls.push(call.pid);
     }
-    const toolCalls = harness.events.filter((e) => e.type === 'group-started' && e.pgid !== agent.pid);
     const seen = describeEvents(harness.events, 200);
-    expect(toolCalls, seen).toHaveLength(CALLS);
-    expect(toolCalls.map((e) => ({ pgid: e.pgid, agent: e.agent })), seen).toEqual(
-      toolCalls.map((e) => ({ pgid: e.pgid, agent: { name: 'claude-code', pid: agent.pid } })),
+    const first = calls.map((pgid) =>
+      harness!.events.find((e) => e.type === 'group-started' && e.pgid === pgid)!,
     );
+    const right = { name: 'claude-code', pid: agent.pid };
+    expect(
+      first.map((e) => [e.pgid, e.agent]),
+      seen,
+    ).toEqual(calls.map((pgid) => [pgid, right]));
+    // Nor any later one: no group of a tool call ever names the call's own shell as its agent.
+    const started = harness.events.filter((e) => e.type === 'group-started' && e.pgid !== agent.pid);
+    expect(
+      started.filter((e) => e.agent?.pid !== agent.pid).map((e) => [e.pgid, e.agent]),
+      seen,
+    ).toEqual([]);
   });
 });
