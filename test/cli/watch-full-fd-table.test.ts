@@ -1,17 +1,13 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { MonitorEvent } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { exhaustDescriptors, tableFull } from '../support/fd-exhaustion';
 import { runCli } from '../support/run-cli';
-import { tempDirForTest, trackGroup } from '../support/spawned-groups';
+import { tempDirForTest } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
+import { startWatchJson } from '../support/watch-json';
 
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 /** Low enough that a few hundred connections fill the table, high enough for Corral to start. */
 const NOFILE = 256;
 
@@ -33,24 +29,14 @@ describe('corral watch with a full descriptor table', () => {
       CORRAL_CONFIG: configPath,
     };
     // prlimit execs node in its place: the watcher's pid is the one spawned.
-    const watcher = spawn(
-      'prlimit',
-      [`--nofile=${NOFILE}:${NOFILE}`, '--', process.execPath, BUILT_CLI, 'watch', '--json'],
-      { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    trackGroup(watcher.pid!);
-    const events: MonitorEvent[] = [];
-    createInterface({ input: watcher.stdout }).on('line', (line) =>
-      events.push(JSON.parse(line) as MonitorEvent),
-    );
-    let stderr = '';
-    watcher.stderr.on('data', (d) => (stderr += d));
+    const watch = startWatchJson(env, ['prlimit', `--nofile=${NOFILE}:${NOFILE}`, '--']);
+    const { child: watcher, events } = watch;
 
     const agent = await FakeAgent.start();
     await waitFor(
       'the watcher to see the agent',
       () => events.some((e) => e.type === 'group-started' && e.pgid === agent.pid),
-      { timeoutMs: 20_000, explain: () => stderr },
+      { timeoutMs: 20_000, explain: () => watch.stderr() },
     );
     const port = await waitFor('the hook endpoint', () => {
       try {
@@ -64,10 +50,14 @@ describe('corral watch with a full descriptor table', () => {
     const call = await agent.toolCall('tail -f /dev/null >/dev/null 2>&1 & echo $!');
     const leftover = Number((await call.closed()).stdout);
     // Looks the watcher made while its table stayed full: every one of them failed to read the leftover.
-    await waitFor('the watcher to say it ran out of descriptors', () => /too many open files/.test(stderr), {
-      timeoutMs: 10_000,
-      explain: () => `stderr: ${stderr}\n${describeEvents(events)}`,
-    });
+    await waitFor(
+      'the watcher to say it ran out of descriptors',
+      () => /too many open files/.test(watch.stderr()),
+      {
+        timeoutMs: 10_000,
+        explain: () => `stderr: ${watch.stderr()}\n${describeEvents(events)}`,
+      },
+    );
     expect(tableFull(watcher.pid!)).toBe(true);
     await exhaustion.release();
 
@@ -77,21 +67,23 @@ describe('corral watch with a full descriptor table', () => {
       {
         timeoutMs: 20_000,
         explain: () =>
-          `leftover ${leftover} of ${call.pid} (${exhaustion.how}); stderr: ${stderr}\n${describeEvents(events)}`,
+          `leftover ${leftover} of ${call.pid} (${exhaustion.how}); stderr: ${watch.stderr()}\n${describeEvents(events)}`,
       },
     );
     expect(orphaned).toMatchObject({ pid: leftover, agent: { name: 'claude-code' } });
     await waitFor('its incident opened', () =>
       events.find((e) => e.type === 'incident-opened' && e.pgid === call.pid),
     );
-    await waitFor('the watcher to say every process is read again', () => /read again\n/.test(stderr));
+    await waitFor('the watcher to say every process is read again', () =>
+      /read again\n/.test(watch.stderr()),
+    );
 
     const exit = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
     watcher.kill('SIGINT');
     expect(await exit).toBe(0);
     // Said once when reads began to fail and once when they succeeded again, never once per look.
-    expect(stderr.match(/too many open files/g)).toHaveLength(1);
-    expect(stderr.trim().split('\n')).toEqual([
+    expect(watch.stderr().match(/too many open files/g)).toHaveLength(1);
+    expect(watch.stderr().trim().split('\n')).toEqual([
       expect.stringMatching(/^corral watch: sampling: .*EMFILE \(too many open files\).*not taken for gone/),
       'corral watch: sampling: every process is read again',
     ]);

@@ -1,0 +1,34 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { MonitorEvent } from '../../shared/model';
+import { trackGroup } from './spawned-groups';
+
+// The built CLI, as it ships: signals reach it directly. (tsx's CLI relays them to a child process and,
+// when the child does not acknowledge within 30 ms, as on a loaded machine, exits 143 itself.)
+export const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+
+export interface WatchJson {
+  child: ChildProcess;
+  /** Every event printed so far, parsed. */
+  events: MonitorEvent[];
+  /** Everything written on stderr so far. */
+  stderr(): string;
+}
+
+/**
+ * The built `corral watch --json` in a group of its own (removed after the test), its events collected
+ * as they come. `wrapper`: a command that execs it (prlimit …), keeping its pid.
+ */
+export function startWatchJson(env: Record<string, string>, wrapper: readonly string[] = []): WatchJson {
+  const [file, ...args] = [...wrapper, process.execPath, BUILT_CLI, 'watch', '--json'];
+  const child = spawn(file!, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  trackGroup(child.pid!);
+  const events: MonitorEvent[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) =>
+    events.push(JSON.parse(line) as MonitorEvent),
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  return { child, events, stderr: () => stderr };
+}
