@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
-import { startWatchJson } from '../support/watch-json';
 import { runCli } from '../support/run-cli';
 import { tempDirForTest } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
+import { startWatchJson } from '../support/watch-json';
 
 describe('corral watch --json and corral history', () => {
   it('prints one JSON event per line with ps field names, exits cleanly on SIGINT, and history lists the incident', async () => {
@@ -26,9 +26,8 @@ describe('corral watch --json and corral history', () => {
       CORRAL_DATA_DIR: dataDir,
       CORRAL_CONFIG: configPath,
     };
-    const { watcher, events } = startWatchJson(env);
-    let stderr = '';
-    watcher.stderr.on('data', (d) => (stderr += d));
+    const watch = startWatchJson(env);
+    const { child: watcher, events } = watch;
 
     const agent = await FakeAgent.start();
     await waitFor(
@@ -43,7 +42,7 @@ describe('corral watch --json and corral history', () => {
     const orphaned = await waitFor(
       'orphaned event',
       () => events.find((e) => e.type === 'orphaned' && e.pgid === call.pid),
-      { explain: () => `tool call ${call.pid}; ${describeEvents(events)}\nstderr: ${stderr}` },
+      { explain: () => `tool call ${call.pid}; ${describeEvents(events)}\nstderr: ${watch.stderr()}` },
     );
     expect(orphaned).toMatchObject({ pgid: call.pid, sid: call.pid, agent: { name: 'claude-code' } });
     // Named as the monitor last read it: the sleep, or (on a loaded machine, where the shell exited before
@@ -66,7 +65,7 @@ describe('corral watch --json and corral history', () => {
     const exit = new Promise<number | null>((resolve) => watcher.on('exit', (code) => resolve(code)));
     watcher.kill('SIGINT');
     expect(await exit).toBe(0);
-    expect(stderr).toBe('');
+    expect(watch.stderr()).toBe('');
 
     const history = await runCli(['history', '--json'], { env: { CORRAL_DATA_DIR: dataDir } });
     expect(history.code).toBe(0);
@@ -90,9 +89,8 @@ describe('corral watch --json and corral history', () => {
       CORRAL_DATA_DIR: tempDirForTest('corral-watch-'),
       CORRAL_CONFIG: '/nonexistent',
     };
-    const { watcher, events } = startWatchJson(env);
-    let stderr = '';
-    watcher.stderr.on('data', (d) => (stderr += d));
+    const watch = startWatchJson(env);
+    const { child: watcher, events } = watch;
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       watcher.on('exit', (code, signal) => resolve({ code, signal })),
     );
@@ -105,6 +103,6 @@ describe('corral watch --json and corral history', () => {
     );
     watcher.kill('SIGTERM');
     expect(await exit).toEqual({ code: 0, signal: null });
-    expect(stderr).toBe('');
+    expect(watch.stderr()).toBe('');
   });
 });

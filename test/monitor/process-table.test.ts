@@ -94,7 +94,7 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
     expect(harness.events.filter((e) => e.type === 'process-exited' && e.pid === pid)).toHaveLength(1);
   });
 
-  it('takes a tool-call shell read between fork and exec for what it is once it execs', async () => {
+  it("takes a tool-call shell read between fork and exec for its agent's tool call, before and after it execs", async () => {
     harness = startHarness();
     const dir = tempDirForTest('corral-slow-exec-');
     execFileSync('mkfifo', [join(dir, 'go')]);
@@ -112,11 +112,13 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
     const shellPid = Number(await readyFile(dir, 'child'));
     trackGroup(shellPid);
     const service = harness.running.service;
-    // Before its exec the shell bears the agent's name and argv: the monitor takes it for an agent.
-    const misread = await waitFor('the forked shell seen', () =>
+    // Before its exec the shell bears the agent's name, argv and environment: a copy of its agent, which
+    // is the agent's tool call from first sight, never an agent of its own (issue 51).
+    const forked = await waitFor('the forked shell seen', () =>
       service.snapshot().groups.find((g) => g.pgid === shellPid),
     );
-    expect(misread.containsAgent).toBe(true);
+    expect(forked.containsAgent).toBe(false);
+    expect(forked.agent).toEqual({ name: 'claude-code', pid: agentPid });
     writeFileSync(join(dir, 'exec'), '');
     const leftoverPid = Number(await readyFile(dir, 'leftover'));
     const group = await waitFor('the tool call classified again after its exec, with its child', () =>
@@ -140,6 +142,7 @@ describe('the monitor’s process table (real processes under a fake agent)', ()
       service.snapshot().groups.find((g) => g.pgid === shellPid && g.flags.includes('orphan')),
     );
     expect(leftover.id).toBe(group.id);
+    expect(group.id).toBe(forked.id);
     expect(leftover.agent).toEqual({ name: 'claude-code', pid: agentPid });
   });
 });

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { MonitorEvent } from '../../shared/model';
@@ -7,24 +6,31 @@ import { spawnGroup, trackGroup } from './spawned-groups';
 
 // The built CLI, as it ships: signals reach it directly. (tsx's CLI relays them to a child process and,
 // when the child does not acknowledge within 30 ms, as on a loaded machine, exits 143 itself.)
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
+export const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 
-/** The built `corral watch --json` in a process group of its own (removed after the test), and its events. */
-export function startWatchJson(env: Record<string, string>): {
-  watcher: ChildProcessByStdio<null, Readable, Readable>;
+export interface WatchJson {
+  child: ChildProcess;
+  /** Every event printed so far, parsed. */
   events: MonitorEvent[];
-} {
-  const watcher = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  trackGroup(watcher.pid!);
+  /** Everything written on stderr so far. */
+  stderr(): string;
+}
+
+/**
+ * The built `corral watch --json` in a group of its own (removed after the test), its events collected
+ * as they come. `wrapper`: a command that execs it (prlimit …), keeping its pid.
+ */
+export function startWatchJson(env: Record<string, string>, wrapper: readonly string[] = []): WatchJson {
+  const [file, ...args] = [...wrapper, process.execPath, BUILT_CLI, 'watch', '--json'];
+  const child = spawn(file!, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  trackGroup(child.pid!);
   const events: MonitorEvent[] = [];
-  createInterface({ input: watcher.stdout }).on('line', (line) =>
+  createInterface({ input: child.stdout! }).on('line', (line) =>
     events.push(JSON.parse(line) as MonitorEvent),
   );
-  return { watcher, events };
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  return { child, events, stderr: () => stderr };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { AgentMatcher } from './agent-matcher';
+import { isForkCopy } from './fork-copy';
 import type { LineageMemory } from './lineage-memory';
 
 export type AttributionSource = 'agent' | 'lineage' | 'ancestry' | 'env' | 'command' | 'group' | 'session';
@@ -42,11 +43,22 @@ export function attribute(
 
   const direct = (r: ProcessRecord): Attribution | null => {
     const agent = matcher.agentOf(r);
-    if (agent) return { agent, agentPid: r.pid, source: 'agent', isAgent: true };
+    if (agent) return forkOfAgent(r) ?? { agent, agentPid: r.pid, source: 'agent', isAgent: true };
     const remembered = memory?.byIdentity.get(identityKey(r.pid, r.startKey));
     if (remembered)
       return { agent: remembered.agent, agentPid: remembered.agentPid, source: 'lineage', isAgent: false };
     return null;
+  };
+
+  /**
+   * An agent's child read between its fork and its exec (a tool call's shell, still the agent's copy) is
+   * that agent's, never an agent of its own: its group is the agent's tool call from first sight.
+   */
+  const forkOfAgent = (r: ProcessRecord): Attribution | null => {
+    const parent = byPid.get(r.ppid);
+    if (!parent || !isForkCopy(r, parent)) return null;
+    const p = resolve(parent);
+    return p?.isAgent ? { agent: p.agent, agentPid: p.agentPid, source: 'ancestry', isAgent: false } : null;
   };
 
   const fromParent = (r: ProcessRecord): Attribution | null => {

@@ -45,6 +45,7 @@ export class GroupTracker {
         }
       }
       group.live = current;
+      group.liveAtPidEpoch = state.pidEpoch;
       for (const m of members) group.members.set(m.identity, m);
       const leader = members.find((m) => m.record.pid === pgid);
       // The leader's attribution changes only when it was misread (a tool call's shell taken for the
@@ -79,6 +80,11 @@ export class GroupTracker {
    * not yet seen).
    */
   private stillHolds(group: TrackedGroup, members: readonly TrackedProcess[]): boolean {
+    // Its number cannot have gone to a new group: a PGID stays taken while any process is in the group,
+    // and a freed pid is handed out again only once the counter comes round (a leader that exited while
+    // its first child was not read yet, read alone at the next look, is the same group).
+    const epoch = this.state.pidEpoch;
+    if (epoch !== null && group.liveAtPidEpoch === epoch) return true;
     if (!members.some((m) => group.live.has(m.identity))) return false;
     const holder = members.find((m) => m.record.pid === group.pgid);
     return !holder || group.members.has(holder.identity) || holder.record.startedAt <= group.startedAt;

@@ -19,6 +19,12 @@ export class MonitorState {
    * parents, groups, sessions and attribution alone stands while it stays put.
    */
   structureEpoch = 0;
+  /**
+   * Moves each time the kernel's pid counter may have come back round (it went back, jumped too far to
+   * follow, or a look listed the table instead): while it stands, no pid was handed out twice. Null where
+   * the counter is not followed (macOS).
+   */
+  pidEpoch: number | null = null;
   private marksMemo = { epoch: -1, every: false };
   /**
    * Counts changes a view shows that the structure does not: a record read with other values, a CPU

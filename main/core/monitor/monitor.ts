@@ -16,6 +16,8 @@ import { PidWatch } from './pid-watch';
 import { SpawnBirths } from './spawn-births';
 import { SpawnStormCheck } from './spawn-storm-check';
 import { ProcessTable } from './process-table';
+import { ReadFailureNote } from './read-failure-note';
+import { ProcReadFailed } from '../sampling/read-failure';
 import { noteSignalOn } from './signal-notes';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 import { VersionGate } from './version-gate';
@@ -55,6 +57,8 @@ export class Monitor {
   private restoredChecked = false;
   readonly errors = { count: 0, last: null as string | null };
   storageProblem: string | null = null;
+  /** Looks that could not read processes for want of descriptors, said once (see read-failure-note). */
+  private readonly readFailures: ReadFailureNote;
   private version = 0;
   /** The memory check and the incidents run again only when what they read may have moved (see ingest). */
   private readonly memoryGate = new VersionGate();
@@ -78,6 +82,7 @@ export class Monitor {
     this.spawnStorms = new SpawnStormCheck(this.state, this.incidents, () => this.settings);
     this.policies = new PolicyGlue(this.state, this.incidents, () => this.flush());
     this.incidentPorts = new IncidentPortGlue(this.incidents, () => this.flush());
+    this.readFailures = new ReadFailureNote((message) => options.onError?.('sampling', message));
     this.pidWatch = new PidWatch(options.sampler, this.state);
     this.pidWatch.onNewPids = (pids) => this.births.announce(pids);
     const { sampler, watchIntervalMs, idleWatchIntervalMs } = options;
@@ -129,6 +134,11 @@ export class Monitor {
    */
   get viewVersion(): number {
     return this.version;
+  }
+
+  /** Why processes are left unread now (out of descriptors); null while every look reads them. */
+  get readProblem(): string | null {
+    return this.readFailures.current;
   }
 
   /** How many of its polls came so late that it was stalled (stall.ts), and so started readings afresh. */
@@ -249,6 +259,8 @@ export class Monitor {
     try {
       run();
     } catch (err) {
+      // Corral could not look (a listing refused for want of descriptors): said once, not at every look.
+      if (err instanceof ProcReadFailed) return this.readFailures.check(err.message);
       this.errors.count++;
       this.errors.last = `${step}: ${err instanceof Error ? err.message : String(err)}`;
       this.options.onError?.(step, err);
@@ -264,6 +276,14 @@ export class Monitor {
     isPoll: boolean,
   ): void {
     const valueChanges = this.state.valueChanges;
+    // A process the sampler could not look at (out of descriptors) is neither gone nor new: it is kept
+    // as known, and read again at the next look.
+    const unread = this.options.sampler.unreadPids?.();
+    if (unread && unread.size > 0) {
+      if (alive) alive = new Set([...alive, ...unread]);
+      if (readPids) readPids = new Set([...readPids].filter((pid) => !unread.has(pid)));
+    }
+    this.readFailures.check(this.options.sampler.readFailure ?? null);
     this.table.ingest(records, alive, readPids, now, isPoll);
     // Births and exits change the structure; reads that found the same values change nothing.
     if (this.state.valueChanges !== valueChanges || this.state.structureChanged) this.version++;

@@ -29,7 +29,17 @@ export class PidWatch {
 
   /** A full sweep lists every pid: new pids are then the ones after the counter as it stands now. */
   restartPidCursor(): void {
+    const before = this.pidCursor;
     this.pidCursor = this.sampler.newPidsSince?.(null).cursor ?? null;
+    this.noteCounter(before, this.pidCursor, true);
+  }
+
+  /** A pid may have been handed out twice since the last look: the counter went back, or was not followed. */
+  private noteCounter(before: number | null, after: number | null, followed: boolean): void {
+    const state = this.state;
+    if (after === null) state.pidEpoch = null;
+    else if (state.pidEpoch === null) state.pidEpoch = 0;
+    else if (!followed || before === null || after < before) state.pidEpoch++;
   }
 
   /** Told each look's new pids, in the counter's order (null: the table was listed instead). */
@@ -43,11 +53,14 @@ export class PidWatch {
   discoverNewPids(): number[] | null {
     const sampler = this.sampler;
     if (!sampler.newPidsSince || this.pidCursor === null) {
+      this.state.pidEpoch = null;
       this.onNewPids?.(null);
       return null;
     }
+    const before = this.pidCursor;
     const { cursor, pids } = sampler.newPidsSince(this.pidCursor);
     this.pidCursor = cursor;
+    this.noteCounter(before, cursor, pids !== null);
     this.onNewPids?.(pids);
     return pids;
   }

@@ -38,6 +38,8 @@ export interface TrackedGroup {
   members: Map<string, TrackedProcess>;
   /** Identities currently in the group. */
   live: Set<string>;
+  /** MonitorState.pidEpoch when members were last seen in it. */
+  liveAtPidEpoch?: number | null;
   /** When a user asked Corral to stop this group. */
   stopRequestedAt: number | null;
   /** When a policy stopped it, and which one (set with stopRequestedAt). */

@@ -18,8 +18,19 @@ export interface ProcessSampler {
   sampleAll(): ProcessRecord[];
   /** Only the given pids (those still alive). */
   sampleSome(pids: Iterable<number>): ProcessRecord[];
-  /** All current pids, as cheaply as the platform allows. */
+  /**
+   * All current pids, as cheaply as the platform allows. Throws (ProcReadFailed) when the table could not
+   * be listed for a reason of Corral's own (out of descriptors), never a short list.
+   */
   listPids(): number[];
+  /**
+   * Pids the reads so far could not look at for a reason of Corral's own, not the process's (out of file
+   * descriptors: EMFILE, ENFILE): neither gone nor new. Each is read again at every look (in newPidsSince's
+   * and sampleAll's pids) until a read answers. Empty while every read succeeds.
+   */
+  unreadPids?(): ReadonlySet<number>;
+  /** Why those pids are unread (what the latest such read met); null while none is. */
+  readonly readFailure?: string | null;
   /**
    * Direct children of one process, far cheaper than a table scan (Linux: /proc/<pid>/task/<pid>/children).
    * null when the process is gone or the platform has no such interface.

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, readlinkSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import type { ListeningPort } from '../../../../shared/model';
 import type { HeldPipe } from '../../model/held-pipe';
 import type {
@@ -15,19 +14,22 @@ import { heldPipeLinks } from './held-pipe-links';
 import { procMemberReader } from './member-stats';
 import { NO_EXIT_WAIT, type ExitWaitState } from '../threaded-exit-watch';
 import { forgetMissing, readEach } from '../read-each';
+import { ProcReadFailed, readFailureOf } from '../read-failure';
+import { UnreadPids } from '../unread-pids';
 import { AT_CLKTCK, AT_PAGESZ, auxvValue } from './auxv';
+import { getconf } from './getconf';
 import { KeptProcFds } from './kept-proc-fds';
 import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
 import { readInExecWindow } from './exec-window';
-import { keepText, readIdentity, sameText, type IdentityCache } from './process-identity';
+import { keepText, readIdentity, sameText, ttyOf, type IdentityCache } from './process-identity';
 import { runDelayMs, SchedstatProbe } from './schedstat-probe';
-import { parseStat, statState, ttyName } from './stat-parser';
+import { parseStat, statState } from './stat-parser';
 import { listProcPids } from './list-proc-pids';
 import { PendingBirths } from './pending-births';
-import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
+import { counterMatchesProc, lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
 
 /**
  * A listing of /proc misses a process being born (its pid allocated, not yet attached: see
@@ -54,6 +56,8 @@ export class LinuxSampler implements ProcessSampler {
   /** Parents found alive (or not) during the current batch of reads. */
   private readonly parentsAlive = new Map<number, boolean>();
   private memberRead: ((pids: Iterable<number>) => MemberStat[]) | null = null;
+  /** Pids a read could not look at for want of descriptors: read again at every look. */
+  private readonly unread = new UnreadPids();
   private readonly clockTicks: number;
   private readonly pageSize: number;
   private readonly bootTimeMs: number;
@@ -72,24 +76,49 @@ export class LinuxSampler implements ProcessSampler {
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
-    this.loadavgFd ??= ProcFileReader.open(`${this.procRoot}/loadavg`);
+    this.loadavgFd ??= ProcFileReader.openIfCan(`${this.procRoot}/loadavg`);
     const length = this.loadavgFd === null ? null : this.reader.reread(this.loadavgFd);
     const last = length === null ? -1 : lastPidOf(this.reader.bytes, length);
     if (last > 0) this.options.onPidCounter?.(last);
     const born = pidsBornSince(cursor, last, this.pidMax);
     // A first look, or a counter that jumped too far or went back (ns_last_pid): the caller lists instead.
     if (born.pids === null && last > 0 && born.cursor > LISTING_OVERLAP) born.cursor -= LISTING_OVERLAP;
-    if (born.pids !== null) born.pids = this.births.look(born.pids, performance.now());
+    if (born.pids !== null)
+      born.pids = this.unread.withUnread(this.births.look(born.pids, performance.now()));
     return born;
   }
 
+  /** Throws ProcReadFailed when /proc could not be listed (out of descriptors): never a short list. */
   listPids(): number[] {
-    return listProcPids(this.procRoot);
+    let pids: number[];
+    try {
+      pids = listProcPids(this.procRoot);
+    } catch (err) {
+      throw this.unread.unlistable(readFailureOf(err, this.procRoot));
+    }
+    this.unread.listed();
+    return pids;
+  }
+
+  unreadPids(): ReadonlySet<number> {
+    return this.unread.set;
+  }
+
+  get readFailure(): string | null {
+    return this.unread.failure;
   }
 
   /** Unchanged child lists come back as the same array, so a caller can skip them by identity. */
   childrenOf(pid: number): number[] | null {
-    const length = this.fds.readChildren(pid);
+    let length: number | null;
+    try {
+      length = this.fds.readChildren(pid);
+    } catch (err) {
+      if (!(err instanceof ProcReadFailed)) throw err;
+      // Not looked at: the list as last read stands, and the parent is read again at the next look.
+      this.unread.note(pid, err);
+      return this.lastChildren.get(pid)?.list ?? [];
+    }
     if (length === null) {
       this.lastChildren.delete(pid);
       return null;
@@ -122,6 +151,7 @@ export class LinuxSampler implements ProcessSampler {
     return this.exitWatch?.threadState ?? NO_EXIT_WAIT;
   }
 
+  /** Throws ProcReadFailed when it could not look: the exit watch then leaves the pid to child lists. */
   private startKeyNow(pid: number): number | null {
     const length = this.fds.readStat(pid);
     if (length === null) return null;
@@ -158,8 +188,20 @@ export class LinuxSampler implements ProcessSampler {
       for (const pid of fresh.pids) if (!this.fds.hasStat(pid)) pids.push(pid);
       return this.sampleSome(pids);
     }
-    this.sweepCursor = this.counterMatchesProc() ? this.newPidsSince(null).cursor : null;
-    const pids = this.listPids();
+    const before = this.sweepCursor;
+    this.counterUsable ??= counterMatchesProc(this.procRoot);
+    this.sweepCursor = this.counterUsable ? this.newPidsSince(null).cursor : null;
+    let pids: number[];
+    try {
+      pids = this.listPids();
+    } catch (err) {
+      if (!(err instanceof ProcReadFailed)) throw err;
+      // Not listed: every process known and the counter's new pids are read (those that cannot be stay
+      // unread, never gone), and the next sweep starts from the same place.
+      this.sweepCursor = before;
+      const known = new Set([...this.cache.keys(), ...this.fds.statPids(), ...(fresh?.pids ?? [])]);
+      return this.sampleSome(this.unread.withUnread([...known]));
+    }
     const records = this.sampleSome(pids);
     if (this.cache.size > records.length || this.fds.statCount > records.length)
       forgetMissing([...this.cache.keys(), ...this.fds.keptPids()], pids, (pid) => this.forget(pid));
@@ -170,18 +212,6 @@ export class LinuxSampler implements ProcessSampler {
   private everyKnownKept(): boolean {
     for (const pid of this.cache.keys()) if (!this.fds.hasStat(pid)) return false;
     return true;
-  }
-
-  /** /proc/loadavg counts pids of this process's namespace: usable only when procRoot is that namespace's. */
-  private counterMatchesProc(): boolean {
-    if (this.counterUsable === null) {
-      try {
-        this.counterUsable = readlinkSync(`${this.procRoot}/self`) === String(process.pid);
-      } catch {
-        this.counterUsable = false;
-      }
-    }
-    return this.counterUsable;
   }
 
   sampleSome(pids: Iterable<number>): ProcessRecord[] {
@@ -195,8 +225,16 @@ export class LinuxSampler implements ProcessSampler {
     return this.readInBatch(pid);
   }
 
-  /** readOne within a batch of reads, which shares what it found of parents. */
+  /**
+   * readOne within a batch of reads, which shares what it found of parents. A pid that could not be
+   * looked at (ProcReadFailed) is left unread, neither gone nor forgotten: the next look reads it again.
+   */
   private readInBatch(pid: number): ProcessRecord | null {
+    return this.unread.read(pid, () => this.readNow(pid));
+  }
+
+  /** `execRaced`: read again because an exec came while its files were read (see below). */
+  private readNow(pid: number, execRaced = false): ProcessRecord | null {
     const cached = this.cache.get(pid);
     // The probe reads before stat: if the process runs in between, the next look sees schedstat moved.
     // A parent gone means a new parent, which only stat shows.
@@ -243,6 +281,9 @@ export class LinuxSampler implements ProcessSampler {
         this.options.markerKeys,
       );
       if (!fresh) return null;
+      // Exec'd while its files were read (stat and cmdline of the old image, environ of the new, which
+      // made a tool call's shell look like its agent): read whole again, once, not kept as two images.
+      if (!execRaced && this.nameNow(pid, f.name) !== f.name) return this.readNow(pid, true);
       fresh.readMidExec = readInExecWindow({ pid, ppid: f.ppid, state: f.state, argv: fresh.argv });
       this.cache.set(pid, fresh);
       known = fresh;
@@ -262,7 +303,7 @@ export class LinuxSampler implements ProcessSampler {
       threads: f.threads,
       name: f.name,
       argv: known.argv,
-      tty: this.ttyOf(known, f.ttyNr),
+      tty: ttyOf(known, f.ttyNr),
       markers: known.markers,
       environReadable: known.environReadable,
     };
@@ -273,6 +314,12 @@ export class LinuxSampler implements ProcessSampler {
     known.singleThreaded = f.threads === 1;
     known.schedText = sched && known === cached ? keepText(known.schedText, sched.bytes, sched.length) : null;
     return record;
+  }
+
+  /** The name its kept stat shows now (`read` where none is kept): exec changes it. */
+  private nameNow(pid: number, read: string): string {
+    const length = this.fds.rereadStat(pid);
+    return (length !== null && parseStat(this.reader.bytes, length, read)?.name) || read;
   }
 
   /**
@@ -319,15 +366,6 @@ export class LinuxSampler implements ProcessSampler {
     return alive;
   }
 
-  /** The terminal's name, kept with the identity: it rarely changes, and is read every second. */
-  private ttyOf(known: IdentityCache, ttyNr: number): string | null {
-    if (known.ttyNr !== ttyNr) {
-      known.ttyNr = ttyNr;
-      known.tty = ttyName(ttyNr);
-    }
-    return known.tty;
-  }
-
   private forget(pid: number): void {
     this.cache.delete(pid);
     this.probe.forget(pid);
@@ -360,17 +398,6 @@ export class LinuxSampler implements ProcessSampler {
     this.exitWatch?.close();
     if (this.loadavgFd !== null) closeSync(this.loadavgFd);
     this.loadavgFd = null;
-  }
-}
-
-function getconf(name: string, fallback: number): number {
-  try {
-    const n = Number(
-      execFileSync('getconf', [name], { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } }),
-    );
-    return Number.isFinite(n) && n > 0 ? n : fallback;
-  } catch {
-    return fallback;
   }
 }
 

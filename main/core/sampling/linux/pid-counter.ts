@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 
 // The kernel's last-pid counter and what it takes to read new pids from it, shared by the monitor's
 // sampler and the hook's one-shot reader (which must not load the sampler's native code).
@@ -94,4 +94,13 @@ function bootTimeFromUptime(procRoot: string, now: () => number): number | null 
 export function uptimeMsOf(text: string): number | null {
   const m = /^(\d+)\.(\d\d) /.exec(text);
   return m ? Number(m[1]) * 1000 + Number(m[2]) * 10 : null;
+}
+
+/** /proc/loadavg counts pids of this process's namespace: usable only when procRoot is that namespace's. */
+export function counterMatchesProc(procRoot: string): boolean {
+  try {
+    return readlinkSync(`${procRoot}/self`) === String(process.pid);
+  } catch {
+    return false;
+  }
 }

@@ -27,7 +27,10 @@ export class PidfdExitWatch extends ThreadedExitWatch {
   private exitedInThread: number[] = [];
   private readonly pidOfFd = new Map<number, number>();
 
-  /** `startKeyNow` reads the start time of whatever process holds a pid now (null: none). */
+  /**
+   * `startKeyNow` reads the start time of whatever process holds a pid now (null: none); it throws when it
+   * could not look (out of descriptors).
+   */
   constructor(private readonly startKeyNow: (pid: number) => number | null) {
     super();
   }
@@ -64,9 +67,12 @@ export class PidfdExitWatch extends ThreadedExitWatch {
         continue;
       }
       // Opened by pid, so it is the process we mean only if that process still holds the pid now.
-      if (this.startKeyNow(pid) !== startKey) {
+      const now = this.startKeyOrUnknown(pid);
+      if (now !== startKey) {
         pidfdClose(opened.fd);
-        this.goneBeforeFollowed.push(pid);
+        // Not looked at (no descriptor to read its stat with): left to the child lists, never taken for gone.
+        if (now === 'unknown') coverage = 'some';
+        else this.goneBeforeFollowed.push(pid);
         continue;
       }
       this.followed.set(pid, { startKey, fd: opened.fd });
@@ -76,6 +82,14 @@ export class PidfdExitWatch extends ThreadedExitWatch {
       this.setChanged = true;
     }
     return coverage;
+  }
+
+  private startKeyOrUnknown(pid: number): number | null | 'unknown' {
+    try {
+      return this.startKeyNow(pid);
+    } catch {
+      return 'unknown';
+    }
   }
 
   /**

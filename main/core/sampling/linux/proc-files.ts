@@ -1,4 +1,20 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { ProcReadFailed, readFailureOf } from '../read-failure';
+
+/**
+ * What an open or read of /proc/<pid>/… fails with when the process is gone (ENOENT, ESRCH; ENOTDIR for a
+ * pid that is a thread's file) or is not ours to read (EACCES, EPERM): the answer is about the process.
+ * Anything else (EMFILE and ENFILE for a full descriptor table, ENOMEM, EIO…) is about Corral: the
+ * process was not looked at, and is neither gone nor unreadable.
+ */
+const ABOUT_THE_PROCESS = new Set(['ENOENT', 'ESRCH', 'ENOTDIR', 'EACCES', 'EPERM']);
+
+/** Null for an error about the process (gone, not ours); throws ProcReadFailed for one about Corral. */
+function aboutTheProcess(err: unknown, path: string): null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string' && ABOUT_THE_PROCESS.has(code)) return null;
+  throw readFailureOf(err, path);
+}
 
 /**
  * Synchronous reads of small /proc files into one reused buffer. Synchronous on purpose: /proc
@@ -9,7 +25,8 @@ export class ProcFileReader {
   private buf = Buffer.allocUnsafe(64 * 1024);
 
   /**
-   * Reads a whole file into `this.bytes`; null if the process is gone or the file unreadable.
+   * Reads a whole file into `this.bytes`; null if the process is gone or the file not ours to read.
+   * Throws ProcReadFailed when Corral could not look (out of descriptors: EMFILE, ENFILE).
    * `singleShot`: the kernel writes the file whole in one read (stat, loadavg: single_open files), so
    * a read that leaves room in the buffer is the end and no second read is needed to see EOF.
    */
@@ -17,8 +34,8 @@ export class ProcFileReader {
     let fd: number;
     try {
       fd = openSync(path, 'r');
-    } catch {
-      return null;
+    } catch (err) {
+      return aboutTheProcess(err, path);
     }
     try {
       let length = 0;
@@ -35,9 +52,9 @@ export class ProcFileReader {
       }
       const uid = wantOwner ? fstatSync(fd).uid : -1;
       return { length, uid };
-    } catch {
+    } catch (err) {
       // ESRCH (the process exited between open and read) or EACCES: both mean "not readable now".
-      return null;
+      return aboutTheProcess(err, path);
     } finally {
       closeSync(fd);
     }
@@ -52,12 +69,22 @@ export class ProcFileReader {
     }
   }
 
-  /** Opens a file to keep and re-read; null when the process is gone. */
+  /** Opens a file to keep and re-read; null when the process is gone; throws ProcReadFailed as read does. */
   static open(path: string): number | null {
     try {
       return openSync(path, 'r');
-    } catch {
-      return null;
+    } catch (err) {
+      return aboutTheProcess(err, path);
+    }
+  }
+
+  /** A descriptor to keep, or null when none can be had now (the process gone, or no descriptor free). */
+  static openIfCan(path: string): number | null {
+    try {
+      return ProcFileReader.open(path);
+    } catch (err) {
+      if (err instanceof ProcReadFailed) return null;
+      throw err;
     }
   }
 

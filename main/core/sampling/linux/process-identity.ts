@@ -1,6 +1,7 @@
 import type { ProcessRecord } from '../../model/process-record';
 import { argvFromCmdline, pickEnv } from './nul-fields';
 import type { ProcFileReader } from './proc-files';
+import { ttyName } from './stat-parser';
 
 /** What a process keeps until it execs: read once, then the record is rebuilt from stat alone. */
 export interface IdentityCache {
@@ -72,4 +73,13 @@ export function keepText(kept: Buffer | null, bytes: Buffer, length: number): Bu
   const into = kept !== null && kept.length === length ? kept : Buffer.allocUnsafe(length);
   bytes.copy(into, 0, 0, length);
   return into;
+}
+
+/** The terminal's name, kept with the identity: it rarely changes, and is read every second. */
+export function ttyOf(known: IdentityCache, ttyNr: number): string | null {
+  if (known.ttyNr !== ttyNr) {
+    known.ttyNr = ttyNr;
+    known.tty = ttyName(ttyNr);
+  }
+  return known.tty;
 }

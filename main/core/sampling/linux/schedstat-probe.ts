@@ -20,8 +20,17 @@ export class SchedstatProbe {
   readonly usable: boolean;
 
   constructor(private readonly procRoot: string) {
-    const own = this.reader.read(`${procRoot}/self/schedstat`, { singleShot: true });
-    this.usable = own !== null && keepsStatistics(this.reader.bytes.toString('latin1', 0, own.length));
+    this.usable = this.readsOwnStatistics(procRoot);
+  }
+
+  private readsOwnStatistics(procRoot: string): boolean {
+    try {
+      const own = this.reader.read(`${procRoot}/self/schedstat`, { singleShot: true });
+      return own !== null && keepsStatistics(this.reader.bytes.toString('latin1', 0, own.length));
+    } catch {
+      // No descriptor to read it with (ProcReadFailed): the probe only saves work, stat is read instead.
+      return false;
+    }
   }
 
   /** The schedstat text of `pid` now, in a buffer reused by the next read; null when gone or unreadable. */
@@ -29,7 +38,7 @@ export class SchedstatProbe {
     let fd = this.fds.get(pid);
     if (fd === undefined) {
       if (keptFds.total >= keptFds.optionalBelow) return null;
-      const opened = ProcFileReader.open(`${this.procRoot}/${pid}/schedstat`);
+      const opened = ProcFileReader.openIfCan(`${this.procRoot}/${pid}/schedstat`);
       if (opened === null) return null;
       fd = opened;
       this.fds.set(pid, fd);
