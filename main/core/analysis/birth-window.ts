@@ -5,8 +5,28 @@ const KEEP_MS = 60_000;
 /** A rate over less time than this is too noisy (a build's first burst): it is divided by this much. */
 const MIN_SPAN_MS = 2_000;
 
+/** A loop's shell that starts `sleep` once for at most this many of its command's starts is pacing it. */
+const PACED_SLEEPS = 3;
+
+/** `sleep`, however it is named (`/bin/sleep 1`, `sleep 0.1`). */
+export const isSleep = (command: string): boolean => /^(\S*\/)?sleep(\s|$)/.test(command);
+
+/**
+ * The buckets under `key`; a new key only while fewer than `cap` are kept, after those with no birth in
+ * the last minute are dropped. Undefined when full.
+ */
+function bucketsOf<K>(map: Map<K, Buckets>, key: K, at: number, cap: number): Buckets | undefined {
+  let buckets = map.get(key);
+  if (buckets) return buckets;
+  if (map.size >= cap) for (const [k, b] of map) if (b.within(at, KEEP_MS) === 0) map.delete(k);
+  if (map.size >= cap) return undefined;
+  buckets = new Buckets();
+  map.set(key, buckets);
+  return buckets;
+}
+
 /** Counts over time, in buckets, for the last minute. */
-class Buckets {
+export class Buckets {
   private readonly buckets: Array<[number, number]> = [];
   total = 0;
 
@@ -40,6 +60,10 @@ class Buckets {
 export class BirthWindow {
   private readonly births = new Buckets();
   private readonly commands = new Map<string, Buckets>();
+  /** Births by the shell that started them and their command line: `${shell pid}\0${command}`. */
+  private readonly loops = new Map<string, Buckets>();
+  /** `sleep`s each shell started: a loop that sleeps between its tries is waiting, not storming. */
+  private readonly sleeps = new Map<number, Buckets>();
   /** Births counted without being read (pids the counter announced between two of the group's births). */
   unseen = 0;
 
@@ -68,6 +92,35 @@ export class BirthWindow {
       this.commands.set(command, buckets);
     }
     buckets.add(at, count);
+  }
+
+  /** `count` of the births at `at` ran `command`, started by the shell `shell` (a loop's body). */
+  addLoop(at: number, shell: number, command: string, count: number): void {
+    if (isSleep(command)) {
+      bucketsOf(this.sleeps, shell, at, this.maxCommands)?.add(at, count);
+      return;
+    }
+    bucketsOf(this.loops, `${shell}\0${command}`, at, this.maxCommands)?.add(at, count);
+  }
+
+  /**
+   * The busiest shell loop: one shell starting one command line, its starts a minute over the last
+   * `windowMs` (as perMinute), leaving out a loop whose shell also starts `sleep` at least once for
+   * every PACED_SLEEPS of its command's starts (`until curl …; do sleep 0.1; done`).
+   */
+  topLoop(now: number, windowMs: number): { perMinute: number; command: string | null } {
+    let most = 0;
+    let command: string | null = null;
+    for (const [key, buckets] of this.loops) {
+      const n = buckets.within(now, windowMs);
+      if (n <= most) continue;
+      const cut = key.indexOf('\0');
+      const slept = this.sleeps.get(Number(key.slice(0, cut)))?.within(now, windowMs) ?? 0;
+      if (slept * PACED_SLEEPS >= n) continue;
+      most = n;
+      command = key.slice(cut + 1);
+    }
+    return { perMinute: this.scale(most, now, windowMs), command };
   }
 
   /** Births in the last `windowMs` (to bucket precision), at most the last minute. */

@@ -13,6 +13,11 @@ export interface ProcessRecord extends ProcessIds {
   startedAt: number;
   /** Cumulative user + system CPU time, ms; null when the kernel will not tell (another user's process on macOS). */
   cpuTimeMs: number | null;
+  /**
+   * CPU time of its children that exited and were waited for by it (Linux: cutime + cstime; macOS:
+   * ri_child_user_time + ri_child_system_time), ms; absent where the sampler could not read it.
+   */
+  childCpuTimeMs?: number;
   /** Resident set size; null when the kernel will not tell (another user's process on macOS). */
   rssBytes: number | null;
   /**

@@ -79,6 +79,18 @@ export class MonitorState {
     return memo.every;
   }
 
+  /**
+   * The storming group a process belongs to: its own group, or the tool call's group it left (births
+   * are counted there too). What is born into one is summarized by the storm, not announced.
+   */
+  stormingGroupOf(p: TrackedProcess): TrackedGroup | undefined {
+    const own = this.liveGroupByPgid.get(p.record.pgid);
+    if (own?.spawns?.state.active) return own;
+    const originPgid = p.lineage?.originPgid;
+    const origin = originPgid === undefined ? undefined : this.liveGroupByPgid.get(originPgid);
+    return origin?.spawns?.state.active ? origin : undefined;
+  }
+
   liveAgentProcs(): TrackedProcess[] {
     const live: TrackedProcess[] = [];
     for (const pid of this.agentPids) {

@@ -247,14 +247,21 @@ export class ProcessTable {
     const r = p.record;
     p.attribution = attribution;
     this.state.structureChanged = true;
-    this.state.lastActivityAt = performance.now();
     this.probation.delete(r.pid);
     if (p.exitedAt === null) this.state.agentPids.add(r.pid);
     p.lineage = this.lineageFor(r, attribution, now);
     this.memory.remember(p.identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
-    p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
     this.noteMarkedToolCall(p);
-    if (!attribution.isAgent) this.state.emit('process-started', p, now);
+    const storm = attribution.isAgent ? undefined : this.state.stormingGroupOf(p);
+    if (storm) {
+      // A storm's births do not keep the watch at its fast pace, nor fill the timeline and the events.
+      p.summarized = true;
+      storm.spawns!.unannounced++;
+    } else {
+      this.state.lastActivityAt = performance.now();
+      p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
+      if (!attribution.isAgent) this.state.emit('process-started', p, now);
+    }
     // When first seen, no reparenting was observed yet: only the structure can show an orphan.
     if (isOrphan(this.orphanEvidence(p, false))) this.markOrphaned(p, now, 'found adopted');
   }
@@ -339,6 +346,7 @@ export class ProcessTable {
 
   private markOrphaned(p: TrackedProcess, now: number, why: string): void {
     p.orphanedAt = now;
+    if (p.summarized) return;
     this.state.emit('orphaned', p, now, {
       ppid: p.record.ppid,
       originalPpid: p.lineage?.originalPpid ?? null,
@@ -351,10 +359,14 @@ export class ProcessTable {
     if (p.exitedAt === null) {
       p.exitedAt = now;
       this.state.structureChanged = true;
-      if (p.attribution) this.state.lastActivityAt = performance.now();
+      if (p.attribution && !p.summarized) this.state.lastActivityAt = performance.now();
       this.state.agentPids.delete(p.record.pid);
       this.state.agentsMarkingToolCalls.delete(p.identity);
-      if (p.attribution) {
+      if (p.summarized) {
+        const storm = this.state.stormingGroupOf(p);
+        if (storm) storm.spawns!.unannounced++;
+        if (p.runaway.active) this.closeRunawaySpan(p, now);
+      } else if (p.attribution) {
         p.markers.push({ at: now, kind: 'exited', label: 'exited' });
         if (!p.attribution.isAgent) this.state.emit('process-exited', p, now);
         if (p.runaway.active) this.closeRunawaySpan(p, now);
@@ -365,8 +377,7 @@ export class ProcessTable {
 
   private trackCpu(p: TrackedProcess, percent: number | null, now: number, readAt: number | undefined): void {
     if (percent === null) return;
-    p.history ??= new CpuHistory(this.context.baseMs);
-    p.history.add(now, percent);
+    if (!p.summarized) (p.history ??= new CpuHistory(this.context.baseMs)).add(now, percent);
     if (p.attribution?.isAgent) return;
     const before = p.runaway.active;
     const running =
