@@ -91,6 +91,12 @@ export class MonitorState {
     return origin?.spawns?.state.active ? origin : undefined;
   }
 
+  /** Whether any live group is flagged spawn-storm now. */
+  someGroupStorming(): boolean {
+    for (const g of this.liveGroupByPgid.values()) if (g.spawns?.state.active) return true;
+    return false;
+  }
+
   liveAgentProcs(): TrackedProcess[] {
     const live: TrackedProcess[] = [];
     for (const pid of this.agentPids) {

@@ -252,13 +252,13 @@ export class ProcessTable {
     p.lineage = this.lineageFor(r, attribution, now);
     this.memory.remember(p.identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
     this.noteMarkedToolCall(p);
+    this.state.lastActivityAt = performance.now();
     const storm = attribution.isAgent ? undefined : this.state.stormingGroupOf(p);
     if (storm) {
-      // A storm's births do not keep the watch at its fast pace, nor fill the timeline and the events.
+      // A storm's births fill neither the timeline nor the events: its summary counts them.
       p.summarized = true;
       storm.spawns!.unannounced++;
     } else {
-      this.state.lastActivityAt = performance.now();
       p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
       if (!attribution.isAgent) this.state.emit('process-started', p, now);
     }
@@ -359,7 +359,7 @@ export class ProcessTable {
     if (p.exitedAt === null) {
       p.exitedAt = now;
       this.state.structureChanged = true;
-      if (p.attribution && !p.summarized) this.state.lastActivityAt = performance.now();
+      if (p.attribution) this.state.lastActivityAt = performance.now();
       this.state.agentPids.delete(p.record.pid);
       this.state.agentsMarkingToolCalls.delete(p.identity);
       if (p.summarized) {

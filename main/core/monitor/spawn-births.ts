@@ -34,16 +34,19 @@ function shellOf(parent: TrackedProcess | undefined): number | null {
   return parent && parent.exitedAt === null && SHELLS.has(parent.record.name) ? parent.record.pid : null;
 }
 
-function addCommand(
+/**
+ * `count` births of the group at `now`, read (`seen`) or counted between two that were; `command` when
+ * their command line was read, `shell` when a shell started them (its loop, spawn-storm's rule).
+ */
+function addBirths(
   g: TrackedGroup,
   now: number,
-  command: string,
-  shell: number | null,
-  count: number,
+  b: { count: number; seen: boolean; command: string | null; shell: number | null },
 ): void {
-  const window = g.spawns!.window;
-  window.addCommand(now, command, count);
-  if (shell !== null) window.addLoop(now, shell, command, count);
+  const window = spawnsOf(g, now).window;
+  window.add(now, b.count, b.seen);
+  if (b.command !== null) window.addCommand(now, b.command, b.count);
+  if (b.shell !== null) window.loops.add(now, b.shell, b.count, b.seen ? b.command : null);
 }
 
 /** The command of a record, or null while it is still its parent's copy (forked, not yet exec'd). */
@@ -113,11 +116,7 @@ export class SpawnBirths {
       if (firstLook) continue;
       const birth = this.birthOf(p);
       born.set(r.pid, birth);
-      for (const g of birth.groups) {
-        const window = spawnsOf(g, now).window;
-        window.add(now, 1, true);
-        if (birth.command !== null) addCommand(g, now, birth.command, birth.shell, 1);
-      }
+      for (const g of birth.groups) addBirths(g, now, { ...birth, count: 1, seen: true });
       if (birth.command === null && birth.groups.length > 0)
         this.beforeExec.set(p, { groups: birth.groups, shell: birth.shell });
     }
@@ -130,10 +129,8 @@ export class SpawnBirths {
         if (last && birth.key !== null && last.key === birth.key && this.unseen > 0) {
           const command = last.command !== null && last.command === birth.command ? birth.command : null;
           const shell = last.shell === birth.shell ? birth.shell : null;
-          for (const g of birth.groups) {
-            spawnsOf(g, now).window.add(now, this.unseen, false);
-            if (command !== null) addCommand(g, now, command, shell, this.unseen);
-          }
+          for (const g of birth.groups)
+            addBirths(g, now, { count: this.unseen, seen: false, command, shell });
         }
         this.last = birth;
         this.unseen = 0;
@@ -149,7 +146,10 @@ export class SpawnBirths {
     if (command === null && p.exitedAt === null) return;
     this.beforeExec.delete(p);
     if (command !== null)
-      for (const g of before.groups) if (g.spawns) addCommand(g, now, command, before.shell, 1);
+      for (const g of before.groups) {
+        g.spawns?.window.addCommand(now, command, 1);
+        if (before.shell !== null) g.spawns?.window.loops.add(now, before.shell, 0, command);
+      }
   }
 
   private birthOf(p: TrackedProcess): Birth {

@@ -86,7 +86,7 @@ export class SpawnStormCheck {
     const windowMs = policy.windowSeconds * 1000;
     const rateMs = rateWindowMs(policy);
     const perMinute = spawns.window.perMinute(now, rateMs);
-    const repeatsPerMinute = spawns.window.topLoop(now, rateMs).perMinute;
+    const repeatsPerMinute = spawns.window.topLoopPerMinute(now, rateMs);
     const membersWindowAgo = spawns.membersAt(now, live, windowMs);
     const before = spawns.state;
     const after = nextSpawnStormState(
