@@ -204,10 +204,17 @@ export function procArgs2(
 }
 
 /** struct rusage_info_v4 (xnu bsd/sys/resource.h): uuid[16] then 36 × uint64; only the memory fields filled. */
-export function rusageInfoV4(f: { residentBytes: number; physFootprint: number }): Buffer {
+export function rusageInfoV4(f: {
+  residentBytes: number;
+  physFootprint: number;
+  childUserTicks?: number;
+  childSystemTicks?: number;
+}): Buffer {
   const u64s: Field[] = Array.from({ length: 35 }, () => ['u64', 0] as Field);
   u64s[6] = ['u64', f.residentBytes]; // ri_resident_size
   u64s[7] = ['u64', f.physFootprint]; // ri_phys_footprint
+  u64s[10] = ['u64', f.childUserTicks ?? 0]; // ri_child_user_time
+  u64s[11] = ['u64', f.childSystemTicks ?? 0]; // ri_child_system_time
   return layout([['char', 16, new Uint8Array(16)], ...u64s]);
 }
 

@@ -22,7 +22,7 @@ beforeEach(() => {
 
 function put(
   fields: BsdInfoFields,
-  opts: { cpuTicks?: number; footprint?: number; sid?: number; argv?: string[] } = {},
+  opts: { cpuTicks?: number; footprint?: number; childTicks?: number; sid?: number; argv?: string[] } = {},
 ) {
   lib.processes.set(fields.pid, {
     ...processInfos(fields, {
@@ -32,7 +32,12 @@ function put(
       runningThreads: 0,
     }),
     procArgs2: procArgs2(opts.argv?.[0] ?? '/bin/x', opts.argv ?? ['x'], ['CLAUDECODE=1']),
-    rusage: rusageInfoV4({ residentBytes: 50 << 20, physFootprint: opts.footprint ?? 0 }),
+    rusage: rusageInfoV4({
+      residentBytes: 50 << 20,
+      physFootprint: opts.footprint ?? 0,
+      childUserTicks: opts.childTicks ?? 0,
+      childSystemTicks: (opts.childTicks ?? 0) / 2,
+    }),
     sid: opts.sid ?? fields.pid,
   });
 }
@@ -85,6 +90,15 @@ describe('DarwinSampler readings against xnu', () => {
     expect(record.footprintBytes).toBe(123 << 20);
   });
 
+  it('reports what reaped children burned (ri_child_user_time + ri_child_system_time) in ms, as cutime + cstime', () => {
+    lib.tbFrequency = 24_000_000;
+    put(base(14), { cpuTicks: 24_000_000, childTicks: 24_000_000 * 4 });
+    const record = new DarwinSampler({ markerKeys: MARKERS }, lib).sampleSome([14])[0]!;
+    expect(record.cpuTimeMs).toBeCloseTo(1000, 6);
+    // 4 s user + 2 s system of the children it waited for.
+    expect(record.childCpuTimeMs).toBeCloseTo(6000, 6);
+  });
+
   it("gives another user's process null CPU and memory, and asks for its task info once per identity", () => {
     put(base(20, 0));
     const sampler = new DarwinSampler({ markerKeys: MARKERS }, lib);
@@ -97,6 +111,7 @@ describe('DarwinSampler readings against xnu', () => {
       environReadable: false,
     });
     expect(record).not.toHaveProperty('footprintBytes');
+    expect(record).not.toHaveProperty('childCpuTimeMs');
     const refusedAsks = () =>
       lib.calls.filter(
         (c) =>

@@ -167,7 +167,9 @@ export class DarwinSampler implements ProcessSampler {
       // Leave it out rather than invent a session id (see ProcessRecord.sid).
       return null;
     }
-    const footprint = task && !zombie ? this.procInfo.footprintOf(pid) : null;
+    const usage = task && !zombie ? this.procInfo.rusageOf(pid) : null;
+    const footprint = usage?.footprint ?? null;
+    const childTicks = usage?.childTicks ?? null;
 
     return {
       pid,
@@ -179,6 +181,7 @@ export class DarwinSampler implements ProcessSampler {
       startKey: startMicros,
       startedAt: Math.floor(startMicros / 1000),
       cpuTimeMs: task ? this.ticksToMs(task.cpuMachTicks) : null,
+      ...(childTicks === null ? {} : { childCpuTimeMs: this.ticksToMs(childTicks) }),
       rssBytes: task ? task.residentBytes : null,
       ...(footprint === null ? {} : { footprintBytes: footprint }),
       name: bsd.name,

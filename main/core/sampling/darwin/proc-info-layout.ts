@@ -83,7 +83,13 @@ export const KERN_PROCARGS2 = 49;
  */
 export const RUSAGE_INFO_V4 = 4;
 export const RUSAGE_INFO_V4_SIZE = 16 + 35 * 8;
-export const RUSAGE_INFO = { residentSize: 64, physFootprint: 72 } as const;
+/** Offsets in it: the memory, and ri_child_user_time / ri_child_system_time (mach ticks of reaped children). */
+export const RUSAGE_INFO = {
+  residentSize: 64,
+  physFootprint: 72,
+  childUserTime: 96,
+  childSystemTime: 104,
+} as const;
 
 /** struct kevent (bsd/sys/event.h), 64-bit: ident, filter, flags, fflags, data, udata. */
 export const KEVENT_SIZE = 32;

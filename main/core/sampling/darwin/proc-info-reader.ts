@@ -4,6 +4,7 @@ import {
   type TaskInfo,
   decodeBsdInfo,
   decodeKinfoStartMicros,
+  decodeChildCpuTicks,
   decodePhysFootprint,
   decodeShortBsdInfo,
   decodeTaskInfo,
@@ -124,9 +125,12 @@ export class ProcInfoReader {
     return null;
   }
 
-  /** ri_phys_footprint from proc_pid_rusage(RUSAGE_INFO_V4), or null when refused or gone. */
-  footprintOf(pid: number): number | null {
+  /**
+   * From proc_pid_rusage(RUSAGE_INFO_V4): ri_phys_footprint, and the mach ticks of the children it
+   * reaped (ri_child_user_time + ri_child_system_time); null when refused or gone.
+   */
+  rusageOf(pid: number): { footprint: number | null; childTicks: number | null } | null {
     if (this.lib.procPidRusage(pid, RUSAGE_INFO_V4, this.rusage) !== 0) return null;
-    return decodePhysFootprint(this.rusage);
+    return { footprint: decodePhysFootprint(this.rusage), childTicks: decodeChildCpuTicks(this.rusage) };
   }
 }
