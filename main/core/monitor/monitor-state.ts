@@ -81,19 +81,20 @@ export class MonitorState {
 
   /**
    * The storming group a process belongs to: its own group, or the tool call's group it left (births
-   * are counted there too). What is born into one is summarized by the storm, not announced.
+   * are counted there too). Storming: flagged spawn-storm, or over a rate threshold and waiting out the
+   * window for the flag. What is born into one is summarized by the storm, not announced.
    */
   stormingGroupOf(p: TrackedProcess): TrackedGroup | undefined {
     const own = this.liveGroupByPgid.get(p.record.pgid);
-    if (own?.spawns?.state.active) return own;
+    if (isStorming(own)) return own;
     const originPgid = p.lineage?.originPgid;
     const origin = originPgid === undefined ? undefined : this.liveGroupByPgid.get(originPgid);
-    return origin?.spawns?.state.active ? origin : undefined;
+    return isStorming(origin) ? origin : undefined;
   }
 
-  /** Whether any live group is flagged spawn-storm now. */
+  /** Whether any live group storms now (see stormingGroupOf). */
   someGroupStorming(): boolean {
-    for (const g of this.liveGroupByPgid.values()) if (g.spawns?.state.active) return true;
+    for (const g of this.liveGroupByPgid.values()) if (isStorming(g)) return true;
     return false;
   }
 
@@ -168,4 +169,9 @@ export class MonitorState {
     );
     return formatGroupId({ pgid: p.record.pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey });
   }
+}
+
+function isStorming(group: TrackedGroup | undefined): group is TrackedGroup {
+  const state = group?.spawns?.state;
+  return state !== undefined && (state.active || state.highSince !== null);
 }

@@ -113,6 +113,7 @@ export class SpawnStormCheck {
       members: live,
       repeatedCommand: top?.command ?? null,
       repeatedCount: top?.count ?? null,
+      unannounced: spawns.unannounced,
     });
     spawns.summarizedAt = now;
     spawns.birthsAtSummary = facts.births;
