@@ -19,6 +19,7 @@ export type MonitorEventType =
   | 'memory-hog-cleared'
   | 'spawn-storm'
   | 'spawn-storm-cleared'
+  | 'spawn-storm-summary'
   | 'policy-matched'
   | 'stopped-by-policy';
 

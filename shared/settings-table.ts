@@ -59,10 +59,10 @@ export const DEFAULT_QUIET_POLL_INTERVAL_MS = 2000;
 
 /** Measured on a 2-core VM (docs/spawn-storms.md): far above `npm ci`, `make -j4` and `tsc -b`. */
 export const DEFAULT_SPAWN_STORM: NonNullable<Settings['spawnStorm']> = {
-  birthsPerMinute: 6000,
-  repeatsPerMinute: 300,
+  birthsPerMinute: 100_000,
+  repeatsPerMinute: 60,
   windowSeconds: 30,
-  members: 200,
+  members: 100,
 };
 
 export const DEFAULT_SETTINGS: Settings = {

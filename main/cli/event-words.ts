@@ -58,6 +58,8 @@ function factWords(e: MonitorEvent): string {
         : d.reason === 'repeated-command'
           ? `starts ${commandThatMatters(String(d.repeatedCommand))} ${d.repeatsPerMinute} times a minute`
           : `starts ${d.birthsPerMinute} processes a minute${d.repeatedCommand ? `, mostly ${commandThatMatters(String(d.repeatedCommand))}` : ''}`;
+    case 'spawn-storm-summary':
+      return `still storming: ${d.birthsSince} started in ${Math.round(Number(d.sinceMs) / 1000)} s (${d.birthsPerMinute} a minute)${d.repeatedCommand ? `, mostly ${commandThatMatters(String(d.repeatedCommand))}` : ''}`;
     case 'spawn-storm-cleared':
       return `starts processes slowly again (${d.birthsPerMinute} a minute)`;
     case 'incident-opened':

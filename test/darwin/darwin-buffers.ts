@@ -213,6 +213,8 @@ export function rusageInfoV4(f: {
   userTicks?: number;
   systemTicks?: number;
   runnableTicks?: number;
+  childUserTicks?: number;
+  childSystemTicks?: number;
 }): Buffer {
   const u64s: Field[] = Array.from({ length: 35 }, () => ['u64', 0] as Field);
   u64s[0] = ['u64', f.userTicks ?? 0]; // ri_user_time
@@ -220,6 +222,8 @@ export function rusageInfoV4(f: {
   u64s[34] = ['u64', f.runnableTicks ?? 0]; // ri_runnable_time, the last of v4
   u64s[6] = ['u64', f.residentBytes]; // ri_resident_size
   u64s[7] = ['u64', f.physFootprint]; // ri_phys_footprint
+  u64s[10] = ['u64', f.childUserTicks ?? 0]; // ri_child_user_time
+  u64s[11] = ['u64', f.childSystemTicks ?? 0]; // ri_child_system_time
   return layout([['char', 16, new Uint8Array(16)], ...u64s]);
 }
 

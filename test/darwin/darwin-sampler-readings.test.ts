@@ -26,6 +26,7 @@ function put(
     cpuTicks?: number;
     footprint?: number;
     runnableTicks?: number;
+    childTicks?: number;
     sid?: number;
     argv?: string[];
   } = {},
@@ -43,6 +44,8 @@ function put(
       physFootprint: opts.footprint ?? 0,
       userTicks: opts.cpuTicks ?? 0,
       runnableTicks: opts.runnableTicks ?? 0,
+      childUserTicks: opts.childTicks ?? 0,
+      childSystemTicks: (opts.childTicks ?? 0) / 2,
     }),
     sid: opts.sid ?? fields.pid,
   });
@@ -112,6 +115,15 @@ describe('DarwinSampler readings against xnu', () => {
     );
   });
 
+  it('reports what reaped children burned (ri_child_user_time + ri_child_system_time) in ms, as cutime + cstime', () => {
+    lib.tbFrequency = 24_000_000;
+    put(base(14), { cpuTicks: 24_000_000, childTicks: 24_000_000 * 4 });
+    const record = new DarwinSampler({ markerKeys: MARKERS }, lib).sampleSome([14])[0]!;
+    expect(record.cpuTimeMs).toBeCloseTo(1000, 6);
+    // 4 s user + 2 s system of the children it waited for.
+    expect(record.childCpuTimeMs).toBeCloseTo(6000, 6);
+  });
+
   it("gives another user's process null CPU and memory, and asks for its task info once per identity", () => {
     put(base(20, 0));
     const sampler = new DarwinSampler({ markerKeys: MARKERS }, lib);
@@ -125,6 +137,7 @@ describe('DarwinSampler readings against xnu', () => {
     });
     expect(record).not.toHaveProperty('footprintBytes');
     expect(record).not.toHaveProperty('runQueueWaitMs');
+    expect(record).not.toHaveProperty('childCpuTimeMs');
     const refusedAsks = () =>
       lib.calls.filter(
         (c) =>

@@ -147,6 +147,7 @@ describe('loadLibSystem bindings through koffi', () => {
       startKey: 1474794900250000,
       startedAt: 1474794900250,
       cpuTimeMs: 0,
+      childCpuTimeMs: 0,
       rssBytes: 266108 * 1024,
       footprintBytes: 180000 * 1024,
       name: 'Code Helper (Renderer)',

@@ -95,6 +95,7 @@ describe('parseStat against synthesized stat lines (property)', () => {
           ttyNr: f.ttyNr,
           utimeTicks: f.utime,
           stimeTicks: f.stime,
+          childTicks: f.filler[16]! + f.filler[17]!,
           threads: f.filler[20],
           startTicks: f.start,
           rssPages: f.rss,

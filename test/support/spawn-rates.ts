@@ -8,6 +8,8 @@ export interface SpawnPeaks {
   peakPerMinute10s: number;
   /** The same for the most started command line. */
   peakRepeatsPerMinute10s: number;
+  /** The same for the busiest shell loop not paced by sleep (what the rule reads as repeats). */
+  peakLoopPerMinute10s: number;
   /** Most births within any 60 s. */
   peakBirthsIn60s: number;
   /** Most live members at once. */
@@ -34,6 +36,7 @@ export function observeSpawns(monitor: Monitor, pgid: number, firstPid = lastPid
   const peaks = {
     peakPerMinute10s: 0,
     peakRepeatsPerMinute10s: 0,
+    peakLoopPerMinute10s: 0,
     peakBirthsIn60s: 0,
     peakMembers: 0,
     births: 0,
@@ -51,6 +54,7 @@ export function observeSpawns(monitor: Monitor, pgid: number, firstPid = lastPid
       peaks.peakRepeatsPerMinute10s,
       window.topCommandPerMinute(now, 10_000),
     );
+    peaks.peakLoopPerMinute10s = Math.max(peaks.peakLoopPerMinute10s, window.topLoopPerMinute(now, 10_000));
     peaks.peakBirthsIn60s = Math.max(peaks.peakBirthsIn60s, window.countWithin(now, 60_000));
     peaks.births = window.total;
     peaks.unseenBirths = window.unseen;

@@ -1,36 +1,8 @@
-/** Buckets births are counted in: fine enough for a 1 s window, few enough for a storm's minute. */
-const BUCKET_MS = 250;
-/** The longest span a rate is asked for; older buckets are dropped. */
-const KEEP_MS = 60_000;
+import { Buckets } from './buckets';
+import { ShellLoops } from './shell-loops';
+
 /** A rate over less time than this is too noisy (a build's first burst): it is divided by this much. */
 const MIN_SPAN_MS = 2_000;
-
-/** Counts over time, in buckets, for the last minute. */
-class Buckets {
-  private readonly buckets: Array<[number, number]> = [];
-  total = 0;
-
-  add(at: number, count: number): void {
-    this.total += count;
-    const start = at - (at % BUCKET_MS);
-    const last = this.buckets[this.buckets.length - 1];
-    // (Out of order, never expected on one clock: kept in the newest bucket.)
-    if (last && last[0] >= start) last[1] += count;
-    else this.buckets.push([start, count]);
-    while (this.buckets.length > 0 && this.buckets[0]![0] < at - KEEP_MS) this.buckets.shift();
-  }
-
-  within(now: number, windowMs: number): number {
-    let count = 0;
-    const from = now - windowMs;
-    for (let i = this.buckets.length - 1; i >= 0; i--) {
-      const [start, n] = this.buckets[i]!;
-      if (start + BUCKET_MS <= from) break;
-      count += n;
-    }
-    return count;
-  }
-}
 
 /**
  * Births of one group over the recent past and the rate they make; and the command lines that were
@@ -40,6 +12,8 @@ class Buckets {
 export class BirthWindow {
   private readonly births = new Buckets();
   private readonly commands = new Map<string, Buckets>();
+  /** The same births by the shell that started them (loops). */
+  readonly loops = new ShellLoops();
   /** Births counted without being read (pids the counter announced between two of the group's births). */
   unseen = 0;
 
@@ -93,6 +67,11 @@ export class BirthWindow {
       .map(([command, b]) => ({ command, count: b.total }))
       .sort((a, b) => b.count - a.count || (a.command < b.command ? -1 : 1))
       .slice(0, limit);
+  }
+
+  /** The busiest shell loop's starts a minute over the last `windowMs`, as perMinute (ShellLoops). */
+  topLoopPerMinute(now: number, windowMs: number): number {
+    return this.scale(this.loops.topLoop(now, windowMs), now, windowMs);
   }
 
   private scale(count: number, now: number, windowMs: number): number {

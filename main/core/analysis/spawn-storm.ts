@@ -18,8 +18,9 @@ export interface SpawnStormPolicy {
 }
 
 /**
- * `birth-rate`: too many processes started a minute; `repeated-command`: one command line started too
- * many times a minute; `member-growth`: too many alive and still growing.
+ * `birth-rate`: too many processes started a minute (a last-resort ceiling); `repeated-command`: a shell
+ * loop starting one command line again and again without pause; `member-growth`: too many alive and
+ * still growing.
  */
 export type SpawnStormReason = 'birth-rate' | 'repeated-command' | 'member-growth';
 
@@ -55,11 +56,20 @@ export const MAX_RATE_WINDOW_MS = 10_000;
 export const rateWindowMs = (policy: SpawnStormPolicy): number =>
   Math.min(MAX_RATE_WINDOW_MS, Math.max(1000, policy.windowSeconds * 1000));
 
+/**
+ * How many more live members than a window ago make growth: a quarter of the threshold, so a large
+ * build holding its jobs steady (members coming and going by a few) is not growing.
+ */
+export const growthOver = (policy: SpawnStormPolicy): number => Math.max(1, Math.ceil(policy.members / 4));
+
 /** What one poll measured of a group. */
 export interface SpawnReading {
   /** Births a minute over the rate window. */
   perMinute: number;
-  /** Births a minute of the most started command line, over the rate window. */
+  /**
+   * Starts a minute of the busiest shell loop (one shell starting one command line; loops paced by
+   * `sleep` left out), over the rate window.
+   */
   repeatsPerMinute: number;
   /** Live members now. */
   members: number;
@@ -86,7 +96,7 @@ export function nextSpawnStormState(
   const growing =
     reading.members >= policy.members &&
     reading.membersWindowAgo !== null &&
-    reading.members > reading.membersWindowAgo;
+    reading.members - reading.membersWindowAgo >= growthOver(policy);
   const peakPerMinute = Math.max(state.peakPerMinute, reading.perMinute);
   const peakMembers = Math.max(state.peakMembers, reading.members);
   if (!state.active) {

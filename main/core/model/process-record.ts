@@ -20,6 +20,11 @@ export interface ProcessRecord extends ProcessIds {
    * the platform keeps no such figure (Linux without scheduler statistics).
    */
   runQueueWaitMs?: number;
+  /**
+   * CPU time of its children that exited and were waited for by it (Linux: cutime + cstime; macOS:
+   * ri_child_user_time + ri_child_system_time), ms; absent where the sampler could not read it.
+   */
+  childCpuTimeMs?: number;
   /** Resident set size; null when the kernel will not tell (another user's process on macOS). */
   rssBytes: number | null;
   /**

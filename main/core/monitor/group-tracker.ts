@@ -5,6 +5,13 @@ import type { MonitorState } from './monitor-state';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
 const MAX_ENDED_GROUPS = 500;
+/**
+ * Exited members a group keeps for its timeline past its first ones: a loop's thousands of short lives
+ * would otherwise each stay (lanes, markers, CPU histories) as long as the group, and 24 h after.
+ */
+const KEPT_EXITED_MEMBERS = 200;
+/** The first members stay whatever follows (the tool call's shell, its first children). */
+const KEPT_FIRST_MEMBERS = 20;
 const DEFAULT_RETAIN_ENDED_MS = 24 * 3600_000;
 
 /** Agent groups from first sight until they empty; a PGID reused by a new group is a new group. */
@@ -47,6 +54,7 @@ export class GroupTracker {
       group.live = current;
       group.liveAtPidEpoch = state.pidEpoch;
       for (const m of members) group.members.set(m.identity, m);
+      forgetOldExited(group);
       const leader = members.find((m) => m.record.pid === pgid);
       // The leader's attribution changes only when it was misread (a tool call's shell taken for the
       // agent between fork and exec): the group then belongs to the agent it really came from.
@@ -132,5 +140,18 @@ export class GroupTracker {
     ended.forEach((g, i) => {
       if (i < excess || now - g.endedAt! > this.retainEndedMs) groups.delete(g.id);
     });
+  }
+}
+
+/** Drops the oldest exited members past the first ones, so a group keeps at most KEPT_EXITED_MEMBERS. */
+function forgetOldExited(group: TrackedGroup): void {
+  let excess = group.members.size - group.live.size - KEPT_EXITED_MEMBERS - KEPT_FIRST_MEMBERS;
+  if (excess <= 0) return;
+  let index = 0;
+  for (const [identity, p] of group.members) {
+    if (excess <= 0) return;
+    if (index++ < KEPT_FIRST_MEMBERS || p.exitedAt === null) continue;
+    group.members.delete(identity);
+    excess--;
   }
 }

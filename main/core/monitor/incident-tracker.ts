@@ -7,6 +7,7 @@ import type {
   IncidentTimeSource,
 } from '../../../shared/model';
 import { commandOf } from '../analysis/grouping';
+import { IncidentCpu } from './incident-cpu';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 import { NO_STOP_REQUESTS, type StopRequestSource } from './monitor-inputs';
 
@@ -33,6 +34,8 @@ const KIND_OF_FLAG: Record<IncidentFlag, IncidentKind> = {
 
 /** A storm's incident lists this many of its members (it may start thousands). */
 const STORM_LISTED = 20;
+/** No incident lists more processes than this (a leaderless loop's every child would be listed). */
+const MAX_LISTED = 200;
 
 /** A runaway hot from its first readings was already burning when Corral first looked at it. */
 const HOT_AT_FIRST_LOOK_MS = 2_000;
@@ -153,8 +156,8 @@ function closeSpans(incident: Incident, at: number): void {
 export class IncidentTracker {
   /** Open incidents by group id. */
   private readonly open = new Map<string, Incident>();
-  /** CPU time of each member at the last reading, by incident id, then process identity. */
-  private readonly lastCpuMs = new Map<string, Map<string, number>>();
+  /** What each incident has counted of its members' CPU (theirs and their reaped children's), by id. */
+  private readonly cpu = new Map<string, IncidentCpu>();
   /** Flags this tracker has itself seen on each open incident, by incident id. */
   private readonly seen = new Map<string, Set<IncidentKind>>();
   private counter = 0;
@@ -356,30 +359,26 @@ export class IncidentTracker {
     incident.end = end;
     closeSpans(incident, now);
     if (this.open.get(incident.groupId) === incident) this.open.delete(incident.groupId);
-    this.lastCpuMs.delete(incident.id);
+    this.cpu.delete(incident.id);
     this.seen.delete(incident.id);
     changes.push({ incident, change: 'closed' });
   }
 
   private accumulate(incident: Incident, members: TrackedProcess[]): void {
-    let lastCpu = this.lastCpuMs.get(incident.id);
-    if (!lastCpu) {
-      lastCpu = new Map();
-      this.lastCpuMs.set(incident.id, lastCpu);
+    let cpu = this.cpu.get(incident.id);
+    if (!cpu) {
+      cpu = new IncidentCpu();
+      this.cpu.set(incident.id, cpu);
     }
     let rss = 0;
-    let cpuSeconds = incident.cpuSeconds;
+    const cpuSeconds = incident.cpuSeconds + cpu.add(members);
     // Group-wide flags concern every member: all are listed, so a cleared flag is told from an exit.
     const listAll = incident.flags.includes('leaderless') || incident.flags.includes('memory-hog');
     const listSome = incident.flags.includes('spawn-storm');
     for (const p of members) {
       rss += p.record.rssBytes ?? 0;
-      const cpuNow = p.record.cpuTimeMs;
-      const last = lastCpu.get(p.identity);
-      if (last !== undefined && cpuNow !== null) cpuSeconds += Math.max(0, cpuNow - last) / 1000;
-      if (cpuNow !== null && last !== cpuNow) lastCpu.set(p.identity, cpuNow);
       const wanted = listAll || flaggedProcess(p) || (listSome && incident.processes.length < STORM_LISTED);
-      if (wanted && !listed(incident, p)) {
+      if (wanted && incident.processes.length < MAX_LISTED && !listed(incident, p)) {
         incident.processes.push({
           pid: p.record.pid,
           startKey: p.record.startKey,

@@ -85,6 +85,25 @@ export class MonitorState {
     return memo.every;
   }
 
+  /**
+   * The storming group a process belongs to: its own group, or the tool call's group it left (births
+   * are counted there too). Storming: flagged spawn-storm, or over a rate threshold and waiting out the
+   * window for the flag. What is born into one is summarized by the storm, not announced.
+   */
+  stormingGroupOf(p: TrackedProcess): TrackedGroup | undefined {
+    const own = this.liveGroupByPgid.get(p.record.pgid);
+    if (isStorming(own)) return own;
+    const originPgid = p.lineage?.originPgid;
+    const origin = originPgid === undefined ? undefined : this.liveGroupByPgid.get(originPgid);
+    return isStorming(origin) ? origin : undefined;
+  }
+
+  /** Whether any live group storms now (see stormingGroupOf). */
+  someGroupStorming(): boolean {
+    for (const g of this.liveGroupByPgid.values()) if (isStorming(g)) return true;
+    return false;
+  }
+
   liveAgentProcs(): TrackedProcess[] {
     const live: TrackedProcess[] = [];
     for (const pid of this.agentPids) {
@@ -156,4 +175,9 @@ export class MonitorState {
     );
     return formatGroupId({ pgid: p.record.pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey });
   }
+}
+
+function isStorming(group: TrackedGroup | undefined): group is TrackedGroup {
+  const state = group?.spawns?.state;
+  return state !== undefined && (state.active || state.highSince !== null);
 }

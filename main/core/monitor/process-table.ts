@@ -251,14 +251,21 @@ export class ProcessTable {
     const r = p.record;
     p.attribution = attribution;
     this.state.structureChanged = true;
-    this.state.lastActivityAt = performance.now();
     this.probation.delete(r.pid);
     if (p.exitedAt === null) this.state.agentPids.add(r.pid);
     p.lineage = this.lineageFor(r, attribution, now);
     this.memory.remember(p.identity, p.lineage, r.sid === r.pid || this.isToolCallSession(r.sid));
-    p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
     this.noteMarkedToolCall(p);
-    if (!attribution.isAgent) this.state.emit('process-started', p, now);
+    this.state.lastActivityAt = performance.now();
+    const storm = attribution.isAgent ? undefined : this.state.stormingGroupOf(p);
+    if (storm) {
+      // A storm's births fill neither the timeline nor the events: its summary counts them.
+      p.summarized = true;
+      storm.spawns!.unannounced++;
+    } else {
+      p.markers.push({ at: r.startedAt, kind: 'started', label: `started: ${commandOf(r)}` });
+      if (!attribution.isAgent) this.state.emit('process-started', p, now);
+    }
     // When first seen, no reparenting was observed yet: only the structure can show an orphan.
     if (isOrphan(this.orphanEvidence(p, false))) this.markOrphaned(p, now, 'found adopted');
   }
@@ -343,6 +350,7 @@ export class ProcessTable {
 
   private markOrphaned(p: TrackedProcess, now: number, why: string): void {
     p.orphanedAt = now;
+    if (p.summarized) return;
     this.state.emit('orphaned', p, now, {
       ppid: p.record.ppid,
       originalPpid: p.lineage?.originalPpid ?? null,
@@ -358,7 +366,11 @@ export class ProcessTable {
       if (p.attribution) this.state.lastActivityAt = performance.now();
       this.state.agentPids.delete(p.record.pid);
       this.state.agentsMarkingToolCalls.delete(p.identity);
-      if (p.attribution) {
+      if (p.summarized) {
+        const storm = this.state.stormingGroupOf(p);
+        if (storm) storm.spawns!.unannounced++;
+        if (p.runaway.active) closeRunawaySpan(p, now);
+      } else if (p.attribution) {
         p.markers.push({ at: now, kind: 'exited', label: 'exited' });
         if (!p.attribution.isAgent) this.state.emit('process-exited', p, now);
         if (p.runaway.active) closeRunawaySpan(p, now);
@@ -370,8 +382,7 @@ export class ProcessTable {
 
   private trackCpu(p: TrackedProcess, percent: number | null, now: number, readAt: number | undefined): void {
     if (percent === null) return;
-    p.history ??= new CpuHistory(this.context.baseMs);
-    p.history.add(now, percent);
+    if (!p.summarized) (p.history ??= new CpuHistory(this.context.baseMs)).add(now, percent);
     if (!p.attribution?.isAgent) this.runaways.read(p, percent, now, readAt);
   }
 }

@@ -13,6 +13,7 @@ export function valuesDiffer(a: ProcessRecord, b: ProcessRecord): boolean {
     a.state !== b.state ||
     a.startedAt !== b.startedAt ||
     a.cpuTimeMs !== b.cpuTimeMs ||
+    a.childCpuTimeMs !== b.childCpuTimeMs ||
     a.rssBytes !== b.rssBytes ||
     a.footprintBytes !== b.footprintBytes ||
     a.name !== b.name ||

@@ -10,6 +10,9 @@ import type { TrackedGroup, TrackedProcess } from './tracked';
  */
 const WRAP_DISTANCE = 10_000;
 
+/** Shells, by the name the kernel gives them: what runs `while`, `until` and `for` loops. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
+
 /** A process first read in this batch: the groups its birth counts for, and its command. */
 interface Birth {
   /** Its own group's id; null when no agent's group holds it (then it is someone else's birth). */
@@ -17,6 +20,33 @@ interface Birth {
   groups: TrackedGroup[];
   /** What it runs; null when read between fork and exec (still a copy of its parent). */
   command: string | null;
+  /** Its parent's pid when that is a shell (a loop's body is a shell's child); null otherwise. */
+  shell: number | null;
+}
+
+/** Births read before their exec: the groups they count for, and the shell that started them. */
+interface BeforeExec {
+  groups: TrackedGroup[];
+  shell: number | null;
+}
+
+function shellOf(parent: TrackedProcess | undefined): number | null {
+  return parent && parent.exitedAt === null && SHELLS.has(parent.record.name) ? parent.record.pid : null;
+}
+
+/**
+ * `count` births of the group at `now`, read (`seen`) or counted between two that were; `command` when
+ * their command line was read, `shell` when a shell started them (its loop, spawn-storm's rule).
+ */
+function addBirths(
+  g: TrackedGroup,
+  now: number,
+  b: { count: number; seen: boolean; command: string | null; shell: number | null },
+): void {
+  const window = spawnsOf(g, now).window;
+  window.add(now, b.count, b.seen);
+  if (b.command !== null) window.addCommand(now, b.command, b.count);
+  if (b.shell !== null) window.loops.add(now, b.shell, b.count, b.seen ? b.command : null);
 }
 
 /** The command of a record, or null while it is still its parent's copy (forked, not yet exec'd). */
@@ -48,7 +78,7 @@ export class SpawnBirths {
   /** The newest pid announced so far. */
   private newest: number | null = null;
   /** Births read before their exec, by process: their command counts when they are read after it. */
-  private readonly beforeExec = new WeakMap<TrackedProcess, TrackedGroup[]>();
+  private readonly beforeExec = new WeakMap<TrackedProcess, BeforeExec>();
 
   constructor(private readonly state: MonitorState) {}
 
@@ -86,12 +116,9 @@ export class SpawnBirths {
       if (firstLook) continue;
       const birth = this.birthOf(p);
       born.set(r.pid, birth);
-      for (const g of birth.groups) {
-        const window = spawnsOf(g, now).window;
-        window.add(now, 1, true);
-        if (birth.command !== null) window.addCommand(now, birth.command, 1);
-      }
-      if (birth.command === null && birth.groups.length > 0) this.beforeExec.set(p, birth.groups);
+      for (const g of birth.groups) addBirths(g, now, { ...birth, count: 1, seen: true });
+      if (birth.command === null && birth.groups.length > 0)
+        this.beforeExec.set(p, { groups: birth.groups, shell: birth.shell });
     }
     const announced = this.announced;
     this.announced = [];
@@ -101,11 +128,9 @@ export class SpawnBirths {
         const last = this.last;
         if (last && birth.key !== null && last.key === birth.key && this.unseen > 0) {
           const command = last.command !== null && last.command === birth.command ? birth.command : null;
-          for (const g of birth.groups) {
-            const window = spawnsOf(g, now).window;
-            window.add(now, this.unseen, false);
-            if (command !== null) window.addCommand(now, command, this.unseen);
-          }
+          const shell = last.shell === birth.shell ? birth.shell : null;
+          for (const g of birth.groups)
+            addBirths(g, now, { count: this.unseen, seen: false, command, shell });
         }
         this.last = birth;
         this.unseen = 0;
@@ -115,18 +140,23 @@ export class SpawnBirths {
 
   /** A birth first read before its exec, read again: once exec'd, its command counts. */
   private execSeen(p: TrackedProcess, now: number): void {
-    const groups = this.beforeExec.get(p);
-    if (!groups) return;
+    const before = this.beforeExec.get(p);
+    if (!before) return;
     const command = commandAfterExec(p.record, this.state.procs.get(p.record.ppid));
     if (command === null && p.exitedAt === null) return;
     this.beforeExec.delete(p);
-    if (command !== null) for (const g of groups) g.spawns?.window.addCommand(now, command, 1);
+    if (command !== null)
+      for (const g of before.groups) {
+        g.spawns?.window.addCommand(now, command, 1);
+        if (before.shell !== null) g.spawns?.window.loops.add(now, before.shell, 0, command);
+      }
   }
 
   private birthOf(p: TrackedProcess): Birth {
     // Someone else's birth (or an agent's own process) only ends a run of unseen pids.
-    if (!p.attribution || p.attribution.isAgent) return { key: null, groups: [], command: null };
-    const command = commandAfterExec(p.record, this.state.procs.get(p.record.ppid));
+    if (!p.attribution || p.attribution.isAgent) return { key: null, groups: [], command: null, shell: null };
+    const parent = this.state.procs.get(p.record.ppid);
+    const command = commandAfterExec(p.record, parent);
     const groups: TrackedGroup[] = [];
     const own = this.state.liveGroupByPgid.get(p.record.pgid);
     if (own?.live.has(p.identity)) groups.push(own);
@@ -136,7 +166,7 @@ export class SpawnBirths {
       const origin = this.state.liveGroupByPgid.get(originPgid);
       if (origin?.members.has(p.identity)) groups.push(origin);
     }
-    return { key: own?.live.has(p.identity) ? own.id : null, groups, command };
+    return { key: own?.live.has(p.identity) ? own.id : null, groups, command, shell: shellOf(parent) };
   }
 }
 

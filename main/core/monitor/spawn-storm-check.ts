@@ -14,6 +14,8 @@ import type { TrackedGroup } from './tracked';
 
 /** While a storm lasts, its incident is written again at most this often (and when it ends). */
 const INCIDENT_EVERY_MS = 5_000;
+/** While a storm lasts, one `spawn-storm-summary` event at most this often says what it did since. */
+export const SUMMARY_EVERY_MS = 10_000;
 const REPEATED_SHOWN = 5;
 
 /** One group's births, live-member readings and storm state. */
@@ -26,6 +28,11 @@ export class GroupSpawns {
   facts: SpawnStormFacts | null = null;
   /** When the incident last got the facts. */
   notedAt = -Infinity;
+  /** Starts and exits of its processes not announced one by one while it storms, since the last summary. */
+  unannounced = 0;
+  /** When the storm's last event (the flag or a summary) went out, and its births then. */
+  summarizedAt = -Infinity;
+  birthsAtSummary = 0;
 
   constructor(since: number) {
     this.window = new BirthWindow(since);
@@ -79,7 +86,7 @@ export class SpawnStormCheck {
     const windowMs = policy.windowSeconds * 1000;
     const rateMs = rateWindowMs(policy);
     const perMinute = spawns.window.perMinute(now, rateMs);
-    const repeatsPerMinute = spawns.window.topCommandPerMinute(now, rateMs);
+    const repeatsPerMinute = spawns.window.topLoopPerMinute(now, rateMs);
     const membersWindowAgo = spawns.membersAt(now, live, windowMs);
     const before = spawns.state;
     const after = nextSpawnStormState(
@@ -91,6 +98,10 @@ export class SpawnStormCheck {
     spawns.state = after;
     const rates = { perMinute, repeatsPerMinute };
     if (after.active) spawns.facts = factsOf(spawns, after, rates, live, spawns.facts);
+    if (before.active && after.active) {
+      if (now - spawns.summarizedAt >= SUMMARY_EVERY_MS) this.summarize(group, spawns, spawns.facts!, now);
+      return;
+    }
     if (before.active === after.active) return;
     const facts = factsOf(spawns, after.active ? after : before, rates, live, null);
     const top = facts.repeated[0];
@@ -102,13 +113,43 @@ export class SpawnStormCheck {
       members: live,
       repeatedCommand: top?.command ?? null,
       repeatedCount: top?.count ?? null,
+      unannounced: spawns.unannounced,
     });
+    spawns.summarizedAt = now;
+    spawns.birthsAtSummary = facts.births;
+    spawns.unannounced = 0;
     if (!after.active) {
       // The incident keeps the storm at its peak; the view no longer shows it.
       this.incidents.noteSpawnStorm(group.id, { ...facts, endedAt: now });
       spawns.facts = null;
       spawns.notedAt = -Infinity;
     }
+  }
+
+  /**
+   * What the storm did since its last event, in one: its births, its rates, its top command, and how
+   * many starts and exits of its processes went unannounced (each child of a fork loop would be two
+   * events, thousands a minute).
+   */
+  private summarize(group: TrackedGroup, spawns: GroupSpawns, facts: SpawnStormFacts, now: number): void {
+    const top = facts.repeated[0];
+    this.state.emitGroup('spawn-storm-summary', group, now, {
+      reason: facts.reason,
+      birthsPerMinute: facts.birthsPerMinute,
+      repeatsPerMinute: facts.repeatsPerMinute,
+      peakBirthsPerMinute: facts.peakBirthsPerMinute,
+      members: facts.members,
+      births: facts.births,
+      birthsSince: facts.births - spawns.birthsAtSummary,
+      unseenBirths: facts.unseenBirths,
+      repeatedCommand: top?.command ?? null,
+      repeatedCount: top?.count ?? null,
+      unannounced: spawns.unannounced,
+      sinceMs: now - spawns.summarizedAt,
+    });
+    spawns.summarizedAt = now;
+    spawns.birthsAtSummary = facts.births;
+    spawns.unannounced = 0;
   }
 }
 

@@ -23,6 +23,11 @@ export interface TrackedProcess {
   heldPipe: string | null;
   history: CpuHistory | null;
   markers: LaneMarker[];
+  /**
+   * Born into a storming group: followed like any process (flags, exits, CPU), but not announced one by
+   * one, nor marked on the timeline; the storm's summary counts it (spawn-storm-check.ts).
+   */
+  summarized?: boolean;
 }
 
 /** A process group with at least one agent-attributed member, from first sight until it empties. */

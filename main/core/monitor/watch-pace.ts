@@ -50,7 +50,11 @@ export function watchPace(inputs: WatchPaceInputs): number | null {
   // Without the pid counter (macOS), a watch between polls could only collect exits, which then wake it.
   if (eventDriven && !sampler.newPidsSince) return null;
   const fast = inputs.watchIntervalMs ?? (eventDriven ? EVENT_DRIVEN_WATCH_MS : DEFAULT_WATCH_MS);
-  if (busy) return fast;
+  // A storm's births keep agents busy without end: its children are counted at each look, not raced.
+  if (busy)
+    return state.someGroupStorming()
+      ? Math.max(fast, inputs.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS)
+      : fast;
   if (eventDriven && inputs.idleWatchIntervalMs === undefined && state.everyAgentMarksToolCalls())
     return Math.max(fast, QUIET_COUNTER_WATCH_MS);
   return Math.max(fast, inputs.idleWatchIntervalMs ?? DEFAULT_IDLE_WATCH_MS);

@@ -170,6 +170,7 @@ export class DarwinSampler implements ProcessSampler {
     const usage = task && !zombie ? this.procInfo.usageOf(pid) : null;
     const footprint = usage?.footprint ?? null;
     const waitTicks = usage?.waitTicks ?? null;
+    const childTicks = usage?.childTicks ?? null;
 
     return {
       pid,
@@ -181,6 +182,7 @@ export class DarwinSampler implements ProcessSampler {
       startKey: startMicros,
       startedAt: Math.floor(startMicros / 1000),
       cpuTimeMs: task ? this.ticksToMs(task.cpuMachTicks) : null,
+      ...(childTicks === null ? {} : { childCpuTimeMs: this.ticksToMs(childTicks) }),
       rssBytes: task ? task.residentBytes : null,
       ...(footprint === null ? {} : { footprintBytes: footprint }),
       ...(waitTicks === null ? {} : { runQueueWaitMs: this.ticksToMs(waitTicks) }),

@@ -149,6 +149,17 @@ export function ticksToMsAtFrequency(ticks: number, frequencyHz: number): number
   return (ticks * 1000) / frequencyHz;
 }
 
+/**
+ * ri_child_user_time + ri_child_system_time of a struct rusage_info_v4: CPU of the children it reaped
+ * (their reaped children included), in mach ticks, as Linux's cutime + cstime; null if short.
+ */
+export function decodeChildCpuTicks(buf: Buffer): number | null {
+  if (buf.length < RUSAGE_INFO_V4_SIZE) return null;
+  return Number(
+    buf.readBigUInt64LE(RUSAGE_INFO.childUserTime) + buf.readBigUInt64LE(RUSAGE_INFO.childSystemTime),
+  );
+}
+
 /** ri_phys_footprint of a struct rusage_info_v4 (what Activity Monitor shows as Memory); null if short. */
 export function decodePhysFootprint(buf: Buffer): number | null {
   if (buf.length < RUSAGE_INFO_V4_SIZE) return null;

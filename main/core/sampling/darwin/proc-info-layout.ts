@@ -88,6 +88,9 @@ export const RUSAGE_INFO = {
   systemTime: 24,
   residentSize: 64,
   physFootprint: 72,
+  /** ri_child_user_time / ri_child_system_time: mach ticks of the children it reaped. */
+  childUserTime: 96,
+  childSystemTime: 104,
   /**
    * ri_runnable_time, the last field of v4 (macOS 11+): the time the task's threads were runnable, running
    * or waiting for a CPU, in Mach absolute time units like ri_user_time and ri_system_time. fill_task_rusage

@@ -4,6 +4,7 @@ import {
   type TaskInfo,
   decodeBsdInfo,
   decodeKinfoStartMicros,
+  decodeChildCpuTicks,
   decodePhysFootprint,
   decodeRunQueueWaitTicks,
   decodeShortBsdInfo,
@@ -126,11 +127,18 @@ export class ProcInfoReader {
   }
 
   /**
-   * ri_phys_footprint and the run-queue wait (decodeRunQueueWaitTicks) from one proc_pid_rusage(RUSAGE_INFO_V4),
-   * or null when refused or gone.
+   * From one proc_pid_rusage(RUSAGE_INFO_V4): ri_phys_footprint, the run-queue wait
+   * (decodeRunQueueWaitTicks) and the mach ticks of the children it reaped (ri_child_user_time +
+   * ri_child_system_time); null when refused or gone.
    */
-  usageOf(pid: number): { footprint: number | null; waitTicks: number | null } | null {
+  usageOf(
+    pid: number,
+  ): { footprint: number | null; waitTicks: number | null; childTicks: number | null } | null {
     if (this.lib.procPidRusage(pid, RUSAGE_INFO_V4, this.rusage) !== 0) return null;
-    return { footprint: decodePhysFootprint(this.rusage), waitTicks: decodeRunQueueWaitTicks(this.rusage) };
+    return {
+      footprint: decodePhysFootprint(this.rusage),
+      waitTicks: decodeRunQueueWaitTicks(this.rusage),
+      childTicks: decodeChildCpuTicks(this.rusage),
+    };
   }
 }

@@ -299,6 +299,7 @@ export class LinuxSampler implements ProcessSampler {
       startKey: f.startTicks,
       startedAt: Math.round(this.bootTimeMs + f.startTicks * tickMs),
       cpuTimeMs: (f.utimeTicks + f.stimeTicks) * tickMs,
+      childCpuTimeMs: f.childTicks * tickMs,
       rssBytes: Math.max(0, f.rssPages) * this.pageSize,
       threads: f.threads,
       name: f.name,

@@ -9,6 +9,11 @@ export interface StatFields {
   ttyNr: number;
   utimeTicks: number;
   stimeTicks: number;
+  /**
+   * Fields 16 and 17 (cutime, cstime): CPU time of its children that exited and that it waited for
+   * (their own waited-for children included), added when wait returns. See proc_pid_stat(5), times(2).
+   */
+  childTicks: number;
   /** Field 20: how many threads the process has. */
   threads: number;
   startTicks: number;
@@ -62,6 +67,7 @@ export function parseStat(
     ttyNr: 0,
     utimeTicks: 0,
     stimeTicks: 0,
+    childTicks: 0,
     threads: 0,
     startTicks: 0,
     rssPages: 0,
@@ -80,6 +86,7 @@ export function parseStat(
     else if (field === 7) out.ttyNr = n;
     else if (field === 14) out.utimeTicks = n;
     else if (field === 15) out.stimeTicks = n;
+    else if (field === 16 || field === 17) out.childTicks += n;
     else if (field === 20) out.threads = n;
     else if (field === 22) out.startTicks = n;
     else if (field === 24) out.rssPages = n;
