@@ -5,6 +5,7 @@ import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-prove
 import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
+import { markAgentServices } from '../analysis/agent-services';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
@@ -90,7 +91,7 @@ export class GroupContext {
    * background task without its left-behind flags (analysis/background-tasks.ts). Both run on purpose.
    */
   markKept(groups: GroupView[]): GroupView[] {
-    return markBackgroundTasks(markKept(groups, this.options.files.keeps(), Date.now()));
+    return markAgentServices(markBackgroundTasks(markKept(groups, this.options.files.keeps(), Date.now())));
   }
 
   /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */

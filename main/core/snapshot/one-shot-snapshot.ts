@@ -2,6 +2,7 @@ import type { GroupView, Settings } from '../../../shared/model';
 import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
+import { markAgentServices } from '../analysis/agent-services';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
 import { matcherFor } from '../analysis/signatures';
@@ -84,7 +85,7 @@ export async function takeOneShotSnapshot(
       ? flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions)
       : groups;
   // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
-  return { sampledAt, groups: markBackgroundTasks(markKept(ended, keeps, sampledAt)) };
+  return { sampledAt, groups: markAgentServices(markBackgroundTasks(markKept(ended, keeps, sampledAt))) };
 }
 
 /**
