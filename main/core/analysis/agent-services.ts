@@ -99,7 +99,8 @@ export function markAgentServices(groups: readonly GroupView[]): GroupView[] {
       return { ...proc, role: 'agent-service' as const };
     });
     if (!changed) return group;
-    const flags = stale && !group.flags.includes('orphan') ? ['orphan' as const, ...group.flags] : group.flags;
+    const flags =
+      stale && !group.flags.includes('orphan') ? ['orphan' as const, ...group.flags] : group.flags;
     if (stale) agent = { name: agent.name, pid: null };
     return { ...group, agent, flags, processes };
   });
@@ -129,7 +130,8 @@ function leftoverReason(
   }
   // A worker still hosting a session is that session's, whatever became of the service.
   if (kind === 'worker' && children.hosts.has(proc.pid)) return null;
-  if (!service) return top && adopted(top) ? `a ${kind} of a ${group.agent!.name} service that is gone` : null;
+  if (!service)
+    return top && adopted(top) ? `a ${kind} of a ${group.agent!.name} service that is gone` : null;
   const serviceWhy = leftoverReason('service', service, null, generations, children);
   if (serviceWhy) return `a ${kind} of ${serviceWhy}`;
   if (kind === 'worker' && !children.parents.has(proc.pid))
