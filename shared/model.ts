@@ -144,6 +144,8 @@ export interface SessionRef {
    * agent, and an agent of its kind runs, which may be the one). "Ended" is never claimed on a guess.
    */
   agentAlive: boolean | null;
+  /** The reason the session's SessionEnd hook gave for its end (`other` for `claude stop`), once it ended. */
+  endReason?: string;
 }
 
 /** The agent's tool call that started a group, from the agent's own transcript or environment. */

@@ -109,7 +109,7 @@ export function answerHook(
   const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, body);
   if (eventSpec.role === 'session-end') {
     ctx.lastAnswered.delete(`${agent}\0${sessionId}`);
-    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now, payload);
     return '';
   }
   const key = { agent, sessionId, callId: callIdOf(payload) };

@@ -13,6 +13,8 @@ export interface HookPayload {
   tool_use_id?: unknown;
   tool_name?: unknown;
   tool_input?: unknown;
+  /** SessionEnd's why (Claude Code: `clear`, `logout`, `prompt_input_exit`, `other` for `claude stop`; Gemini CLI: `exit`). */
+  reason?: unknown;
 }
 
 /** One hook event as the agent sent it, read the same by the one-shot hook and the service. */
@@ -38,10 +40,21 @@ export function readHookEvent<P extends HookPayload>(
   return { spec, eventSpec, payload, sessionId };
 }
 
-/** A session said it ended: recorded for `ps` and policies, and its unanswered tool calls forgotten. */
-export function noteSessionEnded(dataDir: string, agent: HookAgent, sessionId: string, now: number): void {
+/**
+ * A session said it ended: recorded for `ps`, policies and its leftovers' incidents (with the payload's
+ * `reason`, at most 64 characters), and its unanswered tool calls forgotten.
+ */
+export function noteSessionEnded(
+  dataDir: string,
+  agent: HookAgent,
+  sessionId: string,
+  now: number,
+  payload: HookPayload = {},
+): void {
   if (sessionId === '') return;
-  recordSessionEnded(dataDir, { agent, sessionId, endedAt: now });
+  const reason =
+    typeof payload.reason === 'string' && payload.reason !== '' ? payload.reason.slice(0, 64) : null;
+  recordSessionEnded(dataDir, { agent, sessionId, endedAt: now, ...(reason ? { reason } : {}) });
   forgetSessionToolCalls(dataDir, agent, sessionId);
 }
 

@@ -49,7 +49,7 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
 export function runHook(agent: HookAgent, event: string, stdin: string, ctx: HookContext): string {
   const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, stdin);
   if (eventSpec.role === 'session-end') {
-    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now, payload);
     return '';
   }
 

@@ -30,7 +30,14 @@ export function parseEndedSessions(text: string): Map<string, EndedSession> {
       if (typeof v.sessionId === 'string' && v.sessionId !== '' && typeof v.endedAt === 'number') {
         const prev = out.get(v.sessionId);
         if (!prev || prev.endedAt < v.endedAt) {
-          out.set(v.sessionId, { agent: String(v.agent ?? ''), sessionId: v.sessionId, endedAt: v.endedAt });
+          const reason =
+            typeof v.reason === 'string' && v.reason !== '' ? { reason: v.reason.slice(0, 64) } : {};
+          out.set(v.sessionId, {
+            agent: String(v.agent ?? ''),
+            sessionId: v.sessionId,
+            endedAt: v.endedAt,
+            ...reason,
+          });
         }
       }
     } catch {
