@@ -159,6 +159,14 @@ export interface ToolCallRef {
   startedAt: number;
   /** The agent asked for it to run in the background (Claude Code's `run_in_background`, Qwen Code's `is_background`). */
   background?: boolean;
+  /**
+   * What the agent itself last said of it (Claude Code's Stop hook `background_tasks[]`): `running`, a task
+   * it keeps running (a background task while its session lives, whatever the call asked); `ended`, a
+   * background call its latest list no longer names (what still runs of it is a leftover). Absent: not said.
+   */
+  agentTask?: 'running' | 'ended';
+  /** The agent's id for that task (Claude Code's task id), where its list named the call. */
+  agentTaskId?: string;
 }
 
 export interface GroupView {

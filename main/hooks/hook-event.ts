@@ -4,6 +4,7 @@ import {
   type HookAgentSpec,
   type HookEventSpec,
 } from '../core/hooks-setup/hook-agents';
+import { recordAgentTasks, taskListOf } from '../core/storage/agent-tasks';
 import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { forgetSessionToolCalls } from './tool-call-starts';
 
@@ -56,6 +57,18 @@ export function noteSessionEnded(
     typeof payload.reason === 'string' && payload.reason !== '' ? payload.reason.slice(0, 64) : null;
   recordSessionEnded(dataDir, { agent, sessionId, endedAt: now, ...(reason ? { reason } : {}) });
   forgetSessionToolCalls(dataDir, agent, sessionId);
+}
+
+/** A turn ended: the tasks the agent said it keeps running (Stop's `background_tasks[]`), when it said. */
+export function noteAgentTasks(
+  dataDir: string,
+  agent: HookAgent,
+  sessionId: string,
+  now: number,
+  payload: HookPayload,
+): void {
+  const list = taskListOf(agent, sessionId, now, payload);
+  if (list) recordAgentTasks(dataDir, list);
 }
 
 /** Names one tool call across its before- and after-tool events. */

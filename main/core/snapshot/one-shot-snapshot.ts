@@ -3,6 +3,7 @@ import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { markAgentServices } from '../analysis/agent-services';
+import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
 import { matcherFor } from '../analysis/signatures';
@@ -34,6 +35,7 @@ export async function takeOneShotSnapshot(
     intervalMs = 300,
     sampler,
     endedSessions,
+    agentTasks = new Map(),
     keeps = [],
     portsOfAll = false,
     report,
@@ -43,6 +45,8 @@ export async function takeOneShotSnapshot(
     intervalMs?: number;
     sampler?: ProcessSampler;
     endedSessions?: EndedSessions;
+    /** The task lists the agents' hooks reported (storage/agent-tasks.ts). */
+    agentTasks?: AgentTaskLists;
     /** Read the listening ports of every process, not only agents' (a port was asked for). */
     portsOfAll?: boolean;
     /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
@@ -85,7 +89,12 @@ export async function takeOneShotSnapshot(
       ? flagSessionEnded(groups, (pid) => markers.get(pid), endedSessions)
       : groups;
   // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
-  return { sampledAt, groups: markAgentServices(markBackgroundTasks(markKept(ended, keeps, sampledAt))) };
+  return {
+    sampledAt,
+    groups: markAgentServices(
+      markBackgroundTasks(markKept(markAgentTasks(ended, agentTasks), keeps, sampledAt)),
+    ),
+  };
 }
 
 /**

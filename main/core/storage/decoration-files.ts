@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import type { KeepRecord } from '../analysis/kept-marks';
+import type { AgentTaskLists } from '../analysis/agent-tasks';
 import type { EndedSessions } from '../analysis/session-ended';
+import { agentTasksPath, loadAgentTasks } from './agent-tasks';
 import { endedSessionsPath, loadEndedSessions } from './ended-sessions';
 import { keepsPath, loadKeeps } from './keeps';
 
@@ -12,6 +14,8 @@ import { keepsPath, loadKeeps } from './keeps';
 export class DecorationFiles {
   private ended: EndedSessions = new Map();
   private endedMtimeMs = -1;
+  private tasks: AgentTaskLists = new Map();
+  private tasksMtimeMs = -1;
   private keepList: KeepRecord[] = [];
   private keepsMtimeMs = -1;
 
@@ -45,6 +49,16 @@ export class DecorationFiles {
       this.ended = mtimeMs < 0 ? new Map() : loadEndedSessions(this.dataDir);
     }
     return this.ended;
+  }
+
+  /** The task lists the agents' hooks reported (Stop's `background_tasks[]`), read again when changed. */
+  agentTasks(): AgentTaskLists {
+    const mtimeMs = mtimeOf(agentTasksPath(this.dataDir));
+    if (mtimeMs !== this.tasksMtimeMs) {
+      this.tasksMtimeMs = mtimeMs;
+      this.tasks = mtimeMs < 0 ? new Map() : loadAgentTasks(this.dataDir);
+    }
+    return this.tasks;
   }
 }
 
