@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AgentTaskList, AgentTaskLists } from '../analysis/agent-tasks';
+import type { AgentTaskList } from '../analysis/agent-tasks';
 import { isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
 import { appendOwnFile, ensureOwnDataDir } from './own-data-dir';
 
