@@ -8,13 +8,16 @@ import type { GroupView } from './model';
 export const BACKGROUND_TASK_LABEL = 'background task';
 
 /**
- * A tool call the agent started in the background on purpose, while its session's agent is known to run
+ * A tool call the agent started in the background on purpose (or one its own latest task list names, and
+ * not one that list dropped), while its session's agent is known to run
  * (not guessed) and no hook reported the session ended. Once the agent is gone it is a leftover like any
  * other.
  */
 export function isLiveBackgroundTask(group: Pick<GroupView, 'toolCall' | 'session' | 'flags'>): boolean {
+  const call = group.toolCall;
   return (
-    group.toolCall?.background === true &&
+    (call?.background === true || call?.agentTask === 'running') &&
+    call.agentTask !== 'ended' &&
     group.session?.agentAlive === true &&
     !group.flags.includes('session-ended')
   );

@@ -115,6 +115,8 @@ export interface IncidentSession {
   id: string;
   /** Nearest enclosing git work tree of the group's cwd, else that cwd; null when unknown. */
   project: string | null;
+  /** The reason the session's SessionEnd hook gave (`other`, `clear`, `logout`, `exit`, …), once it ended. */
+  endReason?: string;
 }
 
 /** One policy's match on a group, as recorded: `executed` false in observe mode or when refused. */

@@ -46,6 +46,12 @@ export interface AgentRef {
   name: string;
   /** PID of the agent's main process, when known. */
   pid: number | null;
+  /**
+   * The agent's own background service this agent runs under (Claude Code's `claude --bg` service, Codex's
+   * `app-server --managed-daemon`), by pid: equal to `pid` for the service's own processes (the service, its
+   * workers and spares, role `agent-service`), another pid for a session it runs. Absent otherwise.
+   */
+  servicePid?: number;
 }
 
 /** A process's ids and state as the kernel reported them: the same in a sampler's record and a view. */
@@ -101,14 +107,22 @@ export interface ProcessView extends ProcessIds {
   role?: ProcessRole;
   /** For an MCP server, its name where the command line tells it (`filesystem`, `playwright`). */
   mcpServer?: string;
+  /**
+   * Why this process of an agent's own service is left over (flagged `orphan`): an older service beside a
+   * newer one, a worker or spare whose service is gone, a worker whose session or spare is gone.
+   */
+  serviceLeftover?: string;
 }
 
 /**
+ * `agent-service`: the agent's own background service, its workers and the sessions it pre-started that
+ * no one claimed yet (Claude Code's `daemon run`, `bg-pty-host`, `bg-spare`; Codex's managed daemon):
+ * the agent's machinery, neither an agent session nor a leftover (main/core/analysis/agent-services.ts).
  * `background-task`: part of a tool call the agent started in the background on purpose (Claude Code's
  * `run_in_background: true`, Qwen Code's `is_background: true`), while the agent's session lives; once it
  * ends, `tool-call` again. Such a group is no leftover meanwhile (shared/background-task.ts).
  */
-export type ProcessRole = 'agent' | 'tool-call' | 'mcp-server' | 'background-task' | null;
+export type ProcessRole = 'agent' | 'tool-call' | 'mcp-server' | 'background-task' | 'agent-service' | null;
 
 export interface ListeningPort {
   protocol: 'tcp' | 'tcp6' | 'udp' | 'udp6';
@@ -130,6 +144,8 @@ export interface SessionRef {
    * agent, and an agent of its kind runs, which may be the one). "Ended" is never claimed on a guess.
    */
   agentAlive: boolean | null;
+  /** The reason the session's SessionEnd hook gave for its end (`other` for `claude stop`), once it ended. */
+  endReason?: string;
 }
 
 /** The agent's tool call that started a group, from the agent's own transcript or environment. */
@@ -143,6 +159,14 @@ export interface ToolCallRef {
   startedAt: number;
   /** The agent asked for it to run in the background (Claude Code's `run_in_background`, Qwen Code's `is_background`). */
   background?: boolean;
+  /**
+   * What the agent itself last said of it (Claude Code's Stop hook `background_tasks[]`): `running`, a task
+   * it keeps running (a background task while its session lives, whatever the call asked); `ended`, a
+   * background call its latest list no longer names (what still runs of it is a leftover). Absent: not said.
+   */
+  agentTask?: 'running' | 'ended';
+  /** The agent's id for that task (Claude Code's task id), where its list named the call. */
+  agentTaskId?: string;
 }
 
 export interface GroupView {

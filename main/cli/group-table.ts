@@ -69,18 +69,28 @@ function portsText(ports: GroupView['ports']): string {
 export function whatText(g: GroupView): string {
   const command = leftoverCommand(g);
   const described = g.toolCall?.description ? `${g.toolCall.description}: ${command}` : command;
+  const leftOfService = g.processes.find((p) => p.serviceLeftover)?.serviceLeftover;
+  if (leftOfService) return printable(`${leftOfService}: ${described}${portsText(g.ports)}`);
   return printable(`${described}${portsText(g.ports)}`);
 }
 
 /** The heading a group sits under: its agent, and its agent session when known. */
 export function headingText(g: GroupView): string {
   if (!g.agent) return 'no agent';
-  const agent = `${g.agent.name}${g.agent.pid ? ` (pid ${g.agent.pid})` : ''}`;
+  const agent = agentWords(g.agent);
   if (!g.session) return agent;
   const project = projectName(g.session.project) ?? 'unknown project';
   return printable(
     `${agent} · ${project} · session ${shortSessionId(g.session.id)} · ${sessionAgentWords(g.session.agentAlive)}`,
   );
+}
+
+/** `claude-code (pid 48) · service pid 23`; the agent's service itself: `claude-code service (pid 23)`. */
+function agentWords(agent: NonNullable<GroupView['agent']>): string {
+  const pid = agent.pid ? ` (pid ${agent.pid})` : '';
+  if (agent.servicePid === undefined) return `${agent.name}${pid}`;
+  if (agent.servicePid === agent.pid) return `${agent.name} service${pid}`;
+  return `${agent.name}${pid} · service pid ${agent.servicePid}`;
 }
 
 function headingKey(g: GroupView): string {

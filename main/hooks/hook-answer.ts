@@ -2,7 +2,7 @@ import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { answerAfterTool, type AfterToolCall } from './after-tool-answer';
-import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
+import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import type { PidCounterReadings } from './pid-counter-readings';
 import { recordsSinceStart } from './pids-since-start';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
@@ -109,7 +109,11 @@ export function answerHook(
   const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, body);
   if (eventSpec.role === 'session-end') {
     ctx.lastAnswered.delete(`${agent}\0${sessionId}`);
-    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now, payload);
+    return '';
+  }
+  if (eventSpec.role === 'turn-end') {
+    noteAgentTasks(ctx.dataDir, agent, sessionId, ctx.now, payload);
     return '';
   }
   const key = { agent, sessionId, callId: callIdOf(payload) };

@@ -4,6 +4,7 @@ import {
   type HookAgentSpec,
   type HookEventSpec,
 } from '../core/hooks-setup/hook-agents';
+import { recordAgentTasks, taskListOf } from '../core/storage/agent-tasks';
 import { recordSessionEnded } from '../core/storage/ended-sessions';
 import { forgetSessionToolCalls } from './tool-call-starts';
 
@@ -13,6 +14,8 @@ export interface HookPayload {
   tool_use_id?: unknown;
   tool_name?: unknown;
   tool_input?: unknown;
+  /** SessionEnd's why (Claude Code: `clear`, `logout`, `prompt_input_exit`, `other` for `claude stop`; Gemini CLI: `exit`). */
+  reason?: unknown;
 }
 
 /** One hook event as the agent sent it, read the same by the one-shot hook and the service. */
@@ -38,11 +41,34 @@ export function readHookEvent<P extends HookPayload>(
   return { spec, eventSpec, payload, sessionId };
 }
 
-/** A session said it ended: recorded for `ps` and policies, and its unanswered tool calls forgotten. */
-export function noteSessionEnded(dataDir: string, agent: HookAgent, sessionId: string, now: number): void {
+/**
+ * A session said it ended: recorded for `ps`, policies and its leftovers' incidents (with the payload's
+ * `reason`, at most 64 characters), and its unanswered tool calls forgotten.
+ */
+export function noteSessionEnded(
+  dataDir: string,
+  agent: HookAgent,
+  sessionId: string,
+  now: number,
+  payload: HookPayload = {},
+): void {
   if (sessionId === '') return;
-  recordSessionEnded(dataDir, { agent, sessionId, endedAt: now });
+  const reason =
+    typeof payload.reason === 'string' && payload.reason !== '' ? payload.reason.slice(0, 64) : null;
+  recordSessionEnded(dataDir, { agent, sessionId, endedAt: now, ...(reason ? { reason } : {}) });
   forgetSessionToolCalls(dataDir, agent, sessionId);
+}
+
+/** A turn ended: the tasks the agent said it keeps running (Stop's `background_tasks[]`), when it said. */
+export function noteAgentTasks(
+  dataDir: string,
+  agent: HookAgent,
+  sessionId: string,
+  now: number,
+  payload: HookPayload,
+): void {
+  const list = taskListOf(agent, sessionId, now, payload);
+  if (list) recordAgentTasks(dataDir, list);
 }
 
 /** Names one tool call across its before- and after-tool events. */

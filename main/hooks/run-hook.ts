@@ -3,7 +3,7 @@ import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import type { HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { answerAfterTool } from './after-tool-answer';
-import { callIdOf, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
+import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 import { isShellName } from '../../shared/shells';
 
@@ -49,7 +49,11 @@ function selfAndAgent(sampler: HookSampler, pid: number): { self: Set<number>; a
 export function runHook(agent: HookAgent, event: string, stdin: string, ctx: HookContext): string {
   const { spec, eventSpec, payload, sessionId } = readHookEvent<Payload>(agent, event, stdin);
   if (eventSpec.role === 'session-end') {
-    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now);
+    noteSessionEnded(ctx.dataDir, agent, sessionId, ctx.now, payload);
+    return '';
+  }
+  if (eventSpec.role === 'turn-end') {
+    noteAgentTasks(ctx.dataDir, agent, sessionId, ctx.now, payload);
     return '';
   }
 

@@ -65,6 +65,7 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
       'PostToolUse',
       'PostToolUseFailure',
       'SessionEnd',
+      'Stop',
     ]);
     expect(written.hooks.PostToolUse![0]!.hooks).toEqual([
       { type: 'command', command: `/bin/bash ${client} hook claude-code PostToolUse` },

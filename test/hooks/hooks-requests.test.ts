@@ -114,6 +114,7 @@ describe('hooks:status and hooks:install against real settings files', () => {
       PostToolUse: hook('PostToolUse'),
       PostToolUseFailure: hook('PostToolUseFailure'),
       SessionEnd: hook('SessionEnd'),
+      Stop: hook('Stop'),
     });
     // Installing twice changes nothing.
     expect(

@@ -54,7 +54,7 @@ function dataDirOf(p: HooksPlace): string {
 function claudeHttpGroup(p: HooksPlace, event: string): unknown {
   const endpoint = readHookEndpoint(dataDirOf(p))!;
   return {
-    ...(event === 'SessionEnd' ? {} : { matcher: 'Bash' }),
+    ...(event === 'SessionEnd' || event === 'Stop' ? {} : { matcher: 'Bash' }),
     hooks: [
       {
         type: 'http',
@@ -70,7 +70,7 @@ function claudeHttpGroup(p: HooksPlace, event: string): unknown {
 function claudeClientGroup(p: HooksPlace, event: string): unknown {
   const client = `${bashProgram()} ${shellQuote(hookClientPath(dataDirOf(p)))}`;
   return {
-    ...(event === 'SessionEnd' ? {} : { matcher: 'Bash' }),
+    ...(event === 'SessionEnd' || event === 'Stop' ? {} : { matcher: 'Bash' }),
     hooks: [{ type: 'command', command: `${client} hook claude-code ${event}` }],
   };
 }
@@ -91,6 +91,8 @@ function expectCorralGroups(hooks: ClaudeHooks, p: HooksPlace, mode: 'client' | 
   expect(hooks.PostToolUse!.slice(2)).toEqual([group(p, 'PostToolUse')]);
   expect(hooks.PostToolUseFailure).toEqual([group(p, 'PostToolUseFailure')]);
   expect(hooks.SessionEnd).toEqual([group(p, 'SessionEnd')]);
+  // After the user's own Stop group.
+  expect(hooks.Stop!.slice(1)).toEqual([group(p, 'Stop')]);
 }
 
 /** A place whose Claude Code settings hold an older install's one-shot command hooks beside the user's. */
@@ -146,7 +148,9 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const before = JSON.parse(CLAUDE_SETTINGS) as typeof after;
     expect(after.model).toBe('opus');
     expect(after.permissions).toEqual(before.permissions);
-    expect(after.hooks.Stop).toEqual(before.hooks.Stop);
+    // The user's Stop group first and unchanged, Corral's after it (its `background_tasks[]`).
+    expect(after.hooks.Stop![0]).toEqual(before.hooks.Stop![0]);
+    expect(after.hooks.Stop).toHaveLength(2);
     // The user's two PostToolUse groups first and unchanged, then Corral's own group: the hook client
     // (asks the running Corral, else runs the one-shot hook), on every event.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
@@ -230,6 +234,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
       'PostToolUse',
       'PostToolUseFailure',
       'SessionEnd',
+      'Stop',
     ]);
     uninstallHooks('claude-code', p, false);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({});
@@ -241,6 +246,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
       'PostToolUse',
       'PostToolUseFailure',
       'SessionEnd',
+      'Stop',
     ]);
   });
 
@@ -347,7 +353,8 @@ describe('corral hooks install/uninstall on real settings files', () => {
       }
       // A removed line only ever comes back with the comma a following entry needs.
       const diffLines = c.diff.split('\n');
-      for (const removed of diffLines.filter((l) => l.startsWith('- '))) {
+      // The user's one-line Stop array is the one a Stop hook is appended to: it comes back spread over lines.
+      for (const removed of diffLines.filter((l) => l.startsWith('- ') && !l.includes('"Stop": ['))) {
         expect(diffLines).toContain(`+ ${removed.slice(2)},`);
       }
       expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);

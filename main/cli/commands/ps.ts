@@ -12,6 +12,8 @@ import {
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
 import { loadEndedSessions } from '../../core/storage/ended-sessions';
+import { loadAgentTasks } from '../../core/storage/agent-tasks';
+import type { AgentTaskList } from '../../core/analysis/agent-tasks';
 import type { EndedSession } from '../../core/analysis/session-ended';
 import { keepsOrNone } from './keep-list';
 import { UsageError } from '../../common/usage-error';
@@ -36,6 +38,7 @@ export async function runPs(
   const snapshot = await takeOneShotSnapshot(settings, {
     portsOfAll: port !== null,
     endedSessions: endedSessionsOrNone(),
+    agentTasks: agentTasksOrNone(),
     report: (message) => process.stderr.write(`corral ps: provenance: ${message}\n`),
     keeps: keepsOrNone(),
   });
@@ -87,6 +90,15 @@ function dataDirOf(): string {
 function endedSessionsOrNone(): Map<string, EndedSession> {
   try {
     return loadEndedSessions(dataDirOf());
+  } catch {
+    return new Map();
+  }
+}
+
+/** What the agents' Stop hooks said they keep running; none when unreadable. */
+function agentTasksOrNone(): Map<string, AgentTaskList> {
+  try {
+    return loadAgentTasks(dataDirOf());
   } catch {
     return new Map();
   }

@@ -20,6 +20,8 @@ export interface EndedSession {
   sessionId: string;
   /** When the session ended, ms since epoch. */
   endedAt: number;
+  /** The reason its SessionEnd hook gave, where it gave one. */
+  reason?: string;
 }
 
 export type EndedSessions = ReadonlyMap<string, EndedSession>;
@@ -95,12 +97,18 @@ export function flagSessionEnded(
   if (ended.size === 0) return [...groups];
   return groups.map((g) => {
     if (g.flags.includes('session-ended') || g.session?.agentAlive === true) return g;
-    const hit = g.processes.some((p) => {
+    let hit: EndedSession | null = null;
+    for (const p of g.processes) {
       const markers = markersOf(p.pid);
-      return (
-        p.state !== 'Z' && markers !== undefined && endedSessionOf(markers, p.startedAt, ended, held) !== null
-      );
-    });
-    return hit ? { ...g, flags: [...g.flags, 'session-ended'] } : g;
+      hit =
+        p.state !== 'Z' && markers !== undefined ? endedSessionOf(markers, p.startedAt, ended, held) : null;
+      if (hit) break;
+    }
+    if (!hit) return g;
+    const session =
+      g.session && g.session.id === hit.sessionId && hit.reason
+        ? { ...g.session, endReason: hit.reason }
+        : g.session;
+    return { ...g, flags: [...g.flags, 'session-ended'], ...(session !== g.session ? { session } : {}) };
   });
 }

@@ -41,7 +41,7 @@ import { isSecretEnv } from '../analysis/secret-env';
 export const HOOK_AGENTS = HOOK_AGENT_NAMES;
 export type HookAgent = HookAgentName;
 
-export type HookRole = 'before-tool' | 'after-tool' | 'session-end';
+export type HookRole = 'before-tool' | 'after-tool' | 'session-end' | 'turn-end';
 
 export interface HookEventSpec {
   /** The agent's own event name, e.g. `PostToolUse` or `AfterTool`. */
@@ -87,13 +87,15 @@ export const HOOK_AGENT_SPECS: Record<HookAgent, HookAgentSpec> = {
       // A command that exits non-zero (a server failing with EADDRINUSE) ends in this event instead.
       { event: 'PostToolUseFailure', role: 'after-tool', matcher: 'Bash' },
       { event: 'SessionEnd', role: 'session-end' },
+      // Its payload lists the tasks the session keeps running (`background_tasks[]`, 2.1.332).
+      { event: 'Stop', role: 'turn-end' },
     ],
     sessionMarkers: ['CLAUDE_CODE_SESSION_ID'],
     agentMarkers: ['CLAUDECODE'],
     // Chosen with `corral hooks install --http`: PostToolUse carries duration_ms, so the call's start
     // needs no PreToolUse (hook-answer.ts). By default the client asks the running Corral and falls
     // back to the one-shot hook, so a user with no Corral service running still gets the note.
-    httpEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd'],
+    httpEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'],
     viaClient: true,
     settingsPath: (env, home) =>
       join(env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude'), 'settings.json'),

@@ -5,6 +5,8 @@ import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-prove
 import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
+import { markAgentServices } from '../analysis/agent-services';
+import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
@@ -40,6 +42,8 @@ export interface DecorationSources {
   /** The keep list was just written: read it again whatever its modification time says. */
   keepsChanged(): void;
   endedSessions(): EndedSessions;
+  /** What the agents said they keep running (analysis/agent-tasks.ts); absent: nothing said. */
+  agentTasks?(): AgentTaskLists;
 }
 
 /**
@@ -90,7 +94,9 @@ export class GroupContext {
    * background task without its left-behind flags (analysis/background-tasks.ts). Both run on purpose.
    */
   markKept(groups: GroupView[]): GroupView[] {
-    return markBackgroundTasks(markKept(groups, this.options.files.keeps(), Date.now()));
+    const { files } = this.options;
+    const tasks = markAgentTasks(groups, files.agentTasks?.() ?? new Map());
+    return markAgentServices(markBackgroundTasks(markKept(tasks, files.keeps(), Date.now())));
   }
 
   /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */

@@ -24,6 +24,10 @@ export function notePortFacts(
     incident.session = { id: s.id, project: s.project };
     changed = true;
   }
+  if (s?.endReason && incident.session?.id === s.id && incident.session.endReason !== s.endReason) {
+    incident.session.endReason = s.endReason;
+    changed = true;
+  }
   return changed;
 }
 

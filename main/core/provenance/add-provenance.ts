@@ -3,6 +3,7 @@ import type { GroupView, ListeningPort, SessionRef, ToolCallRef } from '../../..
 import type { AgentMatcher, SessionMarks } from '../analysis/agent-matcher';
 import type { Attribution } from '../analysis/attribution';
 import type { LiveAgent } from '../analysis/session-ended';
+import { isIdleAgentMachinery } from '../analysis/agent-services';
 import { commandOf } from '../analysis/grouping';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
@@ -149,7 +150,7 @@ export class Provenance {
     const links = linkSessionsToAgents(facts);
     this.agents = liveAgentsOf(attributions, byPid, links);
     const liveAgents = new Set<string>();
-    for (const [pid, a] of attributions) if (a.isAgent && byPid.has(pid)) liveAgents.add(a.agent);
+    for (const [pid, a] of attributions) if (runsSessions(a, byPid.get(pid))) liveAgents.add(a.agent);
     const sessionOfAgent = new Map<number, string>();
     for (const [session, pid] of links) if (!sessionOfAgent.has(pid)) sessionOfAgent.set(pid, session);
 
@@ -341,6 +342,14 @@ function portKey(p: ListeningPort): string {
 }
 
 /** Every live agent process, once per session it is tied to (once, untied, when none). */
+/**
+ * An agent's process that may be running a session: not its service's machinery (a `claude --bg` service,
+ * its pty hosts and unclaimed spares outlive every session and would hold every end of their kind).
+ */
+function runsSessions(a: Attribution, r: ProcessRecord | undefined): r is ProcessRecord {
+  return a.isAgent && r !== undefined && !isIdleAgentMachinery(a.agent, r.argv, r.pid, r.sid);
+}
+
 function liveAgentsOf(
   attributions: ReadonlyMap<number, Attribution>,
   byPid: ReadonlyMap<number, ProcessRecord>,
@@ -351,7 +360,7 @@ function liveAgentsOf(
   const agents: LiveAgent[] = [];
   for (const [pid, a] of attributions) {
     const r = byPid.get(pid);
-    if (!a.isAgent || !r) continue;
+    if (!r || !runsSessions(a, r)) continue;
     for (const sessionId of sessionsOf.get(pid) ?? [null])
       agents.push({ name: a.agent, pid, startKey: r.startKey, sessionId });
   }

@@ -2,6 +2,8 @@ import type { GroupView, Settings } from '../../../shared/model';
 import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
+import { markAgentServices } from '../analysis/agent-services';
+import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
 import { runawayLoad, wantedTimeMs } from '../analysis/runaway';
@@ -35,6 +37,7 @@ export async function takeOneShotSnapshot(
     intervalMs = 300,
     sampler,
     endedSessions,
+    agentTasks = new Map(),
     keeps = [],
     portsOfAll = false,
     report,
@@ -44,6 +47,8 @@ export async function takeOneShotSnapshot(
     intervalMs?: number;
     sampler?: ProcessSampler;
     endedSessions?: EndedSessions;
+    /** The task lists the agents' hooks reported (storage/agent-tasks.ts). */
+    agentTasks?: AgentTaskLists;
     /** Read the listening ports of every process, not only agents' (a port was asked for). */
     portsOfAll?: boolean;
     /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
@@ -103,7 +108,12 @@ export async function takeOneShotSnapshot(
         )
       : groups;
   // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
-  return { sampledAt, groups: markBackgroundTasks(markKept(ended, keeps, sampledAt)) };
+  return {
+    sampledAt,
+    groups: markAgentServices(
+      markBackgroundTasks(markKept(markAgentTasks(ended, agentTasks), keeps, sampledAt)),
+    ),
+  };
 }
 
 /**

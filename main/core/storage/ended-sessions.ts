@@ -65,7 +65,9 @@ export function parseEndedSessions(text: string): Map<string, EndedSession> {
         const prev = out.get(v.sessionId);
         if (!prev || prev.endedAt < v.endedAt) {
           const agent = typeof v.agent === 'string' && AGENT_NAME.test(v.agent) ? v.agent : '';
-          out.set(v.sessionId, { agent, sessionId: v.sessionId, endedAt: v.endedAt });
+          const reason =
+            typeof v.reason === 'string' && v.reason !== '' ? { reason: v.reason.slice(0, 64) } : {};
+          out.set(v.sessionId, { agent, sessionId: v.sessionId, endedAt: v.endedAt, ...reason });
         }
       }
     } catch {

@@ -16,6 +16,10 @@ function isSession(v: unknown): v is IncidentSession {
 export function readPortFacts(r: Record<string, unknown>): Pick<Incident, 'ports' | 'session'> {
   const facts: Pick<Incident, 'ports' | 'session'> = {};
   if (Array.isArray(r.ports) && r.ports.every(isPort)) facts.ports = r.ports;
-  if (isSession(r.session)) facts.session = { id: r.session.id, project: r.session.project };
+  if (isSession(r.session)) {
+    facts.session = { id: r.session.id, project: r.session.project };
+    const reason = (r.session as { endReason?: unknown }).endReason;
+    if (typeof reason === 'string' && reason !== '') facts.session.endReason = reason;
+  }
   return facts;
 }

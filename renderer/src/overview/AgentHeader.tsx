@@ -23,7 +23,11 @@ export function AgentHeader({ agent, allGroups, columns, compact, onStopAgentOrp
         <div className="agent-line">
           <span className="agent-name">
             {name}
+            {agent.servicePid !== undefined && agent.servicePid === agent.pid ? ' service' : null}
             {agent.pid !== null ? <span className="muted"> pid {agent.pid}</span> : null}
+            {agent.servicePid !== undefined && agent.servicePid !== agent.pid ? (
+              <span className="muted"> · service pid {agent.servicePid}</span>
+            ) : null}
           </span>
           {agent.name !== null ? (
             <span className="agent-totals muted" data-testid="agent-totals">

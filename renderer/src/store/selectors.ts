@@ -21,6 +21,8 @@ export interface AgentNode {
   key: string;
   name: string | null;
   pid: number | null;
+  /** The agent's own service it runs under (`pid` itself for the service's entry), where it has one. */
+  servicePid?: number;
   sessions: SessionNode[];
 }
 
@@ -73,6 +75,7 @@ export function groupTree(groups: readonly GroupView[]): AgentNode[] {
     let agent = agents.get(key);
     if (!agent) {
       agent = { key, name: group.agent?.name ?? null, pid: group.agent?.pid ?? null, sessions: [] };
+      if (group.agent?.servicePid !== undefined) agent.servicePid = group.agent.servicePid;
       agents.set(key, agent);
     }
     const sessionKey = group.session ? `session:${group.session.id}` : `sid:${group.sid}`;

@@ -1,0 +1,115 @@
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GroupView } from '../../shared/model';
+import { CLI_ENV, psGroups } from '../provenance/live-support';
+import {
+  CLAUDE_CODE_VERSION,
+  claudeCodeSkipReason,
+  claudeCodeVersionLine,
+  makeClaudeHome,
+  trackGroupsOfRun,
+} from '../support/claude-code';
+import { bgEnv, claudeCommand, prepareBgHome } from '../support/claude-code-bg';
+import { startFakeMessagesApi } from '../support/fake-messages-api';
+import { runCli } from '../support/run-cli';
+import { tempDirForTest } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
+
+const skip = claudeCodeSkipReason();
+if (skip) console.warn(`[skipped] Claude Code --bg end-to-end test: ${skip}`);
+else console.info(`[agent] ${claudeCodeVersionLine()}`);
+
+const isSpare = (argv: readonly string[]): boolean => argv.includes('--bg-spare');
+const isService = (argv: readonly string[]): boolean => argv[1] === 'daemon' && argv[2] === 'run';
+
+describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`, () => {
+  it('one service entry, its session under it, no spare as an agent, the leak attributed to the session and its call', async () => {
+    const cwd = realpathSync(tempDirForTest('corral-bg-cwd-'));
+    const { home } = makeClaudeHome();
+    mkdirSync(join(home, 'tmp'), { recursive: true });
+    prepareBgHome(home, cwd);
+    const api = await startFakeMessagesApi({
+      command: 'python3 -m http.server 0 >/dev/null 2>&1 &',
+      description: 'Serve the files',
+    });
+    const env = bgEnv(home, api.baseUrl);
+    try {
+      const bg = await claudeCommand(['--bg', '--dangerously-skip-permissions', 'Serve the files'], env, cwd);
+      expect(bg.code).toBe(0);
+      // The service (PPID 1, a session of its own), its hosts, spares and the leak carry this HOME: each of
+      // their groups is tracked for removal by PGID whatever the test's outcome.
+      const seen = await waitFor(
+        'the leak of the background session, and a spare waiting',
+        async () => {
+          trackGroupsOfRun(home);
+          const groups = await psGroups();
+          const leak = groups.find((g) => g.toolCall?.id === api.toolUseId && g.flags.includes('orphan'));
+          const spare = groups.some((g) => g.processes.some((p) => isSpare(p.argv) && p.sid !== p.pid));
+          return leak && spare ? { groups, leak } : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      const { groups, leak } = seen;
+      const procs = groups.flatMap((g) => g.processes.map((p) => ({ p, g })));
+      const service = procs.find(({ p }) => isService(p.argv) && p.ppid === 1);
+      expect(service, 'the service process').toBeDefined();
+      const servicePid = service!.p.pid;
+
+      // One entry for the service: every group of its machinery is under the service's pid, as the service.
+      const serviceGroups = groups.filter(
+        (g) => g.agent?.servicePid === servicePid && g.agent.pid === servicePid,
+      );
+      expect(serviceGroups.map((g) => g.pgid)).toContain(servicePid);
+      for (const g of serviceGroups) expect(g.processes.every((p) => p.role === 'agent-service')).toBe(true);
+      expect(
+        new Set(
+          groups
+            .filter((g) => g.agent?.servicePid === g.agent?.pid && g.agent?.servicePid)
+            .map((g) => g.agent!.pid),
+        ),
+      ).toEqual(new Set([servicePid]));
+      // No spare waiting to be claimed is an agent of its own, nor a leftover.
+      for (const { p, g } of procs.filter(({ p }) => isSpare(p.argv) && p.sid !== p.pid)) {
+        expect(g.agent?.pid).toBe(servicePid);
+        expect(p.role).toBe('agent-service');
+        expect(g.flags).not.toContain('orphan');
+      }
+      // The leak: flagged, attributed to the session (whose agent runs under the service) and its call.
+      expect(leak.toolCall).toMatchObject({ id: api.toolUseId, description: 'Serve the files' });
+      expect(leak.session?.agentAlive).toBe(true);
+      expect(leak.agent?.servicePid).toBe(servicePid);
+      expect(leak.agent?.pid).not.toBe(servicePid);
+      const sessionAgent = procs.find(({ p }) => p.pid === leak.agent!.pid);
+      expect(sessionAgent?.p.role).toBe('agent');
+
+      const table = await runCli(['ps'], { env: { ...CLI_ENV, COLUMNS: '250' } });
+      expect(table.stdout).toContain(`claude-code service (pid ${servicePid})`);
+      expect(table.stdout).toContain(`claude-code (pid ${leak.agent!.pid}) · service pid ${servicePid}`);
+      const agentHeadings = table.stdout.split('\n').filter((l) => l.startsWith('▸ claude-code'));
+      const workers = procs.filter(
+        ({ p }) => p.argv.includes('--bg-pty-host') || (isSpare(p.argv) && p.sid !== p.pid),
+      );
+      for (const { p } of workers) expect(agentHeadings.join('\n')).not.toContain(`(pid ${p.pid})`);
+
+      // The agent's own session list, then `claude stop`: the session ends, the service exits by itself.
+      const listed = await claudeCommand(['agents', '--json'], env, cwd);
+      const sessions = JSON.parse(listed.stdout) as Array<{ id: string; pid: number; sessionId: string }>;
+      const mine = sessions.find((s) => s.pid === leak.agent!.pid);
+      expect(mine?.sessionId).toBe(leak.session?.id);
+      expect((await claudeCommand(['stop', mine!.id], env, cwd)).code).toBe(0);
+      await waitFor('the service to exit by itself', () => !existsSync(`/proc/${servicePid}`), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+      const after = await waitFor('the leak as a leftover of an ended session', async () => {
+        const g = (await psGroups()).find((x: GroupView) => x.id === leak.id);
+        return g?.session?.agentAlive === false ? g : undefined;
+      });
+      expect(after.flags).toContain('orphan');
+      expect(after.toolCall?.id).toBe(api.toolUseId);
+    } finally {
+      await api.close();
+    }
+  }, 180_000);
+});
