@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
-import { bashProgram, hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
+import { hookClientPath, perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import {
   ensureHookEndpoint,
   hookEndpointPath,
@@ -68,7 +68,7 @@ function claudeHttpGroup(p: HooksPlace, event: string): unknown {
 
 /** Claude Code's default hook: the hook client in the data directory, which falls back to the one-shot command. */
 function claudeClientGroup(p: HooksPlace, event: string): unknown {
-  const client = `${bashProgram()} ${shellQuote(hookClientPath(dataDirOf(p)))}`;
+  const client = `${perlProgram()!} ${shellQuote(hookClientPath(dataDirOf(p)))}`;
   return {
     ...(event === 'SessionEnd' ? {} : { matcher: 'Bash' }),
     hooks: [{ type: 'command', command: `${client} hook claude-code ${event}` }],
@@ -341,7 +341,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
         expect(c.diff).not.toContain('"PreToolUse"');
       } else {
         expect(c.diff).toContain(
-          `"command": "${bashProgram()} ${shellQuote(client)} hook claude-code PostToolUse"`,
+          `"command": "${perlProgram()!} ${shellQuote(client)} hook claude-code PostToolUse"`,
         );
         expect(c.diff).toContain('"PreToolUse"');
       }

@@ -32,6 +32,7 @@ function agentsOf(value: string | undefined): HookAgent[] {
 
 function report(c: HooksChange, verb: string, dryRun: boolean, out: (t: string) => void): void {
   const label = HOOK_AGENT_SPECS[c.agent].label;
+  if (c.notice) out(`${label}: ${c.notice}`);
   if (c.error) {
     out(`${label}: ${c.error}`);
     return;
