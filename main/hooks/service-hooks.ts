@@ -13,6 +13,8 @@ export interface RunningServiceHooks {
   socketPath: string | null;
   /** The TCP port of the installed http hooks, or null when none are installed. */
   port: number | null;
+  /** Whether the service holds that port now (it keeps trying while another program holds it). */
+  portListening(): boolean;
   /** Both listeners' counts. */
   stats: HookServerStats;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ export async function startServiceHooks(
   return {
     socketPath: socket?.path ?? null,
     port: tcp?.port ?? null,
+    portListening: () => tcp?.listening() ?? false,
     stats,
     close: async () => {
       await Promise.all([socket?.close(), tcp?.close()]);

@@ -49,7 +49,7 @@ export function startTcpHooksRetrying(
       },
       (err: NodeJS.ErrnoException) => {
         if (closed) return;
-        if (!said || delay === LAST_RETRY_MS) {
+        if (!said) {
           const why =
             err.code === 'EADDRINUSE'
               ? `port ${endpoint.port} is held by ${portHolderText(endpoint.port)}`
