@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const server = await startServiceHooks(dataDir, (step, err) => {
     process.stderr.write(`hook server: ${step}: ${String(err)}\n`);
   });
-  if (!server?.socketPath) throw new Error('the hook server did not start (not Linux, or the socket could not be had)');
+  if (!server?.socketPath)
+    throw new Error('the hook server did not start (not Linux, or the socket could not be had)');
   process.stdout.write(`ready ${server.socketPath}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }

@@ -14,8 +14,7 @@ export function onlyAdditionalContext(text: string): string {
     return '';
   }
   const out = (parsed as { hookSpecificOutput?: unknown } | null)?.hookSpecificOutput as
-    | { hookEventName?: unknown; additionalContext?: unknown }
-    | undefined;
+    { hookEventName?: unknown; additionalContext?: unknown } | undefined;
   if (typeof out?.hookEventName !== 'string' || typeof out.additionalContext !== 'string') return '';
   return JSON.stringify({
     hookSpecificOutput: { hookEventName: out.hookEventName, additionalContext: out.additionalContext },

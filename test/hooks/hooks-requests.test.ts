@@ -106,7 +106,7 @@ describe('hooks:status and hooks:install against real settings files', () => {
       '~/bin/audit.sh',
       hook('PostToolUse'),
     ]);
-    expect(readFileSync(client, 'utf8')).toContain(`${COMMAND} hook "$agent" "$event"`);
+    expect(readFileSync(client, 'utf8')).toContain(`exec ${COMMAND} hook "$1" "$2"`);
     const status = await ask<HooksOverview>('hooks:status', undefined);
     expect(status.agents[0]).toMatchObject({ state: 'installed' });
     expect(status.agents[0]!.events).toEqual({

@@ -14,10 +14,12 @@ import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/ho
 import { hookClientPath, perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import {
   ensureHookEndpoint,
+  ensureHttpHookEndpoint,
   hookEndpointPath,
   readHookEndpoint,
 } from '../../main/core/hooks-setup/hook-endpoint';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
+import { httpHooksRefusal } from '../../main/core/hooks-setup/http-hooks-port';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { resolveDataDir } from '../../main/core/storage/data-dir';
 import {
@@ -151,7 +153,9 @@ describe('corral hooks install/uninstall on real settings files', () => {
     // (asks the running Corral, else runs the one-shot hook), on every event.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
     expectCorralGroups(after.hooks, p, 'client');
-    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(
+      `exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"),
+    );
     // The file keeps its own four-space indentation.
     expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
 
@@ -185,7 +189,9 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const text = readFileSync(path, 'utf8');
     expect(text.split('hook codex PostToolUse')).toHaveLength(2);
     // The old path survives only as the client's fallback, which the new install rewrote.
-    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(
+      `exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"),
+    );
     uninstallHooks('codex', p, false);
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
@@ -260,10 +266,12 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(codex.hooks.PostToolUse).toEqual([
       {
         matcher: 'Bash',
-        hooks: [{ type: 'command', command: `/bin/bash ${shellQuote(client)} hook codex PostToolUse` }],
+        hooks: [
+          { type: 'command', command: `${perlProgram()!} ${shellQuote(client)} hook codex PostToolUse` },
+        ],
       },
     ]);
-    expect(readFileSync(client, 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    expect(readFileSync(client, 'utf8')).toContain(`exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"));
   });
 
   it('keeps comments in Gemini CLI and Qwen Code settings (both accept JSONC) and restores them on uninstall', () => {
@@ -360,7 +368,8 @@ describe('corral hooks install/uninstall on real settings files', () => {
 
   it('--dry-run --http shows the endpoint there already is, and leaves its file as it was', () => {
     const p = place();
-    const endpoint = ensureHookEndpoint(dataDirOf(p));
+    const endpoint = ensureHttpHookEndpoint(dataDirOf(p));
+    expect(endpoint.port).toBeLessThan(1024);
     const file = hookEndpointPath(dataDirOf(p));
     const before = { text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs };
     const c = installHooks('claude-code', p, PREFIX, true, true);
@@ -369,6 +378,28 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect({ text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs }).toEqual(before);
     expect(readdirSync(dirname(file))).toEqual(['endpoint']);
     expect(existsSync(settingsPath('claude-code', p))).toBe(false);
+  });
+
+  it('--http is refused, saying why and what to install instead, where another user could take the port', () => {
+    const proc = mkdtempSync(join(tmpdir(), 'corral-fake-proc-'));
+    homes.push(proc);
+    mkdirSync(join(proc, 'sys', 'net', 'ipv4'), { recursive: true });
+    // Every port is one any user may bind.
+    writeFileSync(join(proc, 'sys', 'net', 'ipv4', 'ip_unprivileged_port_start'), '0\n');
+    const refusal = httpHooksRefusal(proc);
+    expect(refusal).toContain("Claude Code's http hooks cannot tell who listens on their TCP port");
+    expect(refusal).toContain('`corral hooks install`');
+    // Here, as root with the kernel's default (1024), they may be installed, on a port below it.
+    if (
+      process.geteuid?.() === 0 &&
+      readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8').trim() === '1024'
+    ) {
+      expect(httpHooksRefusal()).toBeNull();
+      const p = place();
+      const c = installHooks('claude-code', p, PREFIX, false, true);
+      expect(c.notice).toContain('only root may bind');
+      expect(readHookEndpoint(dataDirOf(p))!.port).toBeLessThan(1024);
+    }
   });
 
   it('uninstall touches nothing that install did not add (a user hook that merely mentions corral stays)', () => {

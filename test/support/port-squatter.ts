@@ -40,9 +40,12 @@ net.createServer((s) => {
   });
 }).listen(${port}, '127.0.0.1', () => fs.writeFileSync(dir + '/ready', 'ready\\n'));
 `;
-  const group = spawnGroup(`chmod 777 "$DIR" && exec ${AS_NOBODY.join(' ')} ${process.execPath} -e "$SCRIPT"`, {
-    env: cleanEnv({ SCRIPT: script }),
-  });
+  const group = spawnGroup(
+    `chmod 777 "$DIR" && exec ${AS_NOBODY.join(' ')} ${process.execPath} -e "$SCRIPT"`,
+    {
+      env: cleanEnv({ SCRIPT: script }),
+    },
+  );
   chmodSync(group.dir, 0o777);
   await group.ready('ready');
   const read = (name: string): string => {

@@ -66,7 +66,8 @@ export async function runHooks(
     const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
     const dataDir = resolveDataDir(place.env, process.platform, place.home);
     // Who answers on the endpoint's port: a stale port or token means the hooks fall back (or say nothing).
-    const endpoint = await probeHookEndpoint(dataDir);
+    const asking = hooksAskingService(statuses, hookClientPath(dataDir));
+    const endpoint = await probeHookEndpoint(dataDir, { http: asking.http.length > 0 });
     if (values.json) out(JSON.stringify({ agents: statuses, endpoint }));
     else {
       for (const s of statuses) {
@@ -82,7 +83,7 @@ export async function runHooks(
           : '';
         out(`${label}: ${what}${broken}`);
       }
-      out(hookEndpointLine(endpoint, hooksAskingService(statuses, hookClientPath(dataDir))));
+      out(hookEndpointLine(endpoint, asking));
     }
     return statuses.some((s) => s.state === 'invalid') ? 1 : 0;
   }
