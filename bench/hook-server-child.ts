@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   });
   if (!server?.socketPath)
     throw new Error('the hook server did not start (not Linux, or the socket could not be had)');
+  // With http hooks (an endpoint on a port only root may bind), ready once that port is held too.
+  while (server.port !== null && !server.portListening()) await new Promise((r) => setTimeout(r, 20));
   process.stdout.write(`ready ${server.socketPath}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 }

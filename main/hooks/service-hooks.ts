@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { HOOK_AGENTS } from '../core/hooks-setup/hook-agents';
 import { peekHookEndpoint } from '../core/hooks-setup/hook-endpoint';
 import { hooksStatus } from '../core/hooks-setup/hooks-setup';
+import { portOnlyRootBinds } from '../core/hooks-setup/http-hooks-port';
 import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
 import { newHookServerStats, type HookServerStats } from './hook-request-handler';
 import { startHookSocketServer, type RunningHookSocket } from './hook-socket-server';
@@ -67,7 +68,12 @@ export async function startServiceHooks(
   let tcp: RetryingHookServer | null = null;
   try {
     const endpoint = peekHookEndpoint(dataDir);
-    if (endpoint && httpHookPorts(place.env, place.home).includes(endpoint.port)) {
+    // A port only root may bind is written by `hooks install --http` alone (http-hooks-port.ts): such an
+    // endpoint means http hooks, whoever's settings hold them (the desktop's worker reads its own HOME).
+    const wanted =
+      endpoint &&
+      (portOnlyRootBinds(endpoint.port) || httpHookPorts(place.env, place.home).includes(endpoint.port));
+    if (endpoint && wanted) {
       tcp = startTcpHooksRetrying(endpoint, context, onError, stats);
     }
   } catch (err) {
