@@ -18,6 +18,8 @@ export interface PortSquatter {
   received(): string;
   /** How many connections it accepted. */
   connections(): number;
+  /** Ends the squatter's group (by its PGID), letting the port go. */
+  stop(): void;
 }
 
 /**
@@ -55,5 +57,9 @@ net.createServer((s) => {
       return '';
     }
   };
-  return { received: () => read('received'), connections: () => Number(read('connections').trim() || 0) };
+  return {
+    received: () => read('received'),
+    connections: () => Number(read('connections').trim() || 0),
+    stop: () => process.kill(-group.pgid, 'SIGKILL'),
+  };
 }
