@@ -1,8 +1,8 @@
-import { chmodSync, lstatSync, rmSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 
 import { hookSocketPath, socketPathTooLong } from '../core/hooks-setup/hook-socket-path';
-import { DataDirRefused, ensureOwnDataDir } from '../core/storage/own-data-dir';
+import { DataDirRefused, ensureOwnDataDir, lstatOrNull } from '../core/storage/own-data-dir';
 import type { ServiceHookContext } from './hook-answer';
 import { hookRequestHandler, newHookServerStats, type HookServerStats } from './hook-request-handler';
 import { cappedHookServer, closeServer } from './hook-server';
@@ -11,15 +11,6 @@ export interface RunningHookSocket {
   path: string;
   stats: HookServerStats;
   close(): Promise<void>;
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
 }
 
 /** Whether something accepts a connection on the socket at `path`. */

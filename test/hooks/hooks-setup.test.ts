@@ -13,13 +13,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
 import { hookClientPath, perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import {
-  ensureHookEndpoint,
   ensureHttpHookEndpoint,
   hookEndpointPath,
   readHookEndpoint,
 } from '../../main/core/hooks-setup/hook-endpoint';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
-import { httpHooksRefusal } from '../../main/core/hooks-setup/http-hooks-port';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { resolveDataDir } from '../../main/core/storage/data-dir';
 import {
@@ -378,28 +376,6 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect({ text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs }).toEqual(before);
     expect(readdirSync(dirname(file))).toEqual(['endpoint']);
     expect(existsSync(settingsPath('claude-code', p))).toBe(false);
-  });
-
-  it('--http is refused, saying why and what to install instead, where another user could take the port', () => {
-    const proc = mkdtempSync(join(tmpdir(), 'corral-fake-proc-'));
-    homes.push(proc);
-    mkdirSync(join(proc, 'sys', 'net', 'ipv4'), { recursive: true });
-    // Every port is one any user may bind.
-    writeFileSync(join(proc, 'sys', 'net', 'ipv4', 'ip_unprivileged_port_start'), '0\n');
-    const refusal = httpHooksRefusal(proc);
-    expect(refusal).toContain("Claude Code's http hooks cannot tell who listens on their TCP port");
-    expect(refusal).toContain('`corral hooks install`');
-    // Here, as root with the kernel's default (1024), they may be installed, on a port below it.
-    if (
-      process.geteuid?.() === 0 &&
-      readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8').trim() === '1024'
-    ) {
-      expect(httpHooksRefusal()).toBeNull();
-      const p = place();
-      const c = installHooks('claude-code', p, PREFIX, false, true);
-      expect(c.notice).toContain('only root may bind');
-      expect(readHookEndpoint(dataDirOf(p))!.port).toBeLessThan(1024);
-    }
   });
 
   it('uninstall touches nothing that install did not add (a user hook that merely mentions corral stays)', () => {

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { endianness } from 'node:os';
-import { parseSocketTable } from '../sampling/linux/socket-table';
-
-const LITTLE_ENDIAN = endianness() === 'LE';
+import { existsSync } from 'node:fs';
+import { portListeners } from '../sampling/linux/port-listeners';
 
 /**
  * The owners (uid column) of the sockets listening on TCP `port`, from /proc/net/tcp and tcp6, which
@@ -10,24 +7,9 @@ const LITTLE_ENDIAN = endianness() === 'LE';
  * Linux). Read before Corral sends a token to the port, and to say who holds it.
  */
 export function tcpPortOwners(port: number, procRoot = '/proc'): number[] | null {
-  const owners = new Set<number>();
-  let read = false;
-  for (const table of ['tcp', 'tcp6'] as const) {
-    let text: string;
-    try {
-      text = readFileSync(`${procRoot}/net/${table}`, 'latin1');
-    } catch {
-      continue;
-    }
-    read = true;
-    const { listening, ownerOf } = parseSocketTable(text, table, LITTLE_ENDIAN);
-    for (const [inode, l] of listening) {
-      if (l.port !== port) continue;
-      const uid = ownerOf.get(inode);
-      if (uid !== undefined) owners.add(uid);
-    }
-  }
-  return read ? [...owners] : null;
+  if (!existsSync(`${procRoot}/net/tcp`)) return null;
+  // No time for the scan of processes' descriptors: the tables' owners are all that is asked.
+  return portListeners([port], { procRoot, deadline: 0 }).get(port)?.uids ?? [];
 }
 
 /** "uid 65534", "uids 0 and 65534": the owners for a message. */

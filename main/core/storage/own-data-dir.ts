@@ -34,7 +34,8 @@ function me(): number | undefined {
   return process.geteuid?.();
 }
 
-function lstatOrNull(path: string): Stats | null {
+/** The file's lstat, or null when there is none. */
+export function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch (err) {
