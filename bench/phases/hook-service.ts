@@ -204,7 +204,7 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.clientFallback.cpuMs,
       null,
-      'bash + the one-shot hook, twice',
+      'perl + the one-shot hook, twice',
     ),
   ];
 }
