@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -177,5 +177,37 @@ describe.skipIf(reason !== undefined)('the command hook client (perl, on the Uni
     expect(running.stats.answered).toBe(1);
     expect(fallbackPids(s)).toEqual([]);
     expect(again.out).toBe('');
+  });
+
+  it('a second Corral on the same data directory leaves the live socket to the first, and says so', async () => {
+    const s = setUp();
+    const first = await service(s.data);
+    const said: string[] = [];
+    const second = await startServiceHooks(s.data, (step, err) => said.push(`${step}: ${String(err)}`));
+    cleanups.push(() => second!.close());
+    expect(second!.socketPath).toBeNull();
+    expect(said).toEqual([
+      `hook socket: Error: another Corral already answers hooks on ${hookSocketPath(s.data)} (the same data directory); this one leaves it to that one`,
+    ]);
+    await second!.close();
+    // The first still answers on its socket, which the second's close left alone.
+    const run = await runHookClient(s, 'codex', 'PreToolUse', codexPayload(randomUUID(), 'PreToolUse'));
+    expect(run.code).toBe(0);
+    expect(first.stats.answered).toBe(1);
+    expect(fallbackPids(s)).toEqual([]);
+  });
+
+  it('a data directory whose socket path is too long for a Unix socket address: said clearly, and the hooks fall back', async () => {
+    const s = setUp();
+    const data = join(s.data, 'x'.repeat(100));
+    mkdirSync(data, { mode: 0o700 });
+    const said: string[] = [];
+    const running = await startServiceHooks(data, (step, err) => said.push(`${step}: ${String(err)}`));
+    cleanups.push(() => running!.close());
+    expect(running!.socketPath).toBeNull();
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /more than the 107 a Unix socket address holds: set CORRAL_DATA_DIR to a shorter directory/,
+    );
   });
 });
