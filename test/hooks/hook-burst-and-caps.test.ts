@@ -11,20 +11,13 @@ import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { MAX_CONNECTIONS } from '../../main/hooks/hook-request-handler';
 import { startServiceHooks } from '../../main/hooks/service-hooks';
 import { AS_NOBODY, nobodyCannotRunCheckout } from '../support/as-nobody';
-import { BUILT_HOOK, codexPayload, setUpHookClient } from '../support/hook-client-run';
+import { codexPayload, setUpHookClient, hookClientSkipReason } from '../support/hook-client-run';
 import { cleanEnv, removeDir, spawnGroup, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const SERVICE_CHILD = fileURLToPath(new URL('../../bench/hook-server-child.ts', import.meta.url));
-const reason =
-  process.platform !== 'linux'
-    ? 'the service answers hooks on Linux only'
-    : !existsSync(BUILT_HOOK)
-      ? `${BUILT_HOOK} is missing (npm run build)`
-      : perlProgram() === null
-        ? 'no perl'
-        : undefined;
+const reason = hookClientSkipReason;
 if (reason) console.warn(`[skipped] hook burst and caps test: ${reason}`);
 
 const dirs: string[] = [];

@@ -1,25 +1,23 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import { startServiceHooks } from '../../main/hooks/service-hooks';
 import { AS_NOBODY, nobodyCannotRunCheckout } from '../support/as-nobody';
-import { BUILT_HOOK, codexPayload, runHookClient, setUpHookClient } from '../support/hook-client-run';
+import {
+  codexPayload,
+  runHookClient,
+  setUpHookClient,
+  hookClientSkipReason,
+} from '../support/hook-client-run';
 import { squatPortAsNobody } from '../support/port-squatter';
 import { cleanEnv, removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
 
-const reason =
-  process.platform !== 'linux'
-    ? 'the service answers hooks on Linux only'
-    : !existsSync(BUILT_HOOK)
-      ? `${BUILT_HOOK} is missing (npm run build)`
-      : perlProgram() === null
-        ? 'no perl'
-        : (nobodyCannotRunCheckout ?? undefined);
+const reason = hookClientSkipReason ?? nobodyCannotRunCheckout ?? undefined;
 if (reason) console.warn(`[skipped] hook channel against another user: ${reason}`);
 
 const dirs: string[] = [];

@@ -11,21 +11,14 @@ import { startServiceHooks, type RunningServiceHooks } from '../../main/hooks/se
 import { removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
 import {
-  BUILT_HOOK,
   codexPayload,
   runHookClient,
   setUpHookClient,
   type ClientSetup,
+  hookClientSkipReason,
 } from '../support/hook-client-run';
 
-const reason =
-  process.platform !== 'linux'
-    ? 'the service answers hooks on Linux only'
-    : !existsSync(BUILT_HOOK)
-      ? `${BUILT_HOOK} is missing (npm run build)`
-      : perlProgram() === null
-        ? 'no perl'
-        : undefined;
+const reason = hookClientSkipReason;
 if (reason) console.warn(`[skipped] hook client test: ${reason}`);
 
 const dirs: string[] = [];

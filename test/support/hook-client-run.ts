@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,3 +77,13 @@ export function codexPayload(session: string, event: string): string {
     hook_event_name: event,
   });
 }
+
+/** Why the hook client's tests cannot run here, or undefined when they can. */
+export const hookClientSkipReason: string | undefined =
+  process.platform !== 'linux'
+    ? 'the service answers hooks on Linux only'
+    : !existsSync(BUILT_HOOK)
+      ? `${BUILT_HOOK} is missing (npm run build)`
+      : perlProgram() === null
+        ? 'no perl'
+        : undefined;
