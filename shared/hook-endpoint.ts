@@ -2,17 +2,39 @@
 // "Hook service" line) and the desktop's Hooks page: the state first, then what the hooks do meanwhile.
 
 /**
- * Who answers on the port the endpoint file names, asked as a hook would be (the token in its header):
- * - `none`: there is no endpoint file (no Corral service has answered hooks with this data directory);
- * - `answering`: a running Corral answers with this token;
- * - `not-listening`: nothing listens on the port (no service runs, or it could not take the port);
+ * Who answers the hooks: `state` for the command hooks on the Unix socket in the data directory,
+ * `http.state` for http hooks on the endpoint file's port (asked with the token only when its listener
+ * is the user's own):
+ * - `none`: there is no endpoint file (http: no port to ask);
+ * - `answering`: a running Corral answers (http: with this token);
+ * - `not-listening`: nothing listens (no service runs, or it could not take the socket or port);
  * - `not-answering`: something accepts the connection but says nothing before the deadline;
- * - `token-refused`: a Corral answers there but refuses the file's token (it read another one);
+ * - `token-refused`: a Corral answers on the port but refuses the file's token (it read another one);
  * - `not-corral`: something else answers there;
- * - `unreadable`: the endpoint file cannot be read (`detail` says why).
+ * - `unreadable`: the endpoint file or the socket cannot be read (`detail` says why);
+ * - `not-yours` (socket): the hooks folder is open to others, or the socket is not the user's: never asked;
+ * - `other-user` (http): another user's process holds the port (`uid`): the token is not sent to it.
  */
 export type HookEndpointState =
-  'none' | 'answering' | 'not-listening' | 'not-answering' | 'token-refused' | 'not-corral' | 'unreadable';
+  | 'none'
+  | 'answering'
+  | 'not-listening'
+  | 'not-answering'
+  | 'token-refused'
+  | 'not-corral'
+  | 'unreadable'
+  | 'not-yours'
+  | 'other-user';
+
+/** Who answers on the http hooks' port (see HookEndpointState). */
+export interface HttpHooksProbe {
+  state: HookEndpointState;
+  /** The port the endpoint file names (0 when it names none). */
+  port: number;
+  /** The owner of the listener that holds the port, when it is another user. */
+  uid?: number;
+  detail?: string;
+}
 
 /** The installed hooks that ask the running Corral, by agent label. */
 export interface HooksAskingService {
@@ -24,12 +46,17 @@ export interface HooksAskingService {
 
 /** The `hooks:endpoint` answer: the probe of the endpoint file's port, and which hooks ask it. */
 export interface HookEndpointView {
+  /** Who answers the command hooks on the Unix socket. */
   state: HookEndpointState;
-  /** The endpoint file. */
+  /** The endpoint file (the http hooks' port and token). */
   path: string;
-  /** The port it names, when it names one. */
+  /** The Unix socket the command hooks ask. */
+  socket?: string;
+  /** The port the endpoint file names, when it names one. */
   port?: number;
   detail?: string;
+  /** Who answers on the http hooks' port, when http hooks are installed. */
+  http?: HttpHooksProbe;
   asking: HooksAskingService;
 }
 
@@ -76,7 +103,7 @@ function capitalized(text: string): string {
 
 /** The desktop's words for the hook service's state (the CLI says the same in one line). */
 export function hookEndpointWords(view: HookEndpointView): HookEndpointWords {
-  const at = `127.0.0.1:${view.port}`;
+  const at = view.socket ?? 'the hook socket';
   const meanwhile = hooksMeanwhile(view.asking);
   const asked = view.asking.client.length > 0 || view.asking.http.length > 0;
   switch (view.state) {
@@ -90,46 +117,78 @@ export function hookEndpointWords(view: HookEndpointView): HookEndpointWords {
           : 'No installed hook asks it yet: hooks installed from this page ask it first.',
       };
     case 'none':
+    case 'not-listening':
       return {
         tone: 'todo',
         badge: 'no service',
-        summary: 'No Corral service has answered hooks here yet.',
+        summary: `No Corral answers on ${at}: no Corral service runs, or it could not take the socket (its log says why).`,
         meaning: `${capitalized(meanwhile)}. A running Corral (the app, corral watch, corral serve, corral service) answers them.`,
-      };
-    case 'not-listening':
-      return {
-        tone: 'problem',
-        badge: 'not answering',
-        summary: `Nothing answers on ${at}, the port the hooks were given: no Corral service runs, or it could not take the port (its log says why).`,
-        meaning: `Until one answers, ${meanwhile}.`,
       };
     case 'not-answering':
       return {
         tone: 'problem',
         badge: 'hung',
-        summary: `${at}, the port the hooks were given, took the connection but did not answer within 1 s (a hung service, or another program).`,
-        meaning: `Until a Corral answers, ${meanwhile}.`,
+        summary: `${at} took the connection but did not answer within 1 s (a hung or overloaded Corral).`,
+        meaning:
+          'The hook client falls back to the one-shot reader only when nothing listens, so meanwhile the agents get no note: restart the Corral service.',
       };
-    case 'token-refused':
+    case 'not-yours':
       return {
         tone: 'problem',
-        badge: 'token refused',
-        summary: `The Corral on ${at} refuses the hooks' token: it read another one (the token file was written again after it started, or it uses another data directory).`,
-        meaning: `Until it is restarted, ${meanwhile}.`,
+        badge: 'not yours',
+        summary: `${view.detail ?? `${at} is not yours`}: the hook client never asks it.`,
+        meaning: `${capitalized(meanwhile)}. Restart Corral (it makes the folder 0700 and its own socket), or remove what is there.`,
       };
+    case 'token-refused':
+    case 'other-user':
     case 'not-corral':
       return {
         tone: 'problem',
         badge: 'another program',
-        summary: `Something other than Corral answers on ${at} (${view.detail ?? 'not Corral'}), the port the hooks were given.`,
-        meaning: `Until a Corral answers there, ${meanwhile}. Stop that program, or remove ${view.path} and restart Corral (it picks another port), then install the hooks again.`,
+        summary: `Something other than Corral answers on ${at} (${view.detail ?? 'not Corral'}).`,
+        meaning: `The hook client gives no note while it does: stop that program (it is yours) and restart Corral.`,
       };
     case 'unreadable':
       return {
         tone: 'problem',
         badge: 'unreadable',
-        summary: `Corral cannot read ${view.path}: ${view.detail ?? 'unreadable'}.`,
+        summary: `Corral cannot read ${at}: ${view.detail ?? 'unreadable'}.`,
         meaning: `${capitalized(meanwhile)}.`,
       };
   }
+}
+
+/** What Claude Code's http hooks cannot do, said wherever they are installed or reported. */
+export const HTTP_HOOKS_CANNOT_AUTHENTICATE =
+  "Claude Code's http hooks cannot tell who listens on their port; Corral installs them only on a port below net.ipv4.ip_unprivileged_port_start, which only root may bind";
+
+/** The sentence on the http hooks' port (null without http hooks), the same for the CLI and the page. */
+export function httpHooksWords(view: Pick<HookEndpointView, 'http' | 'path'>): string | null {
+  const http = view.http;
+  if (!http) return null;
+  const at = `127.0.0.1:${http.port}`;
+  let said: string;
+  switch (http.state) {
+    case 'answering':
+      said = `A running Corral answers the http hooks on ${at}.`;
+      break;
+    case 'other-user':
+      said = `Another user holds the http hooks' port ${at} (uid ${http.uid ?? '?'}): the token is not sent to it, but Claude Code posts its tool calls there and believes the answers. Remove the http hooks (\`corral hooks install\` installs the command hooks in their place).`;
+      break;
+    case 'not-listening':
+      said = `Nothing answers on ${at}, the http hooks' port: they get no note until a Corral service takes it.`;
+      break;
+    case 'token-refused':
+      said = `The Corral on ${at} refuses the token in ${view.path}: it read another one. Restart it.`;
+      break;
+    case 'not-answering':
+      said = `${at}, the http hooks' port, took the connection but did not answer within 1 s.`;
+      break;
+    case 'none':
+      said = `The http hooks have no port: ${view.path} is missing; run \`corral hooks install --http\` again.`;
+      break;
+    default:
+      said = `The http hooks' port ${at} cannot be asked: ${http.detail ?? http.state}.`;
+  }
+  return `${said} ${HTTP_HOOKS_CANNOT_AUTHENTICATE}.`;
 }

@@ -55,4 +55,6 @@ export interface HooksChangeView {
   backup: string | null;
   /** Set when the file was left untouched (unreadable or invalid settings, or no hook command). */
   error?: string;
+  /** What the user should know about what was installed (http hooks' transport; no perl for the client). */
+  notice?: string;
 }

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
-import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
+import { ensureHttpHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
+import { perlProgram, writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { timedCommand } from '../lib/timed-command';
 import { benchEnv, killGroup } from '../lib/populations';
@@ -68,7 +68,10 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   if (!existsSync(BUILT_HOOK)) return { ...result, missing: `no ${BUILT_HOOK} (npm run build)` };
   const data = mkdtempSync(join(tmpdir(), 'corral-bench-hookservice-'));
   const env = benchEnv({ CORRAL_DATA_DIR: data });
-  const { port, token } = ensureHookEndpoint(data);
+  // Http hooks are installed only by root, on a port only root may bind (http-hooks-port.ts).
+  const endpoint = process.geteuid?.() === 0 ? ensureHttpHookEndpoint(data) : null;
+  const perl = perlProgram();
+  if (!perl) return { ...result, missing: 'no perl for the hook client' };
   const oneShot = [process.execPath, BUILT_HOOK];
   const client = writeHookClient(data, oneShot.map(shellQuote).join(' '));
   const session = randomUUID();
@@ -79,24 +82,34 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
     try {
       // A running service has answered many calls before the one measured: a few whole tool calls first,
       // so the rows are its steady state, not V8 compiling the answer's code on the first requests.
-      const answering = { pid: server.pid!, port, token };
-      for (let i = 0; i < WARMUP_CALLS; i++) await httpHookCall(answering, session, markers, -1 - i);
+      const answering = endpoint && { pid: server.pid!, port: endpoint.port, token: endpoint.token };
+      for (let i = 0; i < WARMUP_CALLS; i++) {
+        if (answering) await httpHookCall(answering, session, markers, -1 - i);
+        else
+          timedCommand(
+            [perl, client, 'hook', 'codex', 'PostToolUse'],
+            hookPayload(session, -1 - i, 'PostToolUse'),
+            env,
+          );
+      }
       for (let i = 0; i < trials; i++) {
         // Claude Code's http hook: the agent's own request; only the service's CPU is Corral's.
-        const http = await httpHookCall(answering, session, markers, i);
-        result.http.waitMs.push(http.waitMs);
-        result.http.cpuMs.push(http.cpuMs);
+        if (answering) {
+          const http = await httpHookCall(answering, session, markers, i);
+          result.http.waitMs.push(http.waitMs);
+          result.http.cpuMs.push(http.cpuMs);
+        }
 
         // The command client, answered by the service: PreToolUse, the call, PostToolUse.
         const cpu2 = processCpuMs(server.pid!);
         const pre = timedCommand(
-          ['/bin/bash', client, 'hook', 'codex', 'PreToolUse'],
+          [perl, client, 'hook', 'codex', 'PreToolUse'],
           hookPayload(session, i, 'PreToolUse'),
           env,
         );
         const tool2 = await toolShell(markers);
         const post = timedCommand(
-          ['/bin/bash', client, 'hook', 'codex', 'PostToolUse'],
+          [perl, client, 'hook', 'codex', 'PostToolUse'],
           hookPayload(session, i, 'PostToolUse'),
           env,
         );
@@ -112,7 +125,7 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
     for (let i = 0; i < trials; i++) {
       for (const [path, argv] of [
         [result.oneShot, [...oneShot, 'hook', 'codex']],
-        [result.clientFallback, ['/bin/bash', client, 'hook', 'codex']],
+        [result.clientFallback, [perl, client, 'hook', 'codex']],
       ] as const) {
         const pre = timedCommand(
           [...argv, 'PreToolUse'],
@@ -162,14 +175,14 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.client.waitMs,
       null,
-      'PreToolUse + PostToolUse, each one bash',
+      'PreToolUse + PostToolUse, each one perl',
     ),
     row(
       'service running, command client: CPU by Corral',
       'ms',
       r.client.cpuMs,
       null,
-      'the two bash clients + the service',
+      'the two perl clients + the service',
     ),
     row(
       'no service, one-shot hooks (today): agent waits',
@@ -191,7 +204,7 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.clientFallback.cpuMs,
       null,
-      'bash + the one-shot hook, twice',
+      'perl + the one-shot hook, twice',
     ),
   ];
 }

@@ -6,6 +6,7 @@ import { resolveDataDir } from '../core/storage/data-dir';
 import { appendOwnFile, ensureOwnDataDir } from '../core/storage/own-data-dir';
 import { HookProcReader, type HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { runHook } from './run-hook';
+import { onlyAdditionalContext } from './hook-output';
 
 export const HOOK_USAGE = 'corral hook <agent> <event>   (run by the agent; the JSON payload on stdin)';
 
@@ -41,7 +42,9 @@ export async function runHookProcess(args: string[], out: (text: string) => void
     }
     const stdin = readFileSync(0, 'utf8');
     const sampler = await hookSampler();
-    const text = runHook(agent, event, stdin, { dataDir, sampler, pid: process.pid, now: Date.now() });
+    const text = onlyAdditionalContext(
+      runHook(agent, event, stdin, { dataDir, sampler, pid: process.pid, now: Date.now() }),
+    );
     if (text !== '') out(text);
   } catch (err) {
     logError(

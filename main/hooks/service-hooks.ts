@@ -1,26 +1,91 @@
-import { ensureHookEndpoint } from '../core/hooks-setup/hook-endpoint';
-import { startHookServer, type RunningHookServer } from './hook-server';
+import { homedir } from 'node:os';
+import { HOOK_AGENTS } from '../core/hooks-setup/hook-agents';
+import { peekHookEndpoint } from '../core/hooks-setup/hook-endpoint';
+import { hooksStatus } from '../core/hooks-setup/hooks-setup';
+import { portOnlyRootBinds } from '../core/hooks-setup/http-hooks-port';
 import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
+import { newHookServerStats, type HookServerStats } from './hook-request-handler';
+import { startHookSocketServer, type RunningHookSocket } from './hook-socket-server';
+import { startTcpHooksRetrying, type RetryingHookServer } from './tcp-hooks-retrying';
 import { serviceHookContextFactory } from './service-hook-context';
 
+export interface RunningServiceHooks {
+  /** The Unix socket the command hooks ask, or null when it could not be had (onError said why). */
+  socketPath: string | null;
+  /** The TCP port of the installed http hooks, or null when none are installed. */
+  port: number | null;
+  /** Whether the service holds that port now (it keeps trying while another program holds it). */
+  portListening(): boolean;
+  /** Both listeners' counts. */
+  stats: HookServerStats;
+  close(): Promise<void>;
+}
+
+/** The ports the installed http hooks post to (`corral hooks install --http`), read from the agents' settings. */
+function httpHookPorts(env: Readonly<Record<string, string | undefined>>, home: string): number[] {
+  const ports = new Set<number>();
+  for (const agent of HOOK_AGENTS) {
+    for (const target of Object.values(hooksStatus(agent, { env, home }).events)) {
+      const m = /^http:\/\/127\.0\.0\.1:(\d+)\//.exec(target);
+      if (m) ports.add(Number(m[1]));
+    }
+  }
+  return [...ports];
+}
+
 /**
- * Starts answering agents' hooks beside a running service (watch, serve, the user service); resolves
- * to null when this platform's hooks run one-shot, or the port cannot be had (then the hooks fall back
- * to their one-shot reader, or say nothing). Never throws: a problem is reported through onError.
+ * Starts answering agents' hooks beside a running service (watch, serve, the user service, the
+ * desktop's worker): command hooks on the Unix socket in the data directory, always; Claude Code's http
+ * hooks on the endpoint's TCP port, only while some are installed to post there (retrying while
+ * another program holds the port). Resolves to null when this platform's hooks run one-shot. Never
+ * throws: a problem is reported through onError, and the hooks then fall back to their one-shot reader.
  * `pidCounter`: the readings of the monitor running in this thread (RunningService.pidCounter).
  */
 export async function startServiceHooks(
   dataDir: string,
   onError: (step: string, err: unknown) => void,
   pidCounter?: PidCounterFeed,
-): Promise<RunningHookServer | null> {
+  place: { env: Readonly<Record<string, string | undefined>>; home: string } = {
+    env: process.env,
+    home: homedir(),
+  },
+): Promise<RunningServiceHooks | null> {
+  let context: ReturnType<typeof serviceHookContextFactory>;
   try {
-    const context = serviceHookContextFactory(dataDir, '/proc', { monitorReadings: pidCounter });
-    if (!context) return null;
-    const endpoint = ensureHookEndpoint(dataDir);
-    return await startHookServer(endpoint, context, (err) => onError('hook request', err));
+    context = serviceHookContextFactory(dataDir, '/proc', { monitorReadings: pidCounter });
   } catch (err) {
     onError('hook server', err);
     return null;
   }
+  if (!context) return null;
+  const stats = newHookServerStats();
+  let socket: RunningHookSocket | null = null;
+  try {
+    socket = await startHookSocketServer(dataDir, context, (err) => onError('hook request', err), stats);
+  } catch (err) {
+    onError('hook socket', err);
+  }
+  let tcp: RetryingHookServer | null = null;
+  try {
+    const endpoint = peekHookEndpoint(dataDir);
+    // A port only root may bind is written by `hooks install --http` alone (http-hooks-port.ts): such an
+    // endpoint means http hooks, whoever's settings hold them (the desktop's worker reads its own HOME).
+    const wanted =
+      endpoint &&
+      (portOnlyRootBinds(endpoint.port) || httpHookPorts(place.env, place.home).includes(endpoint.port));
+    if (endpoint && wanted) {
+      tcp = startTcpHooksRetrying(endpoint, context, onError, stats);
+    }
+  } catch (err) {
+    onError('hook server', err);
+  }
+  return {
+    socketPath: socket?.path ?? null,
+    port: tcp?.port ?? null,
+    portListening: () => tcp?.listening() ?? false,
+    stats,
+    close: async () => {
+      await Promise.all([socket?.close(), tcp?.close()]);
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
@@ -38,14 +38,10 @@ describe('corral watch with a full descriptor table', () => {
       () => events.some((e) => e.type === 'group-started' && e.pgid === agent.pid),
       { timeoutMs: 20_000, explain: () => watch.stderr() },
     );
-    const port = await waitFor('the hook endpoint', () => {
-      try {
-        return Number(readFileSync(join(dataDir, 'hooks', 'endpoint'), 'latin1').split(' ')[0]);
-      } catch {
-        return undefined;
-      }
-    });
-    const exhaustion = await exhaustDescriptors(watcher.pid!, port);
+    // The hook socket: the one listener of a watch that anyone (here the same user) can hold connections to.
+    const socket = join(dataDir, 'hooks', 'hook.sock');
+    await waitFor('the hook socket', () => (existsSync(socket) ? true : undefined));
+    const exhaustion = await exhaustDescriptors(watcher.pid!, socket);
 
     const call = await agent.toolCall('tail -f /dev/null >/dev/null 2>&1 & echo $!');
     const leftover = Number((await call.closed()).stdout);

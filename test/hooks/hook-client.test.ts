@@ -1,27 +1,24 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureHookEndpoint, hookEndpointPath } from '../../main/core/hooks-setup/hook-endpoint';
-import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
-import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
-import { startServiceHooks } from '../../main/hooks/service-hooks';
-import type { RunningHookServer } from '../../main/hooks/hook-server';
-import { cleanEnv, removeDir } from '../support/spawned-groups';
+import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
+import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
+import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
+import { startServiceHooks, type RunningServiceHooks } from '../../main/hooks/service-hooks';
+import { removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
+import {
+  codexPayload,
+  runHookClient,
+  setUpHookClient,
+  type ClientSetup,
+  hookClientSkipReason,
+} from '../support/hook-client-run';
 
-// The one-shot fallback is the built hook entry (npm run build), as an installed Corral runs it.
-const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
-const reason =
-  process.platform !== 'linux'
-    ? 'the service answers hooks on Linux only'
-    : !existsSync(BUILT_HOOK)
-      ? `${BUILT_HOOK} is missing (npm run build)`
-      : undefined;
+const reason = hookClientSkipReason;
 if (reason) console.warn(`[skipped] hook client test: ${reason}`);
 
 const dirs: string[] = [];
@@ -31,81 +28,60 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-interface Setup {
-  data: string;
-  client: string;
-  /** Written by the one-shot fallback's wrapper each time it runs. */
-  fallbackLog: string;
-  /** The pid the one-shot fallback ran as, one line each time. */
-  fallbackPids: string;
-  port: number;
+function setUp(): ClientSetup {
+  const s = setUpHookClient();
+  dirs.push(s.data);
+  return s;
 }
 
-function setUp(): Setup {
-  const data = mkdtempSync(join(tmpdir(), 'corral-hook-client-'));
-  dirs.push(data);
-  const { port } = ensureHookEndpoint(data);
-  const fallbackLog = join(data, 'fallback-ran');
-  const fallbackPids = join(data, 'fallback-pids');
-  // The one-shot prefix the client falls back to: a note that it ran, then the real one-shot hook.
-  const wrapper = join(data, 'one-shot.sh');
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\necho ran >> ${shellQuote(fallbackLog)}\necho $$ >> ${shellQuote(fallbackPids)}\nexec ${shellQuote(process.execPath)} ${shellQuote(BUILT_HOOK)} "$@"\n`,
-    { mode: 0o700 },
-  );
-  const client = writeHookClient(data, `/bin/sh ${shellQuote(wrapper)}`);
-  return { data, client, fallbackLog, fallbackPids, port };
+async function service(data: string): Promise<RunningServiceHooks> {
+  const running = await startServiceHooks(data, (step, err) => {
+    throw new Error(`${step}: ${String(err)}`);
+  });
+  cleanups.push(() => running!.close());
+  return running!;
 }
 
 /** One Codex tool call's shape: the client's PreToolUse, a shell that leaves `tail` behind, the client's PostToolUse. */
-async function toolCall(s: Setup): Promise<{ leftover: number; out: string; ms: number; clients: number[] }> {
+async function toolCall(s: ClientSetup): Promise<{ leftover: number; out: string; clients: number[] }> {
   const session = randomUUID();
-  const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1', CORRAL_DATA_DIR: s.data };
-  const payload = (event: string): string =>
-    JSON.stringify({
-      session_id: session,
-      tool_use_id: 'call_1',
-      tool_name: 'Bash',
-      tool_input: { command: 'tail -f /dev/null &' },
-      hook_event_name: event,
-    });
-  // Not spawnSync: the service under test may answer from this very process.
-  const clients: number[] = [];
-  const hook = async (event: string): Promise<{ out: string; ms: number }> => {
-    const t = performance.now();
-    const child = spawn('/bin/bash', [s.client, 'hook', 'codex', event], { env: cleanEnv(markers) });
-    clients.push(child.pid!);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdin.end(payload(event));
-    const code = await new Promise((r) => child.on('close', r));
-    expect(code, err).toBe(0);
-    expect(err).toBe('');
-    return { out, ms: performance.now() - t };
-  };
-  expect((await hook('PreToolUse')).out).toBe('');
+  const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1' };
+  const pre = await runHookClient(s, 'codex', 'PreToolUse', codexPayload(session, 'PreToolUse'), markers);
+  expect([pre.code, pre.err, pre.out]).toEqual([0, '', '']);
   const { leftover } = await toolCallLeavingTail(markers);
-  const post = await hook('PostToolUse');
-  return { leftover, ...post, clients };
+  const post = await runHookClient(s, 'codex', 'PostToolUse', codexPayload(session, 'PostToolUse'), markers);
+  expect([post.code, post.err]).toEqual([0, '']);
+  return { leftover, out: post.out, clients: [pre.pid, post.pid] };
 }
 
-async function standIn(port: number, kind: 'hung' | 'garbage'): Promise<void> {
+function fallbackPids(s: ClientSetup): number[] {
+  if (!existsSync(s.fallbackPids)) return [];
+  return readFileSync(s.fallbackPids, 'utf8').trim().split('\n').map(Number);
+}
+
+/** A listener of the user's own on the hook socket: hung, garbage, or an answer trickling a header line every 0.5 s. */
+async function standIn(s: ClientSetup, kind: 'hung' | 'garbage' | 'trickle'): Promise<void> {
   const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => undefined);
     if (kind === 'hung') return;
-    socket.once('data', () =>
-      socket.end('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n{"hookSpecificOutput": GARBAGE'),
-    );
+    if (kind === 'garbage') {
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n{"hookSpecificOutput": GARBAGE'),
+      );
+      return;
+    }
+    socket.write('HTTP/1.1 200 OK\r\n');
+    const timer = setInterval(() => socket.write('x-corral-hook: 1\r\n'), 500);
+    timers.add(timer);
   });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(hookSocketPath(s.data), r));
   cleanups.push(
     () =>
       new Promise<void>((r) => {
+        for (const t of timers) clearInterval(t);
         for (const so of sockets) so.destroy();
         server.close(() => r());
       }),
@@ -120,46 +96,111 @@ function expectNote(out: string, leftover: number): void {
   expect(parsed.hookSpecificOutput.additionalContext).toContain(`- pid ${leftover} (process group `);
 }
 
-describe.skipIf(reason !== undefined)('the command hook client (bash, for agents without http hooks)', () => {
-  it('is written 0700 in the data directory and reads the token from the 0600 endpoint file, never from argv', () => {
+describe.skipIf(reason !== undefined)('the command hook client (perl, on the Unix socket)', () => {
+  it('is written 0700 in the data directory, holds no token, and is plain perl with no modules', () => {
     const s = setUp();
     expect(statSync(s.client).mode & 0o777).toBe(0o700);
-    expect(statSync(hookEndpointPath(s.data)).mode & 0o777).toBe(0o600);
     const { token } = ensureHookEndpoint(s.data);
-    expect(readFileSync(s.client, 'utf8')).not.toContain(token);
+    const text = readFileSync(s.client, 'utf8');
+    expect(text).not.toContain(token);
+    expect(text).not.toMatch(/^\s*(use|require)\s/m);
   });
 
-  it('with the service running, the service answers both hooks with the note and no one-shot hook runs', async () => {
+  it('with the service running, the service answers both hooks on the socket and no one-shot hook runs', async () => {
     const s = setUp();
-    const server = (await startServiceHooks(s.data, (step, err) => {
-      throw new Error(`${step}: ${String(err)}`);
-    })) as RunningHookServer;
-    cleanups.push(() => server.close());
+    const running = await service(s.data);
+    expect(running.socketPath).toBe(hookSocketPath(s.data));
+    // No http hooks installed: no TCP listener at all.
+    expect(running.port).toBeNull();
     const { leftover, out } = await toolCall(s);
     expectNote(out, leftover);
-    expect(server.stats.answered).toBe(2);
-    expect(existsSync(s.fallbackLog)).toBe(false);
+    expect(running.stats.answered).toBe(2);
+    expect(fallbackPids(s)).toEqual([]);
   });
 
-  it.each(['absent', 'no endpoint', 'hung', 'garbage'] as const)(
-    'with the service %s, the one-shot fallback gives the same note',
+  it.each(['no socket', 'a stale socket'] as const)(
+    'with %s (nothing listens), the one-shot hook replaces the client and gives the same note',
     async (kind) => {
       const s = setUp();
-      if (kind === 'no endpoint') rmSync(hookEndpointPath(s.data));
-      if (kind === 'hung' || kind === 'garbage') await standIn(s.port, kind);
-      const { leftover, out, ms, clients } = await toolCall(s);
-      expectNote(out, leftover);
-      expect(readFileSync(s.fallbackLog, 'utf8')).toBe('ran\nran\n');
-      const ranAs = readFileSync(s.fallbackPids, 'utf8').trim().split('\n').map(Number);
-      if (kind === 'absent' || kind === 'no endpoint') {
-        // Nothing to ask: the one-shot hook replaced the client (exec), no bash waited beside it.
-        expect(ranAs).toEqual(clients);
-      } else {
-        // The service took the payload and failed: the client hands it on and waits.
-        expect(ranAs.some((pid) => clients.includes(pid))).toBe(false);
+      if (kind === 'a stale socket') {
+        // A Corral that is gone: its socket file is still there, nothing accepts on it (bound, never listened).
+        const path = hookSocketPath(s.data);
+        const made = spawnSync(perlProgram()!, [
+          '-e',
+          `socket(my $s,1,1,0); bind($s, pack('S Z*',1,$ARGV[0])) or die $!`,
+          path,
+        ]);
+        expect(made.status).toBe(0);
+        expect(statSync(path).isSocket()).toBe(true);
       }
-      // The client gives up on a silent service after its 1 s read deadline, not the agent's.
-      if (kind === 'hung') expect(ms).toBeLessThan(10_000);
+      const { leftover, out, clients } = await toolCall(s);
+      expectNote(out, leftover);
+      // Nothing to ask: the one-shot hook replaced the client (exec), no client waited beside it.
+      expect(fallbackPids(s)).toEqual(clients);
     },
   );
+
+  it.each(['hung', 'garbage', 'trickle'] as const)(
+    'a listener that took the connection (%s) gets no one-shot fallback, nothing is printed, and one deadline ends the call',
+    async (kind) => {
+      const s = setUp();
+      await standIn(s, kind);
+      const session = randomUUID();
+      const run = await runHookClient(s, 'codex', 'PostToolUse', codexPayload(session, 'PostToolUse'));
+      expect([run.code, run.out, run.err]).toEqual([0, '', '']);
+      expect(fallbackPids(s)).toEqual([]);
+      // The trickle would hold a per-line deadline for as long as it trickles (forever here).
+      if (kind !== 'garbage') expect(run.ms).toBeLessThan(5_000);
+    },
+  );
+
+  it('a hooks folder others may enter is never asked: the one-shot hook runs', async () => {
+    const s = setUp();
+    const running = await service(s.data);
+    const folder = join(s.data, 'hooks');
+    chmodSync(folder, 0o755);
+    const session = randomUUID();
+    const run = await runHookClient(s, 'codex', 'PreToolUse', codexPayload(session, 'PreToolUse'));
+    expect(run.code).toBe(0);
+    expect(running.stats.answered).toBe(0);
+    expect(fallbackPids(s)).toEqual([run.pid]);
+    chmodSync(folder, 0o700);
+    rmSync(s.fallbackPids);
+    const again = await runHookClient(s, 'codex', 'PreToolUse', codexPayload(session, 'PreToolUse'));
+    expect(running.stats.answered).toBe(1);
+    expect(fallbackPids(s)).toEqual([]);
+    expect(again.out).toBe('');
+  });
+
+  it('a second Corral on the same data directory leaves the live socket to the first, and says so', async () => {
+    const s = setUp();
+    const first = await service(s.data);
+    const said: string[] = [];
+    const second = await startServiceHooks(s.data, (step, err) => said.push(`${step}: ${String(err)}`));
+    cleanups.push(() => second!.close());
+    expect(second!.socketPath).toBeNull();
+    expect(said).toEqual([
+      `hook socket: Error: another Corral already answers hooks on ${hookSocketPath(s.data)} (the same data directory); this one leaves it to that one`,
+    ]);
+    await second!.close();
+    // The first still answers on its socket, which the second's close left alone.
+    const run = await runHookClient(s, 'codex', 'PreToolUse', codexPayload(randomUUID(), 'PreToolUse'));
+    expect(run.code).toBe(0);
+    expect(first.stats.answered).toBe(1);
+    expect(fallbackPids(s)).toEqual([]);
+  });
+
+  it('a data directory whose socket path is too long for a Unix socket address: said clearly, and the hooks fall back', async () => {
+    const s = setUp();
+    const data = join(s.data, 'x'.repeat(100));
+    mkdirSync(data, { mode: 0o700 });
+    const said: string[] = [];
+    const running = await startServiceHooks(data, (step, err) => said.push(`${step}: ${String(err)}`));
+    cleanups.push(() => running!.close());
+    expect(running!.socketPath).toBeNull();
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /more than the 107 a Unix socket address holds: set CORRAL_DATA_DIR to a shorter directory/,
+    );
+  });
 });

@@ -156,7 +156,8 @@ describe('hooks installed with a corral path that holds a space', { timeout: 240
     const written = installedCommands('claude-code', home, {}).get('PreToolUse')!;
     const client = shellWords(written)[1]!;
     expect(shellWords(installedCommands('codex', home, {}).get('PreToolUse')!)[1]).toBe(client);
-    expect(readFileSync(client, 'utf8')).toContain(`'${join(checkout, 'bin', 'corral.mjs')}'`);
+    // Quoted for the shell, inside the client's perl string (where each ' is escaped).
+    expect(readFileSync(client, 'utf8')).toContain(`\\'${join(checkout, 'bin', 'corral.mjs')}\\'`);
     await checkInstalledHooksRun(home, data);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync, exist
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import { runCli } from '../support/run-cli';
 import { removeDir } from '../support/spawned-groups';
 
@@ -29,10 +30,10 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     // By default Claude Code's hook runs the hook client (it asks the running Corral, else the one-shot hook).
     expect(dry.stdout).toContain(`+ `);
     expect(dry.stdout).toMatch(
-      new RegExp(`^\\+ .*"command": "/bin/bash ${client} hook claude-code PreToolUse"$`, 'm'),
+      new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PreToolUse"$`, 'm'),
     );
     expect(dry.stdout).toMatch(
-      new RegExp(`^\\+ .*"command": "/bin/bash ${client} hook claude-code PostToolUse"$`, 'm'),
+      new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PostToolUse"$`, 'm'),
     );
     expect(dry.stdout).not.toContain('"url"');
     expect(existsSync(settings)).toBe(false);
@@ -68,10 +69,10 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
       'Stop',
     ]);
     expect(written.hooks.PostToolUse![0]!.hooks).toEqual([
-      { type: 'command', command: `/bin/bash ${client} hook claude-code PostToolUse` },
+      { type: 'command', command: `${perlProgram()!} ${client} hook claude-code PostToolUse` },
     ]);
     // The client falls back to this checkout's launcher.
-    expect(readFileSync(client, 'utf8')).toMatch(/bin\/corral\.mjs'? hook "\$agent" "\$event"$/m);
+    expect(readFileSync(client, 'utf8')).toMatch(/bin\/corral\.mjs(\\')? hook "\$1" "\$2"'/m);
 
     const status = await runCli(['hooks', 'status', '--json'], { env });
     const agents = (JSON.parse(status.stdout) as { agents: { agent: string; state: string; path: string }[] })

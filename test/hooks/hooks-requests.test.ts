@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { createCorralService, type RunningService } from '../../main/core/create-service';
-import { bashProgram, hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
+import { hookClientPath, perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import { resolveHookCommand, type HookCommandResolution } from '../../main/core/hooks-setup/hooks-service';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { resolveDataDir } from '../../main/core/storage/data-dir';
@@ -86,7 +86,7 @@ describe('hooks:status and hooks:install against real settings files', () => {
     // Claude Code's hooks run the hook client in the data directory, which falls back to COMMAND.
     const client = hookClientPath(resolveDataDir({ CLAUDE_CONFIG_DIR: claudeDir }, process.platform, home));
     const hook = (event: string): string =>
-      `${bashProgram()} ${shellQuote(client)} hook claude-code ${event}`;
+      `${perlProgram()!} ${shellQuote(client)} hook claude-code ${event}`;
     expect(preview.diff).toContain(`"command": "${hook('PostToolUse')}"`);
     expect(readFileSync(settingsFile, 'utf8')).toBe(USER_SETTINGS);
     expect(readdirSync(claudeDir)).toEqual(['settings.json']);
@@ -106,7 +106,7 @@ describe('hooks:status and hooks:install against real settings files', () => {
       '~/bin/audit.sh',
       hook('PostToolUse'),
     ]);
-    expect(readFileSync(client, 'utf8')).toContain(`${COMMAND} hook "$agent" "$event"`);
+    expect(readFileSync(client, 'utf8')).toContain(`exec ${COMMAND} hook "$1" "$2"`);
     const status = await ask<HooksOverview>('hooks:status', undefined);
     expect(status.agents[0]).toMatchObject({ state: 'installed' });
     expect(status.agents[0]!.events).toEqual({

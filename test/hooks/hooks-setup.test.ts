@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
-import { bashProgram, hookClientPath } from '../../main/core/hooks-setup/hook-client-script';
+import { hookClientPath, perlProgram } from '../../main/core/hooks-setup/hook-client-script';
 import {
-  ensureHookEndpoint,
+  ensureHttpHookEndpoint,
   hookEndpointPath,
   readHookEndpoint,
 } from '../../main/core/hooks-setup/hook-endpoint';
@@ -68,7 +68,7 @@ function claudeHttpGroup(p: HooksPlace, event: string): unknown {
 
 /** Claude Code's default hook: the hook client in the data directory, which falls back to the one-shot command. */
 function claudeClientGroup(p: HooksPlace, event: string): unknown {
-  const client = `${bashProgram()} ${shellQuote(hookClientPath(dataDirOf(p)))}`;
+  const client = `${perlProgram()!} ${shellQuote(hookClientPath(dataDirOf(p)))}`;
   return {
     ...(event === 'SessionEnd' || event === 'Stop' ? {} : { matcher: 'Bash' }),
     hooks: [{ type: 'command', command: `${client} hook claude-code ${event}` }],
@@ -155,7 +155,9 @@ describe('corral hooks install/uninstall on real settings files', () => {
     // (asks the running Corral, else runs the one-shot hook), on every event.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
     expectCorralGroups(after.hooks, p, 'client');
-    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(
+      `exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"),
+    );
     // The file keeps its own four-space indentation.
     expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
 
@@ -189,7 +191,9 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const text = readFileSync(path, 'utf8');
     expect(text.split('hook codex PostToolUse')).toHaveLength(2);
     // The old path survives only as the client's fallback, which the new install rewrote.
-    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(
+      `exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"),
+    );
     uninstallHooks('codex', p, false);
     expect(readFileSync(path, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
@@ -266,10 +270,12 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(codex.hooks.PostToolUse).toEqual([
       {
         matcher: 'Bash',
-        hooks: [{ type: 'command', command: `/bin/bash ${shellQuote(client)} hook codex PostToolUse` }],
+        hooks: [
+          { type: 'command', command: `${perlProgram()!} ${shellQuote(client)} hook codex PostToolUse` },
+        ],
       },
     ]);
-    expect(readFileSync(client, 'utf8')).toContain(`${PREFIX} hook "$agent" "$event"`);
+    expect(readFileSync(client, 'utf8')).toContain(`exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"));
   });
 
   it('keeps comments in Gemini CLI and Qwen Code settings (both accept JSONC) and restores them on uninstall', () => {
@@ -347,7 +353,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
         expect(c.diff).not.toContain('"PreToolUse"');
       } else {
         expect(c.diff).toContain(
-          `"command": "${bashProgram()} ${shellQuote(client)} hook claude-code PostToolUse"`,
+          `"command": "${perlProgram()!} ${shellQuote(client)} hook claude-code PostToolUse"`,
         );
         expect(c.diff).toContain('"PreToolUse"');
       }
@@ -367,7 +373,8 @@ describe('corral hooks install/uninstall on real settings files', () => {
 
   it('--dry-run --http shows the endpoint there already is, and leaves its file as it was', () => {
     const p = place();
-    const endpoint = ensureHookEndpoint(dataDirOf(p));
+    const endpoint = ensureHttpHookEndpoint(dataDirOf(p));
+    expect(endpoint.port).toBeLessThan(1024);
     const file = hookEndpointPath(dataDirOf(p));
     const before = { text: readFileSync(file, 'utf8'), mtimeMs: statSync(file).mtimeMs };
     const c = installHooks('claude-code', p, PREFIX, true, true);

@@ -84,6 +84,8 @@ export interface ClaudeRunOptions {
   /** Extra variables for the CLI's environment (PATH is set already). */
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Run with Claude Code's default permissions instead of --dangerously-skip-permissions. */
+  defaultPermissions?: boolean;
 }
 
 /** A fresh HOME for one run, with `.claude/` inside it. */
@@ -121,7 +123,8 @@ export function runClaude(options: ClaudeRunOptions): Promise<ClaudeRun> {
     CORRAL_TEST_FIXTURE: '1',
     ...options.env,
   };
-  const child = spawn(claudeCodeBinary(), ['-p', options.prompt, '--dangerously-skip-permissions'], {
+  const permissions = options.defaultPermissions ? [] : ['--dangerously-skip-permissions'];
+  const child = spawn(claudeCodeBinary(), ['-p', options.prompt, ...permissions], {
     cwd: options.cwd,
     env,
     detached: true,

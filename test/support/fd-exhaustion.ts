@@ -34,16 +34,20 @@ export interface FdExhaustion {
 
 /**
  * Fills the descriptor table of process `pid` from outside, as the issue's attacker did: idle connections
- * to a loopback port it listens on, each one a descriptor in its table, held until `release`. A connection
+ * to a loopback port or a Unix socket it listens on, each one a descriptor in its table, held until
+ * `release`. A connection
  * the server drops (Node's idle-connection check) is made again, so the table stays full. Where the server
  * stops taking connections before its table is full (a connection cap), the rest is taken by lowering its
  * soft RLIMIT_NOFILE to the lowest free descriptor (prlimit), which release restores.
  */
-export async function exhaustDescriptors(pid: number, port: number): Promise<FdExhaustion> {
+export async function exhaustDescriptors(pid: number, endpoint: number | string): Promise<FdExhaustion> {
   const sockets = new Set<Socket>();
   let released = false;
   const open = (): void => {
-    const socket = connect({ port, host: '127.0.0.1' });
+    const socket =
+      typeof endpoint === 'string'
+        ? connect({ path: endpoint })
+        : connect({ port: endpoint, host: '127.0.0.1' });
     sockets.add(socket);
     let connectedAt: number | null = null;
     socket.on('connect', () => (connectedAt = Date.now()));

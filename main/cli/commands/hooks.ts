@@ -32,6 +32,7 @@ function agentsOf(value: string | undefined): HookAgent[] {
 
 function report(c: HooksChange, verb: string, dryRun: boolean, out: (t: string) => void): void {
   const label = HOOK_AGENT_SPECS[c.agent].label;
+  if (c.notice) out(`${label}: ${c.notice}`);
   if (c.error) {
     out(`${label}: ${c.error}`);
     return;
@@ -65,7 +66,8 @@ export async function runHooks(
     const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
     const dataDir = resolveDataDir(place.env, process.platform, place.home);
     // Who answers on the endpoint's port: a stale port or token means the hooks fall back (or say nothing).
-    const endpoint = await probeHookEndpoint(dataDir);
+    const asking = hooksAskingService(statuses, hookClientPath(dataDir));
+    const endpoint = await probeHookEndpoint(dataDir, { http: asking.http.length > 0 });
     if (values.json) out(JSON.stringify({ agents: statuses, endpoint }));
     else {
       for (const s of statuses) {
@@ -81,7 +83,7 @@ export async function runHooks(
           : '';
         out(`${label}: ${what}${broken}`);
       }
-      out(hookEndpointLine(endpoint, hooksAskingService(statuses, hookClientPath(dataDir))));
+      out(hookEndpointLine(endpoint, asking));
     }
     return statuses.some((s) => s.state === 'invalid') ? 1 : 0;
   }

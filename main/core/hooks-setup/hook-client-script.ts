@@ -1,67 +1,89 @@
-import { chmodSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, chmodSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { ensureOwnDataDir, writeOwnFileAtomically } from '../storage/own-data-dir';
-import { hookEndpointPath } from './hook-endpoint';
-import { shellQuote } from './shell-quote';
+import { hookSocketPath } from './hook-socket-path';
 
-/** How long the client waits for each read of the running Corral's answer (bash 3.2 takes whole seconds). */
-export const CLIENT_READ_TIMEOUT_S = 1;
+/** The client's one deadline for a whole call, from before it connects to the end of the answer. */
+export const CLIENT_DEADLINE_S = 1;
+
+/** `text` as a perl single-quoted string. Pure. */
+function perlQuote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
 
 /**
- * The hook client for agents that run hooks as commands: a bash script, because bash alone opens a
- * TCP connection (/dev/tcp) and reads with a deadline (read -t), so asking the running Corral costs
- * one bash process (a few ms) instead of Node's ~40 ms start-up before any work; curl, the cheapest
- * existing client for a Unix socket, cost about a third of Node here (measured, docs/hooks-service.md).
- * It connects to 127.0.0.1:<port> from the endpoint file, posts the payload with the token (never on a
- * command line), and prints the answer only when it is Corral's (`x-corral-hook: 1`, status 200).
- * When there is nothing to ask (no endpoint file, nothing listening) the one-shot hook replaces the
- * client (exec) and reads the untouched payload itself: no copy of it, no bash left waiting, so without
- * a service a call costs what the one-shot hook alone does, plus bash's start. When the service fails
- * after the connection (silent past the deadline, refused, garbage) the one-shot hook runs with the
- * payload the client read. Pure: text in, text out.
+ * The hook client for agents that run hooks as commands: a perl script with no modules (plain perl
+ * starts in a few ms, like bash; Node costs ~40 ms before any work), because it must speak to a Unix
+ * socket, which no shell does. Before sending anything it checks (lstat) that the hooks folder is its
+ * user's own and closed to others (0700) and the socket is its user's: then only the user's own
+ * Corral can be listening, so the payload goes to no one else and the answer is Corral's. It posts the
+ * payload (HTTP/1.1 over the socket, as hook-request-handler.ts expects) and prints the answer only
+ * when it is a 200 marked `x-corral-hook: 1`. One deadline (alarm) covers the whole call, however an
+ * answer trickles in. Only when nothing listens (no socket, ENOENT; a socket left by a Corral that is
+ * gone, ECONNREFUSED; a folder or socket that is not its user's) does the one-shot hook replace the
+ * client (exec), with the payload still unread on stdin; a service that took the connection and then
+ * failed, was busy ("later") or missed the deadline gives no note rather than a Node process per call,
+ * so a burst of tool calls never becomes a burst of one-shot hooks. Pure: text in, text out.
  */
-export function hookClientScript(endpointFile: string, oneShotPrefix: string): string {
-  const t = CLIENT_READ_TIMEOUT_S;
-  return `#!/bin/bash
-# Corral's hook client, written by \`corral hooks install\`: asks the running Corral, else runs the
-# one-shot hook. Usage: corral-hook hook <agent> <event>, the agent's JSON payload on stdin.
-LC_ALL=C
-agent=$2
-event=$3
-connect() {
-  IFS=' ' read -r port token < ${shellQuote(endpointFile)} || return 1
-  case $port in ''|*[!0-9]*) return 1 ;; esac
-  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
-}
-answer() {
-  printf 'POST /hook/%s/%s HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nx-corral-token: %s\\r\\nContent-Type: application/json\\r\\nx-corral-client: %s %s\\r\\nContent-Length: %s\\r\\nConnection: close\\r\\n\\r\\n%s' \\
-    "$agent" "$event" "$port" "$token" "$$" "$PPID" "\${#payload}" "$payload" >&3 || return 1
-  IFS= read -r -t ${t} status <&3 || return 1
-  [ "\${status%$'\\r'}" = 'HTTP/1.1 200 OK' ] || return 1
-  local line ours= ended=
-  while IFS= read -r -t ${t} line <&3; do
-    line=\${line%$'\\r'}
-    [ -z "$line" ] && ended=1 && break
-    [ "$line" = 'x-corral-hook: 1' ] && ours=1
-  done
-  [ -n "$ended" ] && [ -n "$ours" ] || return 1
-  body=
-  IFS= read -r -d '' -t ${t} body <&3
-  [ $? -le 1 ] || return 1
-  [ -n "$body" ] && printf '%s\\n' "$body"
-  return 0
-}
-if [ "$1" = hook ] && connect 2>/dev/null; then
-  IFS= read -r -d '' payload
-  if answer 2>/dev/null; then exit 0; fi
-  exec 3<&-
-  printf '%s' "$payload" | ${oneShotPrefix} hook "$agent" "$event"
-  exit 0
-fi
+export function hookClientScript(dataDir: string, oneShotPrefix: string): string {
+  const socket = hookSocketPath(dataDir);
+  return `#!/usr/bin/perl
+# Corral's hook client, written by \`corral hooks install\`: asks the running Corral on its Unix
+# socket, else runs the one-shot hook. Usage: corral-hook hook <agent> <event>, the agent's JSON
+# payload on stdin. No modules, so it starts in a few ms; see docs/hooks-service.md.
+my ($cmd, $agent, $event) = @ARGV;
+my $dir = ${perlQuote(join(dataDir, 'hooks'))};
+my $path = ${perlQuote(socket)};
 # Nothing to ask: the one-shot hook takes this process over, the payload still unread on stdin.
-shopt -s execfail
-exec ${oneShotPrefix} hook "$agent" "$event"
-exit 0
+sub one_shot {
+  alarm 0;
+  exec '/bin/sh', '-c', ${perlQuote(`exec ${oneShotPrefix} hook "$1" "$2"`)}, 'sh', $agent // '', $event // '';
+  exit 0;
+}
+one_shot() unless $cmd eq 'hook' && $agent =~ /\\A[a-z-]+\\z/ && $event =~ /\\A[A-Za-z]+\\z/;
+# Only the user's own Corral can listen here: a folder of its own that no one else may enter, its socket.
+my @d = lstat $dir;
+one_shot() unless @d && -d _ && $d[4] == $> && ($d[2] & 077) == 0;
+my @s = lstat $path;
+one_shot() unless @s && -S _ && $s[4] == $>;
+$SIG{ALRM} = sub { exit 0 };
+$SIG{PIPE} = 'IGNORE';
+alarm ${CLIENT_DEADLINE_S};
+socket(my $sock, 1, 1, 0) or exit 0;
+my $addr = $^O eq 'linux' ? pack('S Z*', 1, $path) : pack('C C Z*', length($path) + 2, 1, $path);
+unless (connect($sock, $addr)) {
+  # ENOENT, ECONNREFUSED: nothing listens (no service, or one that is gone).
+  my $refused = $^O eq 'linux' ? 111 : 61;
+  one_shot() if $! == 2 || $! == $refused;
+  exit 0;
+}
+binmode STDIN;
+binmode STDOUT;
+my $payload = do { local $/; <STDIN> } // '';
+my $req = "POST /hook/$agent/$event HTTP/1.1\\r\\nHost: corral\\r\\nContent-Type: application/json\\r\\n"
+  . "x-corral-client: $$ " . getppid() . "\\r\\nContent-Length: " . length($payload)
+  . "\\r\\nConnection: close\\r\\n\\r\\n" . $payload;
+while (length $req) {
+  my $n = syswrite($sock, $req) or exit 0;
+  substr($req, 0, $n) = '';
+}
+my ($res, $end, $want) = ('', -1, -1);
+while (1) {
+  my $n = sysread($sock, $res, 65536, length $res);
+  last unless $n;
+  exit 0 if length($res) > 4_000_000;
+  $end = index($res, "\\r\\n\\r\\n") if $end < 0;
+  next if $end < 0;
+  ($want) = substr($res, 0, $end) =~ /\\r\\ncontent-length: *(\\d+)\\r?(?:\\n|\\z)/i if $want < 0;
+  last if defined $want && $want >= 0 && length($res) >= $end + 4 + $want;
+}
+alarm 0;
+exit 0 if $end < 0;
+my $head = substr($res, 0, $end) . "\\r\\n";
+exit 0 unless $head =~ m{\\AHTTP/1\\.1 200 OK\\r\\n} && $head =~ /\\r\\nx-corral-hook: 1\\r\\n/i;
+my $body = substr($res, $end + 4);
+print $body, "\\n" if length $body;
+exit 0;
 `;
 }
 
@@ -73,12 +95,28 @@ export function hookClientPath(dataDir: string): string {
 export function writeHookClient(dataDir: string, oneShotPrefix: string): string {
   ensureOwnDataDir(dataDir, 'hooks');
   const path = hookClientPath(dataDir);
-  writeOwnFileAtomically(path, hookClientScript(hookEndpointPath(dataDir), oneShotPrefix));
+  writeOwnFileAtomically(path, hookClientScript(dataDir, oneShotPrefix));
   chmodSync(path, 0o700);
   return path;
 }
 
-/** The bash the client runs with: /bin/bash where it is (Linux, macOS), else bash on PATH. */
-export function bashProgram(): string {
-  return existsSync('/bin/bash') ? '/bin/bash' : 'bash';
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The perl the client runs with: /usr/bin/perl where it is (macOS, Debian), else perl on PATH; null when none. */
+export function perlProgram(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  candidates: readonly string[] = ['/usr/bin/perl'],
+): string | null {
+  for (const path of candidates) if (executable(path)) return path;
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && isAbsolute(dir) && executable(join(dir, 'perl'))) return join(dir, 'perl');
+  }
+  return null;
 }

@@ -1,9 +1,11 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { join } from 'node:path';
+import { portOnlyRootBinds, privilegedHookPort } from './http-hooks-port';
 import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from '../storage/own-data-dir';
 
 /**
- * Where a running Corral answers agents' hooks: a loopback port and a per-user token, kept in
+ * Where a running Corral answers Claude Code's http hooks (command hooks ask the Unix socket,
+ * hook-socket-path.ts): a loopback port and a per-user token, kept in
  * `<data dir>/hooks/endpoint` (one line, `<port> <token>`; written 0600 in the user's own 0700 data
  * directory, so only the user reads it). The port is chosen once and kept, because an agent's http
  * hook names it in its settings; the token never goes on a command line.
@@ -54,6 +56,18 @@ export function ensureHookEndpoint(dataDir: string): HookEndpoint {
   const existing = readHookEndpoint(dataDir);
   if (existing) return existing;
   const endpoint = newHookEndpoint();
+  writeOwnFileAtomically(hookEndpointPath(dataDir), `${endpoint.port} ${endpoint.token}\n`);
+  return endpoint;
+}
+
+/**
+ * The endpoint for Claude Code's http hooks (root only, http-hooks-port.ts): the existing one when its
+ * port is one no other user may bind, else a fresh one on such a port, written in place of the old.
+ */
+export function ensureHttpHookEndpoint(dataDir: string): HookEndpoint {
+  const existing = readHookEndpoint(dataDir);
+  if (existing && portOnlyRootBinds(existing.port)) return existing;
+  const endpoint = { port: privilegedHookPort(), token: randomBytes(32).toString('hex') };
   writeOwnFileAtomically(hookEndpointPath(dataDir), `${endpoint.port} ${endpoint.token}\n`);
   return endpoint;
 }

@@ -80,7 +80,7 @@ export function installAgentHooks(
 
 /** The hook service's state as `corral hooks status` reports it: the endpoint's port probed, and who asks it. */
 export async function hookEndpointView(dataDir: string, place: HooksPlace): Promise<HookEndpointView> {
-  const probe = await probeHookEndpoint(dataDir);
   const statuses = HOOK_AGENTS.map((agent) => hooksStatus(agent, place));
-  return { ...probe, asking: hooksAskingService(statuses, hookClientPath(dataDir)) };
+  const asking = hooksAskingService(statuses, hookClientPath(dataDir));
+  return { ...(await probeHookEndpoint(dataDir, { http: asking.http.length > 0 })), asking };
 }

@@ -4,10 +4,16 @@ import { hookCommand } from './hook-command';
 import { missingHookProgram } from './hook-program-check';
 import { protectSecretSettings, readSettingsText, writeSettingsText } from './settings-file';
 import { resolveDataDir } from '../storage/data-dir';
-import { bashProgram, hookClientPath, writeHookClient } from './hook-client-script';
+import { hookClientPath, perlProgram, writeHookClient } from './hook-client-script';
+import {
+  HTTP_HOOKS_UNSAFE,
+  httpHooksRefusal,
+  portOnlyRootBinds,
+  privilegedHookPort,
+} from './http-hooks-port';
 import { shellQuote } from './shell-quote';
 import {
-  ensureHookEndpoint,
+  ensureHttpHookEndpoint,
   HOOK_TOKEN_HEADER,
   hookUrl,
   newHookEndpoint,
@@ -37,9 +43,11 @@ function change(
   transform: (text: string, path: string) => string,
   dryRun: boolean,
   holdsSecret = false,
+  notice?: string,
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
   const path = spec.settingsPath(place.env, place.home);
+  const noticed = notice ? { notice } : {};
   try {
     const { text, exists } = readSettingsText(path);
     const after = transform(text, path);
@@ -47,10 +55,10 @@ function change(
     const diff = changed ? lineDiff(text, after) : '';
     const backup = changed && !dryRun ? writeSettingsText(path, after, { holdsSecret }) : null;
     if (!changed && !dryRun && exists && holdsSecret) protectSecretSettings(path);
-    return { agent, path, changed, diff, backup };
+    return { agent, path, changed, diff, backup, ...noticed };
   } catch (err) {
     const message = err instanceof SettingsError ? err.message : `${path}: ${(err as Error).message}`;
-    return { agent, path, changed: false, diff: '', backup: null, error: message };
+    return { agent, path, changed: false, diff: '', backup: null, error: message, ...noticed };
   }
 }
 
@@ -86,6 +94,13 @@ export function corralHandler(
   };
 }
 
+/** What a dry run shows for http hooks: the endpoint there is when root alone may bind its port, else a fresh one. */
+function httpEndpointShown(existing: HookEndpoint | null): HookEndpoint {
+  return existing && portOnlyRootBinds(existing.port)
+    ? existing
+    : { ...newHookEndpoint(), port: privilegedHookPort() };
+}
+
 export function installHooks(
   agent: HookAgent,
   place: HooksPlace,
@@ -99,17 +114,27 @@ export function installHooks(
 ): HooksChange {
   const spec = HOOK_AGENT_SPECS[agent];
   const dataDir = resolveDataDir(place.env, process.platform, place.home);
+  const settingsPath = spec.settingsPath(place.env, place.home);
+  let notice: string | undefined;
+  if (http && spec.httpEvents) {
+    const refusal = httpHooksRefusal();
+    if (refusal) return { agent, path: settingsPath, changed: false, diff: '', backup: null, error: refusal };
+  }
   // A dry run writes nothing, not even the endpoint: it shows the endpoint there is, else one that
   // install would create (its port and token are then chosen afresh).
   let shown: HookEndpoint | null = null;
   const endpoint = (): HookEndpoint =>
-    dryRun ? (shown ??= peekHookEndpoint(dataDir) ?? newHookEndpoint()) : ensureHookEndpoint(dataDir);
-  let clientPrefix = spec.viaClient
-    ? `${shellQuote(bashProgram())} ${shellQuote(hookClientPath(dataDir))}`
-    : prefix;
-  if (spec.viaClient && !dryRun) {
+    dryRun ? (shown ??= httpEndpointShown(peekHookEndpoint(dataDir))) : ensureHttpHookEndpoint(dataDir);
+  if (http && spec.httpEvents) {
+    notice = `${HTTP_HOOKS_UNSAFE}. They post to 127.0.0.1:${endpoint().port}, a port below net.ipv4.ip_unprivileged_port_start that only root may bind, so no other user can take it.`;
+  }
+  const perl = spec.viaClient ? perlProgram(place.env) : null;
+  let clientPrefix = perl ? `${shellQuote(perl)} ${shellQuote(hookClientPath(dataDir))}` : prefix;
+  if (spec.viaClient && !perl && !http) {
+    notice = `no perl was found (/usr/bin/perl, or perl on PATH), which the hook client runs with: each tool call runs the one-shot hook instead (a Node process per call), even while a Corral service runs.`;
+  }
+  if (perl && !dryRun) {
     try {
-      endpoint();
       writeHookClient(dataDir, prefix);
     } catch {
       // A data directory Corral may not write: the hooks run the one-shot command directly.
@@ -124,6 +149,7 @@ export function installHooks(
     dryRun,
     // An http hook carries the token in the settings file.
     http && spec.httpEvents !== undefined,
+    notice,
   );
 }
 

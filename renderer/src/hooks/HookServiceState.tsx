@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import {
   hookEndpointWords,
   hooksPostingElsewhere,
+  httpHooksWords,
   type HookEndpointView,
 } from '../../../shared/hook-endpoint';
 import { useCorralApi } from '../store/store-context';
@@ -38,6 +39,7 @@ export function HookServiceState({ version }: { version: number }) {
 
   const words = view ? hookEndpointWords(view) : null;
   const elsewhere = view ? hooksPostingElsewhere(view) : null;
+  const http = view ? httpHooksWords(view) : null;
   return (
     <section
       className="hook-service"
@@ -55,6 +57,11 @@ export function HookServiceState({ version }: { version: number }) {
           <p className="muted" data-testid="hook-service-meaning">
             {words.meaning}
           </p>
+          {http ? (
+            <p className="muted" data-testid="hook-service-http" data-state={view?.http?.state}>
+              {http}
+            </p>
+          ) : null}
           {elsewhere ? (
             <p className="muted" data-testid="hook-service-elsewhere">
               {elsewhere}: run <code>corral hooks install --http</code> again.
