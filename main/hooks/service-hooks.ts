@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { HOOK_AGENTS } from '../core/hooks-setup/hook-agents';
+import { upgradeLegacyHookClient } from '../core/hooks-setup/hook-client-script';
 import { peekHookEndpoint } from '../core/hooks-setup/hook-endpoint';
 import { hooksStatus } from '../core/hooks-setup/hooks-setup';
 import { portOnlyRootBinds } from '../core/hooks-setup/http-hooks-port';
@@ -58,6 +59,12 @@ export async function startServiceHooks(
     return null;
   }
   if (!context) return null;
+  // An earlier Corral's client still in agents' settings would post to a TCP port anyone can take.
+  if (upgradeLegacyHookClient(dataDir))
+    onError(
+      'hook client',
+      new Error('replaced the TCP hook client of an earlier Corral with the socket client'),
+    );
   const stats = newHookServerStats();
   let socket: RunningHookSocket | null = null;
   try {

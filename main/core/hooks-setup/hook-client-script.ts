@@ -1,4 +1,4 @@
-import { accessSync, chmodSync, constants, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ensureOwnDataDir, writeOwnFileAtomically } from '../storage/own-data-dir';
 import { hookSocketPath } from './hook-socket-path';
@@ -27,7 +27,11 @@ function perlQuote(text: string): string {
  */
 export function hookClientScript(dataDir: string, oneShotPrefix: string): string {
   const socket = hookSocketPath(dataDir);
+  // The eval line is a no-op to perl and, to a shell, hands the file to perl: settings written by an
+  // earlier Corral run `bash <this file>`, and upgradeLegacyHookClient puts this client in its place.
   return `#!/usr/bin/perl
+eval 'exec perl "$0" "$@"'
+  if 0;
 # Corral's hook client, written by \`corral hooks install\`: asks the running Corral on its Unix
 # socket, else runs the one-shot hook. Usage: corral-hook hook <agent> <event>, the agent's JSON
 # payload on stdin. No modules, so it starts in a few ms; see docs/hooks-service.md.
@@ -98,6 +102,31 @@ export function writeHookClient(dataDir: string, oneShotPrefix: string): string 
   writeOwnFileAtomically(path, hookClientScript(dataDir, oneShotPrefix));
   chmodSync(path, 0o700);
   return path;
+}
+
+/**
+ * Replaces a hook client of an earlier Corral (a bash script that posted the payload and the token to
+ * whatever held a TCP port) with this one, which only talks to the user's own socket: agents' settings
+ * written then still run `bash <data dir>/hooks/corral-hook`, and the new client runs under bash too.
+ * Keeps the one-shot command the old client fell back to. Returns whether it replaced one; never throws.
+ */
+export function upgradeLegacyHookClient(dataDir: string): boolean {
+  const path = hookClientPath(dataDir);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  if (!text.includes('/dev/tcp/')) return false;
+  const prefix = /^exec (.+) hook "\$agent" "\$event"$/m.exec(text)?.[1];
+  if (!prefix) return false;
+  try {
+    writeHookClient(dataDir, prefix);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function executable(path: string): boolean {
