@@ -6,6 +6,7 @@ import type { GroupView, Settings } from '../../../shared/model';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { namedGroups } from '../recorded-group-ids';
 import {
   addKeep,
   DEFAULT_KEEP_MS,
@@ -48,7 +49,11 @@ function targetOf(values: { port?: string; session?: string }, positionals: stri
 
 /** The live groups a target names: one by id, the listeners of a port, or a session's leftovers. */
 async function resolve(target: Target, settings: Settings): Promise<GroupView[]> {
-  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, portsOfAll: 'port' in target });
+  const { groups } = await takeOneShotSnapshot(settings, {
+    intervalMs: 0,
+    named: namedGroups(),
+    portsOfAll: 'port' in target,
+  });
   if ('id' in target) return groups.filter((g) => g.id === target.id);
   if ('port' in target) return groupsOnPort(groups, target.port);
   const matched = groupsOfSession(groups, target.session);

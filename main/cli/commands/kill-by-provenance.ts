@@ -5,6 +5,7 @@ import { resolvePortTargets, resolveSessionTargets } from '../../core/provenance
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor } from '../../core/analysis/signatures';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { namedGroups } from '../recorded-group-ids';
 
 export interface KillByOptions {
   by: { port: number } | { session: string };
@@ -32,6 +33,7 @@ export async function runKillBy(
   const { groups } = await takeOneShotSnapshot(settings, {
     intervalMs: 0,
     sampler,
+    named: namedGroups(),
     portsOfAll: 'port' in o.by,
   });
   const resolved =

@@ -12,6 +12,7 @@ import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
 import { stopRequestNote } from '../../core/actions/stop-request-note';
 import { alreadyGone } from '../already-gone';
+import { namedGroups } from '../recorded-group-ids';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../../common/usage-error';
 import { runKillBy } from './kill-by-provenance';
@@ -49,7 +50,7 @@ export async function runKill(
   }
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
-  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler });
+  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler, named: namedGroups() });
   const refuse = (reason: string): number => {
     if (values.json)
       out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));

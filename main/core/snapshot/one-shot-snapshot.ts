@@ -12,6 +12,7 @@ import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
 import { flagSessionEnded, type EndedSessions } from '../analysis/session-ended';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
+import { withRecordedIds, type NamedGroup } from '../analysis/recorded-group-ids';
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -34,11 +35,14 @@ export async function takeOneShotSnapshot(
     sampler,
     endedSessions,
     keeps = [],
+    named = [],
     portsOfAll = false,
     report,
   }: {
     /** The user's keeps (storage/keeps.ts): each group carries `kept`. */
     keeps?: readonly KeepRecord[];
+    /** Groups named before (incidents, newest first): each group keeps the id it was first given. */
+    named?: readonly NamedGroup[];
     intervalMs?: number;
     sampler?: ProcessSampler;
     endedSessions?: EndedSessions;
@@ -70,7 +74,10 @@ export async function takeOneShotSnapshot(
     const flags = annotations.get(pid)?.flags;
     if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
   }
-  const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
+  const groups = withRecordedIds(
+    buildGroups(records, attributions, (r) => annotations.get(r.pid)!),
+    named,
+  );
   new Provenance(provenanceOptions(settings), undefined, undefined, { report }).addTo(groups, {
     records,
     attributions,
