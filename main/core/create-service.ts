@@ -242,6 +242,13 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
   });
 
+  monitor.onEvent((event) => {
+    const ended = event.type === 'group-ended' ? monitor.groupById(event.groupId) : undefined;
+    if (!ended) return;
+    const processes = [...ended.members.values()].map((m) => m.record);
+    keeps.groupEnded({ id: ended.id, pgid: ended.pgid, processes });
+  });
+
   const service: CorralService = {
     snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
     keepGroup: keeps.keepGroup,

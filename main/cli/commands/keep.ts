@@ -10,8 +10,8 @@ import { namedGroups } from '../recorded-group-ids';
 import {
   addKeep,
   DEFAULT_KEEP_MS,
-  loadKeeps,
   MAX_KEEP_MS,
+  releaseEndedKeeps,
   removeKeepById,
   removeKeeps,
 } from '../../core/storage/keeps';
@@ -94,7 +94,12 @@ export async function runKeep(
   if (values.list) {
     if (positionals.length > 0 || values.port || values.session || values.for || values.note)
       throw new UsageError('--list takes no group and no other option but --json');
-    return listKeeps(loadKeeps(dataDir), Date.now(), values.json, out);
+    // Keeps end with their group: those whose group exited or was stopped are released, not listed.
+    const { groups, sampledAt } = await takeOneShotSnapshot(settings, {
+      intervalMs: 0,
+      named: namedGroups(),
+    });
+    return listKeeps(releaseEndedKeeps(dataDir, groups, sampledAt), sampledAt, values.json, out);
   }
   const target = targetOf(values, positionals);
   let forMs = DEFAULT_KEEP_MS;
