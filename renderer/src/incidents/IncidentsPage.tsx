@@ -7,6 +7,7 @@ import { formatBytes, formatCpuSeconds, formatDateTime, formatDuration } from '.
 import { useCorral, useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
 import { cpuBurnByAgent, cpuBurnByDay, type BurnRow } from './cpu-burn';
+import { incidentEndWords } from '../../../shared/end-words';
 
 const LIMIT = 500;
 
@@ -187,7 +188,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
             <td data-label="Peak memory" className="num">
               {formatBytes(incident.peakRssBytes)}
             </td>
-            <td data-label="End">{incident.end}</td>
+            <td data-label="End">{incidentEndWords(incident.end)}</td>
           </tr>
         ))}
       </tbody>
