@@ -43,12 +43,12 @@ export function hooksMeanwhile(asking: HooksAskingService): string {
   const parts: string[] = [];
   if (asking.client.length > 0) {
     parts.push(
-      `the hook client (${listLabels(asking.client)}) falls back to the one-shot reader, a process per call`,
+      `the hook client (${listLabels(asking.client)}) falls back to starting a hook process for each call`,
     );
   }
   const http = [...new Set(asking.http.map((h) => h.label))];
   if (http.length > 0) parts.push(`the http hooks (${listLabels(http)}) get no answer, so no note`);
-  return parts.length > 0 ? parts.join('; ') : 'hooks fall back to the one-shot reader';
+  return parts.length > 0 ? parts.join('; ') : 'hooks fall back to starting a hook process for each call';
 }
 
 /** The http hooks that post to another port than the endpoint's (installed before it changed), or null. */

@@ -134,7 +134,9 @@ describe.skipIf(reason !== undefined)('corral hooks status: who answers on the e
     expect(refused.text).toContain(
       `the Corral on 127.0.0.1:${port} refuses the token in ${hookEndpointPath(data)}`,
     );
-    expect(refused.text).toContain('the hook client (Codex CLI) falls back to the one-shot reader');
+    expect(refused.text).toContain(
+      'the hook client (Codex CLI) falls back to starting a hook process for each call',
+    );
 
     const code = await serve.stop();
     serve = null;
@@ -143,7 +145,9 @@ describe.skipIf(reason !== undefined)('corral hooks status: who answers on the e
     expect(stopped.endpoint.state).toBe('not-listening');
     expect(stopped.text).toContain(`nothing answers on 127.0.0.1:${port}`);
     expect(stopped.text).toContain('no Corral service runs');
-    expect(stopped.text).toContain('the hook client (Codex CLI) falls back to the one-shot reader');
+    expect(stopped.text).toContain(
+      'the hook client (Codex CLI) falls back to starting a hook process for each call',
+    );
   });
 });
 
@@ -161,7 +165,7 @@ describe('the status line (pure)', () => {
       },
     );
     expect(line).toBe(
-      'Hook service: nothing answers on 127.0.0.1:21000, the port /d/hooks/endpoint names: no Corral service runs, or it could not take the port (its log says why). Until one answers, the hook client (Codex CLI) falls back to the one-shot reader, a process per call; the http hooks (Claude Code) get no answer, so no note. The http hooks of Claude Code post to port 21001, not 21000: run `corral hooks install --http` again.',
+      'Hook service: nothing answers on 127.0.0.1:21000, the port /d/hooks/endpoint names: no Corral service runs, or it could not take the port (its log says why). Until one answers, the hook client (Codex CLI) falls back to starting a hook process for each call; the http hooks (Claude Code) get no answer, so no note. The http hooks of Claude Code post to port 21001, not 21000: run `corral hooks install --http` again.',
     );
     expect(
       hookEndpointLine(

@@ -83,6 +83,15 @@ describe('keeps end with their group (issue 47)', () => {
       await waitFor('the watch to follow the group', () =>
         events.find((e) => e.type === 'group-started' && e.pgid === group.pgid),
       );
+      // History says the open incident's group is kept.
+      await waitFor('the incident recorded', () =>
+        events.find((e) => e.type === 'incident-opened' && e.pgid === group.pgid),
+      );
+      const history = await runCli(['history'], {
+        env: { CORRAL_DATA_DIR: dir, CORRAL_CONFIG: '/nonexistent', COLUMNS: '400' },
+      });
+      const line = history.stdout.split('\n').find((l) => l.includes(`${group.pgid}:`));
+      expect(line, history.stdout).toContain('still open (kept)');
       process.kill(group.processes[0]!.pid, 'SIGTERM');
       await waitFor(
         'the watch to see the group end',

@@ -138,7 +138,7 @@ function IncidentTable({ incidents }: { incidents: Incident[] }) {
               }
             >
               {formatDateTime(incident.openedAt)}
-              {incident.openedAtSource === 'noticed' ? ' (noticed)' : ''}
+              {incident.openedAtSource === 'noticed' ? ' (or earlier)' : ''}
             </td>
             <td data-label="Flags">
               {/* One incident per leaked group: every flag it had, the first one first. */}
