@@ -36,9 +36,25 @@ function fetchElectronOnce() {
   return result.status === 0 && electronBinary() !== null;
 }
 
+/** Repeats of one signal this close together are one Ctrl-C that reached us twice (the terminal and npm). */
+const SAME_SIGNAL_MS = 1_000;
+
+/**
+ * Runs the app in a process group of its own, so that it hears each Ctrl-C once: from us. A terminal
+ * sends SIGINT to its whole foreground group, and `npm start` forwards it again; were the app in our
+ * group it would hear two and take the second for "stop now, without finishing" (exit 130). A second
+ * Ctrl-C pressed later is forwarded: the user means it.
+ */
 function run(command, args) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached: true });
+  const lastSent = new Map();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.on(signal, () => {
+      const now = Date.now();
+      if (now - (lastSent.get(signal) ?? -Infinity) < SAME_SIGNAL_MS) return;
+      lastSent.set(signal, now);
+      child.kill(signal);
+    });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
@@ -64,8 +80,10 @@ function startServe(reason) {
   );
   ensureBuilt();
   const built = join(root, 'out', 'main', 'corral.js');
-  if (existsSync(built)) run(process.execPath, [built, 'serve']);
-  else run('npm', ['run', '--silent', 'corral', '--', 'serve']);
+  // `npm start -- --port N` reaches `corral serve`.
+  const args = ['serve', ...process.argv.slice(2)];
+  if (existsSync(built)) run(process.execPath, [built, ...args]);
+  else run('npm', ['run', '--silent', 'corral', '--', ...args]);
 }
 
 const noDisplay = missingDisplay();

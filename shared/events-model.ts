@@ -2,6 +2,7 @@
 // Field names here are a public contract: extend, never rename.
 import type { AgentRef, SessionRef, SpawnStormFacts, ToolCallRef } from './model';
 import type { PolicyAction } from './settings-model';
+import type { IncidentKind } from './flags';
 
 export type MonitorEventType =
   | 'group-started'
@@ -40,7 +41,8 @@ export interface MonitorEvent {
   toolCall?: ToolCallRef;
 }
 
-export type IncidentKind = 'orphan' | 'runaway' | 'held-pipe' | 'leaderless' | 'memory-hog' | 'spawn-storm';
+/** The flags that make a leak an incident (shared/flags.ts). */
+export type { IncidentKind } from './flags';
 /** 'cleared': a runaway (or memory hog) that calmed down by itself. */
 export type IncidentEnd = 'exited' | 'stopped-by-user' | 'stopped-by-policy' | 'cleared' | 'open' | 'unknown';
 

@@ -1,34 +1,22 @@
-// What a flag means in words a user understands, for places without tooltips (the terminal). The
-// flag itself (`leaderless`, `held-pipe`) stays the term in JSON and in the UI's badges.
-import type { GroupFlag } from './model';
+// What a flag means in words a user understands: taken from the one table (shared/flags.ts), so the
+// terminal and the UI say the same. The flag itself (`leaderless`, `held-pipe`) stays the term in JSON.
+import { ESCAPED_ENTRY, FLAG_TABLE, GROUP_FLAGS, flagEntry, type GroupFlag } from './flags';
 
-/** A few words, for a column. */
-export const FLAG_WORDS: Record<GroupFlag | 'escaped', string> = {
-  orphan: 'orphaned',
-  leaderless: 'shell gone',
-  runaway: 'runaway',
-  'held-pipe': 'holds pipe',
-  'memory-hog': 'memory hog',
-  'spawn-storm': 'spawn storm',
-  'session-ended': 'session over',
-  escaped: 'left its group',
-};
+type Words = Record<GroupFlag | 'escaped', string>;
+const wordsOf = (pick: (e: { word: string; meaning: string }) => string): Words =>
+  Object.fromEntries([
+    ...GROUP_FLAGS.map((f) => [f, pick(FLAG_TABLE[f])]),
+    ['escaped', pick(ESCAPED_ENTRY)],
+  ]) as Words;
+
+/** A few words, for a column or a badge. */
+export const FLAG_WORDS: Words = wordsOf((e) => e.word);
 
 /** One clause: what it means for the user. */
-export const FLAG_MEANING: Record<GroupFlag | 'escaped', string> = {
-  orphan: 'its parent exited and PID 1 adopted it: nothing will stop it for you',
-  leaderless: "its tool call's shell has exited; what it started lives on",
-  runaway:
-    'it has wanted a CPU (running or waiting for one) above the runaway threshold for the whole window',
-  'held-pipe': "it holds the agent's output pipe: the agent may hang",
-  'memory-hog': 'it uses more memory than the configured limit',
-  'spawn-storm': 'it keeps starting processes faster than any build does (a fork or crash loop)',
-  'session-ended': 'the agent session that started it is over',
-  escaped: "it left its tool call's group (setsid) but came from it",
-};
+export const FLAG_MEANING: Words = wordsOf((e) => e.meaning);
 
 export function flagWords(flag: string): string {
-  return (FLAG_WORDS as Record<string, string>)[flag] ?? flag;
+  return flagEntry(flag)?.word ?? flag;
 }
 
 /**

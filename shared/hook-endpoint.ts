@@ -38,7 +38,7 @@ export interface HttpHooksProbe {
 
 /** The installed hooks that ask the running Corral, by agent label. */
 export interface HooksAskingService {
-  /** Agents whose command hooks run the hook client (it falls back to the one-shot reader). */
+  /** Agents whose command hooks run the hook client (it falls back to a hook process of its own). */
   client: string[];
   /** Agents with http hooks (no fallback: without an answer they say nothing), and the ports they post to. */
   http: { label: string; port: number }[];
@@ -70,12 +70,12 @@ export function hooksMeanwhile(asking: HooksAskingService): string {
   const parts: string[] = [];
   if (asking.client.length > 0) {
     parts.push(
-      `the hook client (${listLabels(asking.client)}) falls back to the one-shot reader, a process per call`,
+      `the hook client (${listLabels(asking.client)}) falls back to starting a hook process for each call`,
     );
   }
   const http = [...new Set(asking.http.map((h) => h.label))];
   if (http.length > 0) parts.push(`the http hooks (${listLabels(http)}) get no answer, so no note`);
-  return parts.length > 0 ? parts.join('; ') : 'hooks fall back to the one-shot reader';
+  return parts.length > 0 ? parts.join('; ') : 'hooks fall back to starting a hook process for each call';
 }
 
 /** The http hooks that post to another port than the endpoint's (installed before it changed), or null. */
@@ -130,7 +130,7 @@ export function hookEndpointWords(view: HookEndpointView): HookEndpointWords {
         badge: 'hung',
         summary: `${at} took the connection but did not answer within 1 s (a hung or overloaded Corral).`,
         meaning:
-          'The hook client falls back to the one-shot reader only when nothing listens, so meanwhile the agents get no note: restart the Corral service.',
+          'The hook client starts a hook process of its own only when nothing listens, so meanwhile the agents get no note: restart the Corral service.',
       };
     case 'not-yours':
       return {

@@ -1,5 +1,6 @@
 // Records that cross a process boundary (CLI JSON, IPC, the serve WebSocket).
 // Field names here are a public contract: extend, never rename.
+import type { GroupFlag } from './flags';
 export type * from './events-model';
 export type * from './teardown-model';
 export type * from './settings-model';
@@ -29,17 +30,8 @@ export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
  * `spawnStorm.repeatsPerMinute` times) for `spawnStorm.windowSeconds`, or its live members kept growing
  * past `spawnStorm.members` (GroupView.spawnStorm says which).
  */
-/** Every group flag, in the order a group lists them (a policy may match any of them). */
-export const GROUP_FLAGS = [
-  'orphan',
-  'leaderless',
-  'runaway',
-  'held-pipe',
-  'memory-hog',
-  'spawn-storm',
-  'session-ended',
-] as const;
-export type GroupFlag = (typeof GROUP_FLAGS)[number];
+/** Every group flag, in the order a group lists them, with its words: shared/flags.ts (the one table). */
+export { GROUP_FLAGS, type GroupFlag } from './flags';
 
 export interface AgentRef {
   /** Lowercase agent name (`claude-code`, `codex`, ...) or a user signature's name. */

@@ -1,11 +1,12 @@
 // Checks the `policyMode` and `policies` settings. Shared by the core (loading the config, `settings:set`)
 // and the Settings form, so a rule is judged the same way wherever it is written.
-import { GROUP_FLAGS, type PolicyMatch, type PolicyMode, type PolicyRule } from './model';
+import type { PolicyMatch, PolicyMode, PolicyRule } from './model';
+import { POLICY_FLAGS } from './flags';
 import { NUMERIC_SETTINGS } from './settings-table';
 import { whyNotLinear } from './linear-syntax';
 
-/** Flags a rule may ask for: the group flags, and `session-ended` from session hooks. */
-export const POLICY_FLAGS: readonly string[] = GROUP_FLAGS;
+/** Flags a rule may ask for (shared/flags.ts says which). */
+export { POLICY_FLAGS };
 const MATCH_KEYS = [
   'agents',
   'flags',
@@ -131,7 +132,7 @@ function validateMatch(raw: Record<string, unknown>, problems: string[]): Policy
   if (agents) match.agents = agents;
   const flags = strings(raw.flags, 'flags', problems);
   if (flags) {
-    const unknown = flags.filter((f) => !POLICY_FLAGS.includes(f));
+    const unknown = flags.filter((f) => !(POLICY_FLAGS as readonly string[]).includes(f));
     if (unknown.length > 0)
       problems.push(
         `match.flags: unknown flag ${JSON.stringify(unknown[0])} (known: ${POLICY_FLAGS.join(', ')})`,

@@ -1,6 +1,7 @@
 // Who held a port before: from the incidents that recorded the port (Incident.ports), so that a dev
 // server's drift (3000 → 3001 → 3002, each new session starting it again on the next free port) is
 // visible from any of those ports. The same in `corral ps --port` and in the UI.
+import { INCIDENT_END_WORDS } from './end-words';
 import { commandThatMatters } from './command-summary';
 import type { Incident, IncidentEnd } from './model';
 
@@ -88,12 +89,10 @@ export function portDrift(history: readonly PortHolding[]): number[] {
   return ports;
 }
 
+// A port's holder "still running" where an incident is "still open" (shared/end-words.ts).
 const END_WORDS: Record<IncidentEnd, string> = {
+  ...INCIDENT_END_WORDS,
   open: 'still running',
-  exited: 'exited',
-  'stopped-by-user': 'stopped by you',
-  'stopped-by-policy': 'stopped by a policy',
-  cleared: 'cleared',
   unknown: 'end not known',
 };
 

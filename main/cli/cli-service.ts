@@ -31,7 +31,7 @@ export function startCliService(
   const hooks = startServiceHooks(
     resolveDataDir(process.env, process.platform, homedir()),
     (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
-    running.pidCounter,
+    running.hookWiring,
   );
   // Once start-up has settled, its pages of Node's binary are let go (core/release-start-up-pages.ts).
   const cancelRelease = releaseStartUpPagesLater();

@@ -2,6 +2,7 @@ import { commandThatMatters } from '../../shared/command-summary';
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
 import { keptLabel } from '../../shared/keep-duration';
 import { flagsInWords, flagWords } from '../../shared/flag-words';
+import { FLAG_TABLE, isGroupFlag, type FlagEntry } from '../../shared/flags';
 import type { GroupView, ProcessView } from '../../shared/model';
 import {
   leftoverCommand,
@@ -25,11 +26,8 @@ const WHAT = HEADER.length - 1;
 const MIN_WHAT = 40;
 const FLAGS_MIN = 11;
 
-function flagStyle(flag: string): 'red' | 'yellow' | 'magenta' | 'cyan' {
-  if (flag === 'runaway' || flag === 'memory-hog' || flag === 'spawn-storm') return 'red';
-  if (flag === 'held-pipe') return 'magenta';
-  if (flag === 'leaderless') return 'cyan';
-  return 'yellow';
+function flagStyle(flag: string): FlagEntry['colour'] {
+  return isGroupFlag(flag) ? FLAG_TABLE[flag].colour : 'yellow';
 }
 
 /** Flags in plain words (the terms stay in --json); `-` for none. */

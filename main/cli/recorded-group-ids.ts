@@ -1,25 +1,9 @@
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { GroupView, Incident } from '../../shared/model';
+import type { Incident } from '../../shared/model';
+import { resolveDataDir } from '../core/storage/data-dir';
 import { INCIDENTS_FILE, IncidentStore } from '../core/storage/incident-store';
-
-/**
- * The ids history and the running Corral use for these groups. A group's id is taken when Corral
- * first sees it (`<pgid>:<leader pid>:<start>`); a one-shot `ps` that finds the leader already gone can
- * only name the group by its oldest member. Both ids are the same group (`corral kill` accepts either);
- * `ps` shows the one history recorded, so that one group has one id on every screen.
- */
-export function withRecordedIds(groups: readonly GroupView[], incidents: readonly Incident[]): GroupView[] {
-  return groups.map((g) => {
-    // Newest first: the PGID may have been another group's long ago, but never while a member lives.
-    const recorded = incidents.find(
-      (i) =>
-        i.pgid === g.pgid &&
-        i.processes.some((ip) => g.processes.some((p) => p.pid === ip.pid && p.startKey === ip.startKey)),
-    );
-    return recorded ? { ...g, id: recorded.groupId } : g;
-  });
-}
 
 /** The newest incidents in the data directory; none when there is no history to read. */
 export function recentIncidents(dataDir: string, limit = 1_000): Incident[] {
@@ -33,4 +17,12 @@ export function recentIncidents(dataDir: string, limit = 1_000): Incident[] {
   } finally {
     store?.close();
   }
+}
+
+/**
+ * The groups history named (newest first), for a one-shot snapshot: a group a running Corral saw first
+ * keeps the id it gave it (analysis/recorded-group-ids.ts), in `ps`, `kill --port` and `keep` alike.
+ */
+export function namedGroups(): Incident[] {
+  return recentIncidents(resolveDataDir(process.env, process.platform, homedir()));
 }

@@ -63,6 +63,11 @@ export interface RunningService {
    * its walk for a tool call's processes may stop (main/hooks/pid-counter-readings.ts).
    */
   pidCounter: PidCounterFeed;
+  /** What a hook server in this thread asks of the monitor: the pid counter, and the ids it gave groups. */
+  hookWiring: {
+    monitorReadings: PidCounterFeed;
+    knownGroupId: (pgid: number, members: readonly { pid: number; startKey: number }[]) => string | null;
+  };
   /**
    * Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. With a
    * `cache`, the groups unchanged since its last snapshot are not built again; `built` gets those that were.
@@ -237,6 +242,13 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     },
   });
 
+  monitor.onEvent((event) => {
+    const ended = event.type === 'group-ended' ? monitor.groupById(event.groupId) : undefined;
+    if (!ended) return;
+    const processes = [...ended.members.values()].map((m) => m.record);
+    keeps.groupEnded({ id: ended.id, pgid: ended.pgid, processes });
+  });
+
   const service: CorralService = {
     snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
     keepGroup: keeps.keepGroup,
@@ -301,6 +313,10 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     store,
     dataDir,
     pidCounter,
+    hookWiring: {
+      monitorReadings: pidCounter,
+      knownGroupId: (pgid, members) => monitor.knownGroupId(pgid, members),
+    },
     agentsSnapshot: (views) => ({
       seq: ++seq,
       sampledAt: Date.now(),

@@ -1,6 +1,7 @@
 import type { KeepGroupRequest, KeepGroupResult } from '../../shared/contract';
 import { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../shared/keep-duration';
 import type { GroupView } from '../../shared/model';
+import type { KeepTarget } from './analysis/kept-marks';
 import { addKeep, removeKeepById, removeKeeps } from './storage/keeps';
 
 export interface KeepRequestsOptions {
@@ -15,6 +16,7 @@ export interface KeepRequestsOptions {
 export function keepRequests({ dataDir, groups, changed }: KeepRequestsOptions): {
   keepGroup(request: KeepGroupRequest): Promise<KeepGroupResult>;
   unkeepGroup(groupId: string): Promise<KeepGroupResult>;
+  groupEnded(group: KeepTarget): void;
 } {
   return {
     keepGroup: async ({ groupId, forMs, note }) => {
@@ -32,6 +34,10 @@ export function keepRequests({ dataDir, groups, changed }: KeepRequestsOptions):
       removeKeepById(dataDir, groupId);
       changed();
       return { groupId, kept: null };
+    },
+    // Keeps end with their group: one that exited or was stopped is kept no more.
+    groupEnded: (group) => {
+      if (removeKeeps(dataDir, group, Date.now()) > 0) changed();
     },
   };
 }

@@ -2,7 +2,7 @@ import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
 import { findLeftovers } from './find-leftovers';
-import { afterToolOutput, leftoverGroups, leftoverNote } from './leftover-note';
+import { afterToolOutput, leftoverGroups, leftoverNote, type KnownGroupId } from './leftover-note';
 import { portNote } from './port-note';
 import type { HookContext } from './run-hook';
 import type { HookPayload } from './hook-event';
@@ -34,6 +34,8 @@ export function answerAfterTool(
   call: () => AfterToolCall | null,
   /** The TCP ports each leftover listens on (the running service's reader, else the tables'). */
   tcpPorts: (pids: number[]) => ReadonlyMap<number, number[]> = listeningTcpPorts,
+  /** The ids a running Corral gave groups it saw first (the service's monitor); none one-shot. */
+  knownGroupId?: KnownGroupId,
 ): string {
   // Whatever else is said, a port the output says is taken is named with its holder.
   const ports = portNote(payload, portContext);
@@ -55,6 +57,7 @@ export function answerAfterTool(
     self: found.self,
   });
   if (leftovers.length === 0) return noted('');
-  const groups = leftoverGroups(leftovers, found.records, tcpPorts(leftovers.map((r) => r.pid)));
+  const listening = tcpPorts(leftovers.map((r) => r.pid));
+  const groups = leftoverGroups(leftovers, found.records, listening, knownGroupId);
   return noted(leftoverNote(groups));
 }

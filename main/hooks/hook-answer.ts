@@ -3,6 +3,7 @@ import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
 import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
 import { answerAfterTool, type AfterToolCall } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
+import type { KnownGroupId } from './leftover-note';
 import type { PidCounterReadings } from './pid-counter-readings';
 import { recordsSinceStart } from './pids-since-start';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
@@ -28,6 +29,8 @@ export interface ServiceHookContext {
   pidReadings: PidCounterReadings;
   /** The TCP ports each of these processes listens on (listeningTcpPorts, with the service's reader). */
   tcpPorts?: (pids: number[]) => ReadonlyMap<number, number[]>;
+  /** The id the service's monitor gave a group it saw first (Monitor.knownGroupId). */
+  knownGroupId?: KnownGroupId;
 }
 
 /**
@@ -141,5 +144,14 @@ export function answerHook(
     const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
     return { startKey, records, agentPid, self: new Set(client) };
   };
-  return answerAfterTool(event, payload, spec, sessionId, portContext, findCall, ctx.tcpPorts);
+  return answerAfterTool(
+    event,
+    payload,
+    spec,
+    sessionId,
+    portContext,
+    findCall,
+    ctx.tcpPorts,
+    ctx.knownGroupId,
+  );
 }

@@ -17,26 +17,31 @@ export interface LeftoverGroup {
   }[];
 }
 
+/** The id a running Corral already gave the group holding these processes; null when none. */
+export type KnownGroupId = (pgid: number, members: readonly ProcessRecord[]) => string | null;
+
 /**
- * Groups the leftovers by process group, with the group id computed as `corral ps` does
- * (chooseAnchor over the group's live members, which all started after the tool call began and so
- * are all among the records scanned).
+ * Groups the leftovers by process group, each under the id every view shows: the one a running Corral
+ * gave it when it saw the group first (`known`, while the tool call's shell still led it), else the id
+ * computed as `corral ps` does (chooseAnchor over the group's live members, which all started after the
+ * tool call began and so are all among the records scanned).
  */
 export function leftoverGroups(
   leftovers: readonly ProcessRecord[],
   scanned: readonly ProcessRecord[],
   ports: ReadonlyMap<number, number[]>,
+  known: KnownGroupId = () => null,
 ): LeftoverGroup[] {
   const pgids = [...new Set(leftovers.map((r) => r.pgid))];
   return pgids.map((pgid) => {
-    const members = scanned.filter((r) => r.pgid === pgid && r.state !== 'Z');
-    const anchor = chooseAnchor(
-      pgid,
-      members.length > 0 ? members : leftovers.filter((r) => r.pgid === pgid),
-    );
+    const live = scanned.filter((r) => r.pgid === pgid && r.state !== 'Z');
+    const members = live.length > 0 ? live : leftovers.filter((r) => r.pgid === pgid);
+    const anchor = chooseAnchor(pgid, members);
     return {
       pgid,
-      groupId: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
+      groupId:
+        known(pgid, members) ??
+        formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
       processes: leftovers
         .filter((r) => r.pgid === pgid)
         .map((r) => ({

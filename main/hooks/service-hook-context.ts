@@ -9,6 +9,7 @@ import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
 import { ProcFileReader } from '../core/sampling/linux/proc-files';
 import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
 import type { ServiceHookContext } from './hook-answer';
+import type { KnownGroupId } from './leftover-note';
 import { PidCounterReadings } from './pid-counter-readings';
 
 /** How long a reading of the pid counter may serve as a floor (see PidCounterReadings). */
@@ -19,6 +20,8 @@ export interface ServiceHookWiring {
   monitorReadings?: PidCounterFeed;
   /** /proc/uptime in milliseconds (a seam for tests: a clock set back makes earlier answers old). */
   uptimeMs?: () => number;
+  /** The ids the monitor in this process and thread gave the groups it follows (Monitor.knownGroupId). */
+  knownGroupId?: KnownGroupId;
 }
 
 /**
@@ -70,6 +73,7 @@ export function serviceHookContextFactory(
       lastAnswered,
       pidReadings,
       tcpPorts,
+      knownGroupId: wiring.knownGroupId,
     };
   };
 }

@@ -4,11 +4,10 @@ import { upgradeLegacyHookClient } from '../core/hooks-setup/hook-client-script'
 import { peekHookEndpoint } from '../core/hooks-setup/hook-endpoint';
 import { hooksStatus } from '../core/hooks-setup/hooks-setup';
 import { portOnlyRootBinds } from '../core/hooks-setup/http-hooks-port';
-import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
 import { newHookServerStats, type HookServerStats } from './hook-request-handler';
 import { startHookSocketServer, type RunningHookSocket } from './hook-socket-server';
 import { startTcpHooksRetrying, type RetryingHookServer } from './tcp-hooks-retrying';
-import { serviceHookContextFactory } from './service-hook-context';
+import { serviceHookContextFactory, type ServiceHookWiring } from './service-hook-context';
 
 export interface RunningServiceHooks {
   /** The Unix socket the command hooks ask, or null when it could not be had (onError said why). */
@@ -40,12 +39,13 @@ function httpHookPorts(env: Readonly<Record<string, string | undefined>>, home: 
  * hooks on the endpoint's TCP port, only while some are installed to post there (retrying while
  * another program holds the port). Resolves to null when this platform's hooks run one-shot. Never
  * throws: a problem is reported through onError, and the hooks then fall back to their one-shot reader.
- * `pidCounter`: the readings of the monitor running in this thread (RunningService.pidCounter).
+ * `monitor`: what the monitor running in this thread knows (RunningService.hookWiring): the pid
+ * counter's readings and the ids it gave groups.
  */
 export async function startServiceHooks(
   dataDir: string,
   onError: (step: string, err: unknown) => void,
-  pidCounter?: PidCounterFeed,
+  monitor?: Pick<ServiceHookWiring, 'monitorReadings' | 'knownGroupId'>,
   place: { env: Readonly<Record<string, string | undefined>>; home: string } = {
     env: process.env,
     home: homedir(),
@@ -53,7 +53,7 @@ export async function startServiceHooks(
 ): Promise<RunningServiceHooks | null> {
   let context: ReturnType<typeof serviceHookContextFactory>;
   try {
-    context = serviceHookContextFactory(dataDir, '/proc', { monitorReadings: pidCounter });
+    context = serviceHookContextFactory(dataDir, '/proc', { ...monitor });
   } catch (err) {
     onError('hook server', err);
     return null;

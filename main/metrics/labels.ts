@@ -1,15 +1,17 @@
 // Label values must stay few: every distinct value is a time series in every Prometheus that scrapes
 // Corral. So labels come only from closed sets (the agents Corral knows, its flags, incident kinds,
 // teardown outcomes); anything else is folded into one fixed value, never a pid, command or path.
-import { AGENT_NAMES, type GroupFlag, type IncidentKind } from '../../shared/model';
+import { AGENT_NAMES } from '../../shared/model';
+import { GROUP_FLAGS, INCIDENT_KINDS } from '../../shared/flags';
+
+// Every flag and incident kind is its own label value: they come from the one table (shared/flags.ts).
+export { GROUP_FLAGS, INCIDENT_KINDS };
 
 /** The agent label of a group or incident no agent owns. */
 export const NO_AGENT = 'none';
 /** The agent label of a name outside the known set (it cannot happen today; it must stay bounded). */
 export const OTHER = 'other';
 
-export const GROUP_FLAGS: readonly GroupFlag[] = ['orphan', 'leaderless', 'runaway', 'held-pipe'];
-export const INCIDENT_KINDS: readonly IncidentKind[] = ['orphan', 'runaway', 'held-pipe', 'leaderless'];
 export const TEARDOWN_OUTCOMES = ['clean', 'partial', 'refused', 'stopped-by-policy'] as const;
 export type TeardownOutcomeLabel = (typeof TEARDOWN_OUTCOMES)[number];
 

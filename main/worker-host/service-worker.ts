@@ -31,7 +31,7 @@ const { service } = running;
 const hooks = startServiceHooks(
   running.dataDir,
   (step, err) => console.error(`corral worker: ${step}:`, err),
-  running.pidCounter,
+  running.hookWiring,
 );
 let detail: SnapshotDetail = 'agents';
 

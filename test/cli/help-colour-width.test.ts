@@ -133,7 +133,7 @@ describe('colour and width', () => {
       expect(visible(screen[0]!)).toMatch(/^corral watch — 41 groups, 1 flagged/);
       expect(visible(screen[3]!)).toMatch(/^▸ claude-code \(pid 42\)$/);
       expect(visible(screen[4]!)).toMatch(/^9000:9000:123456789 /);
-      expect(visible(screen[5]!)).toMatch(/^ +└ 9000 .*orphaned +node build\.js --watch/);
+      expect(visible(screen[5]!)).toMatch(/^ +└ 9000 .*orphan +node build\.js --watch/);
       expect(screen.some((l) => /more lines \(flagged groups are listed first\)/.test(visible(l)))).toBe(
         true,
       );

@@ -58,7 +58,7 @@ describe('ps and watch at 120 columns', () => {
 
   it('give the leak’s description and command the width, in plain words', () => {
     expect(lines[2]).toContain('Start the dev server: npm run dev :5173');
-    expect(lines[2]).toContain('orphaned, holds pipe');
+    expect(lines[2]).toContain('orphan, holds pipe');
     expect(lines[2]).not.toMatch(/leaderless|held-pipe/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
   });
@@ -157,7 +157,7 @@ describe('history', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[1]).toContain('orphaned, runaway');
+    expect(lines[1]).toContain('orphan, runaway');
     expect(lines[1]).toContain('2.2 min');
     expect(lines[1]).toContain('stopped by you');
     expect(lines[1]).not.toContain('132.0');

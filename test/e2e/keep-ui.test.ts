@@ -1,6 +1,9 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { FLAG_TABLE } from '../../shared/flags';
 import { FakeAgent } from '../support/fake-agent';
+import { runCli } from '../support/run-cli';
 import { groupMembers, readProcStat } from '../support/proc';
 import { startServe, type ServeProcess } from '../support/serve-process';
 import { waitFor } from '../support/wait-for';
@@ -51,6 +54,25 @@ describe('"Keep running" in real Chromium, served by corral serve', () => {
     // Its flags stay: kept is shown apart, not hidden.
     expect(await row.locator('[data-flag=orphan]').count()).toBe(1);
     expect(groupMembers(call.pid)).toHaveLength(1);
+
+    // One vocabulary (issue 47): the badge and `corral ps` say the one table's word for the flag.
+    expect(await row.locator('[data-flag=orphan]').textContent()).toBe(FLAG_TABLE.orphan.word);
+    const ps = await runCli(['ps'], {
+      env: { CORRAL_DATA_DIR: join(serve.home, 'data'), CORRAL_CONFIG: '/nonexistent', COLUMNS: '300' },
+    });
+    const psLine = ps.stdout.split('\n').find((l) => l.includes(`${call.pid}:`));
+    expect(psLine, ps.stdout).toMatch(new RegExp(`\\b${FLAG_TABLE.orphan.word}\\b`));
+
+    // Stopping a kept group: the dialog says it is kept, and names no Unix session as "session".
+    await row.getByRole('button', { name: `Stop group ${call.pid}…` }).click();
+    const dialog = page.locator('[data-testid=stop-dialog]');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await dialog.locator('[data-testid=stop-kept]').textContent()).toContain(
+      'You kept this group running (kept, 8 h left)',
+    );
+    expect(await dialog.locator('.dialog-command').textContent()).not.toMatch(/session/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
 
     await row.getByRole('button', { name: `Stop keeping group ${call.pid}` }).click();
     await badge.waitFor({ state: 'detached', timeout: 10_000 });

@@ -191,7 +191,9 @@ describe.skipIf(reason !== undefined)('corral hooks status: who answers on the e
     const stopped = await status();
     expect(stopped.endpoint.state).toBe('not-listening');
     expect(stopped.text).toContain(`No Corral answers on ${hookSocketPath(data)}`);
-    expect(stopped.text).toContain('The hook client (Codex CLI) falls back to the one-shot reader');
+    expect(stopped.text).toContain(
+      'The hook client (Codex CLI) falls back to starting a hook process for each call',
+    );
   });
 });
 
@@ -210,7 +212,7 @@ describe('the status line (pure)', () => {
       },
     );
     expect(line).toBe(
-      "Hook service: No Corral answers on /d/hooks/hook.sock: no Corral service runs, or it could not take the socket (its log says why). The hook client (Codex CLI) falls back to the one-shot reader, a process per call; the http hooks (Claude Code) get no answer, so no note. A running Corral (the app, corral watch, corral serve, corral service) answers them. Nothing answers on 127.0.0.1:900, the http hooks' port: they get no note until a Corral service takes it. Claude Code's http hooks cannot tell who listens on their port; Corral installs them only on a port below net.ipv4.ip_unprivileged_port_start, which only root may bind. The http hooks of Claude Code post to port 901, not 900: run `corral hooks install --http` again.",
+      "Hook service: No Corral answers on /d/hooks/hook.sock: no Corral service runs, or it could not take the socket (its log says why). The hook client (Codex CLI) falls back to starting a hook process for each call, a process per call; the http hooks (Claude Code) get no answer, so no note. A running Corral (the app, corral watch, corral serve, corral service) answers them. Nothing answers on 127.0.0.1:900, the http hooks' port: they get no note until a Corral service takes it. Claude Code's http hooks cannot tell who listens on their port; Corral installs them only on a port below net.ipv4.ip_unprivileged_port_start, which only root may bind. The http hooks of Claude Code post to port 901, not 900: run `corral hooks install --http` again.",
     );
     expect(hookEndpointLine({ state: 'answering', path, socket }, { client: ['Codex CLI'], http: [] })).toBe(
       "Hook service: A running Corral answers the agents' hooks on /d/hooks/hook.sock. After each shell command, the agent's note on what the command left running comes from it, without starting Corral for the call.",

@@ -143,11 +143,11 @@ describe('corral keep', () => {
     const reused = groups.find((g) => g.pgid === first.pgid)!;
     expect(reused.id).not.toBe(old.id);
     expect(reused.kept).toBeNull();
-    // The keep is still listed under the id of the group that had it (it expires on its own).
+    // Keeps end with their group (issue 47): the list releases the keep of the group that had the PGID.
     const listed = JSON.parse((await cli(dir, ['keep', '--list', '--json'])).stdout) as {
       keeps: Array<{ groupId: string }>;
     };
-    expect(listed.keeps.map((k) => k.groupId)).toEqual([old.id]);
+    expect(listed.keeps).toEqual([]);
   });
 
   it('corral policies reports no stop rule matching a kept group', async () => {

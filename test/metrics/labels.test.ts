@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_NAMES } from '../../shared/model';
 import { agentLabel, flagLabel, kindLabel, knownAgents } from '../../main/metrics/labels';
+import { FLAG_TABLE, INCIDENT_KINDS } from '../../shared/flags';
 
 describe('metric labels stay bounded', () => {
   const known = knownAgents([{ name: 'my-agent' }]);
@@ -17,6 +18,23 @@ describe('metric labels stay bounded', () => {
 
   it('knows every built-in agent', () => {
     for (const name of AGENT_NAMES) expect(agentLabel(name, knownAgents([]))).toBe(name);
+  });
+
+  // Issue 47: memory-hog, spawn-storm and session-ended were exported as flag="other".
+  it.each(Object.keys(FLAG_TABLE))(
+    'labels the flag %s with its own name (every flag of the one table)',
+    (flag) => {
+      expect(flagLabel(flag)).toBe(flag);
+    },
+  );
+
+  it('labels every incident kind with its own name, and every flag that makes an incident is a kind', () => {
+    for (const kind of INCIDENT_KINDS) expect(kindLabel(kind)).toBe(kind);
+    const kinds = Object.entries(FLAG_TABLE)
+      .filter(([, e]) => e.incident)
+      .map(([f]) => f);
+    expect(kinds).toEqual([...INCIDENT_KINDS]);
+    expect(kinds).toEqual(['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog', 'spawn-storm']);
   });
 
   it.each([

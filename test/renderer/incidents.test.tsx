@@ -93,7 +93,7 @@ describe('incidents page', () => {
       'leaderless',
       'runaway',
     ]);
-    expect(row.textContent).toContain('(noticed)');
+    expect(row.textContent).toContain('(or earlier)');
   });
 
   it('shows an error when the history cannot be read', async () => {

@@ -62,7 +62,7 @@ describe('overview', () => {
     expect(row.getAttribute('data-group-id')).toBe(orphaned.id);
     expect([...row.querySelectorAll('[data-flag]')].map((b) => b.textContent)).toEqual([
       'orphan',
-      'leaderless',
+      'shell gone', // the word for leaderless (shared/flags.ts)
       'runaway',
     ]);
     expect(within(row).getByTestId('group-cpu').textContent).toBe('99.5%');

@@ -81,7 +81,7 @@ describe('policies in settings', () => {
         .getAllByTestId('policy-rule')
         .map((li) => li.querySelector('label')!.textContent),
     ).toEqual([
-      'stop-orphaned-loops — stop when claude-code; orphaned + runaway',
+      'stop-orphaned-loops — stop when claude-code; orphan + runaway',
       'big-memory — notify when memory hog',
     ]);
     expect((screen.getByRole('checkbox', { name: 'Enable big-memory' }) as HTMLInputElement).checked).toBe(
@@ -170,7 +170,7 @@ describe('policies in settings', () => {
     expect((within(editor).getByRole('checkbox', { name: 'claude-code' }) as HTMLInputElement).checked).toBe(
       true,
     );
-    expect((within(editor).getByRole('checkbox', { name: /^orphaned/ }) as HTMLInputElement).checked).toBe(
+    expect((within(editor).getByRole('checkbox', { name: /^orphan/ }) as HTMLInputElement).checked).toBe(
       true,
     );
     expect((within(editor).getByRole('radio', { name: 'Notify me' }) as HTMLInputElement).checked).toBe(true);

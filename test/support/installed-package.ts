@@ -14,6 +14,7 @@ const PACKED_FROM = [
   'README.md',
   '.npmrc',
   'bin',
+  'scripts',
   'main',
   'shared',
   'preload',
@@ -55,9 +56,9 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 }
 
 /**
- * Packs the package from a copy of the sources (so `prepack` builds into the copy, never the
- * checkout's out/) and returns the tarball's path. `--ignore-scripts=false`: the repository's .npmrc
- * turns scripts off, and prepack is what builds.
+ * Packs the package from a copy of the sources the way README says (`npm run pack`: it builds into the
+ * copy, never the checkout's out/, then packs and checks the tarball holds the CLI) and returns the
+ * tarball's path. A plain `npm pack` would not build: the repository's .npmrc turns scripts off.
  */
 export function packFromCopy(work: string): string {
   const copy = join(work, 'src');
@@ -66,12 +67,7 @@ export function packFromCopy(work: string): string {
   symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
   const dest = join(work, 'pack');
   mkdirSync(dest);
-  run(
-    'npm',
-    ['pack', '--ignore-scripts=false', '--pack-destination', dest],
-    copy,
-    npmEnv(join(work, 'home')),
-  );
+  run('npm', ['run', '--silent', 'pack', '--', '--pack-destination', dest], copy, npmEnv(join(work, 'home')));
   const tgz = readdirSync(dest).find((f) => f.endsWith('.tgz'));
   if (!tgz) throw new Error(`npm pack wrote no tarball in ${dest}`);
   return join(dest, tgz);

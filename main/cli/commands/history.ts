@@ -8,19 +8,12 @@ import { commandThatMatters } from '../../../shared/command-summary';
 import { formatCpuSeconds } from '../../../shared/cpu-time';
 import { flagsInWords } from '../../../shared/flag-words';
 import { spawnStormPeak } from '../../../shared/spawn-storm-words';
-import type { IncidentEnd } from '../../../shared/model';
+import { incidentEndWords } from '../../../shared/end-words';
+import { keepNames } from '../../core/analysis/kept-marks';
+import { keepsOrNone } from './keep-list';
 import { formatDuration, formatTable, printable } from '../terminal-text';
 import { terminal, truncate } from '../terminal';
 import { historyQuery } from '../history-query';
-
-const END_WORDS: Record<IncidentEnd, string> = {
-  open: 'still open',
-  exited: 'exited',
-  'stopped-by-user': 'stopped by you',
-  'stopped-by-policy': 'stopped by a policy',
-  cleared: 'cleared',
-  unknown: 'not known',
-};
 
 export async function runHistory(
   args: string[],
@@ -50,6 +43,10 @@ export async function runHistory(
       return 0;
     }
     const now = Date.now();
+    // An open incident whose group the user kept says so (keeps end with their group).
+    const keeps = keepsOrNone().filter((k) => k.until > now);
+    const kept = (i: (typeof incidents)[number]): boolean =>
+      keeps.some((k) => keepNames(k, { id: i.groupId, pgid: i.pgid, processes: i.processes }));
     const rows = [['AGENT', 'WHAT', 'FIRST SEEN', 'DURATION', 'CPU', 'ENDED', 'GROUP', 'COMMAND']];
     for (const i of incidents) {
       rows.push([
@@ -60,7 +57,7 @@ export async function runHistory(
         new Date(i.openedAt).toISOString().replace('T', ' ').slice(0, 19),
         formatDuration((i.closedAt ?? now) - i.openedAt),
         formatCpuSeconds(i.cpuSeconds),
-        END_WORDS[i.end],
+        incidentEndWords(i.end, i.end === 'open' && kept(i)),
         i.groupId,
         printable(commandThatMatters(i.processes[0]?.command ?? '')),
       ]);

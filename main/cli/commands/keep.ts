@@ -6,11 +6,12 @@ import type { GroupView, Settings } from '../../../shared/model';
 import { parseGroupId } from '../../core/analysis/group-id';
 import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { namedGroups } from '../recorded-group-ids';
 import {
   addKeep,
   DEFAULT_KEEP_MS,
-  loadKeeps,
   MAX_KEEP_MS,
+  releaseEndedKeeps,
   removeKeepById,
   removeKeeps,
 } from '../../core/storage/keeps';
@@ -48,7 +49,11 @@ function targetOf(values: { port?: string; session?: string }, positionals: stri
 
 /** The live groups a target names: one by id, the listeners of a port, or a session's leftovers. */
 async function resolve(target: Target, settings: Settings): Promise<GroupView[]> {
-  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, portsOfAll: 'port' in target });
+  const { groups } = await takeOneShotSnapshot(settings, {
+    intervalMs: 0,
+    named: namedGroups(),
+    portsOfAll: 'port' in target,
+  });
   if ('id' in target) return groups.filter((g) => g.id === target.id);
   if ('port' in target) return groupsOnPort(groups, target.port);
   const matched = groupsOfSession(groups, target.session);
@@ -89,7 +94,12 @@ export async function runKeep(
   if (values.list) {
     if (positionals.length > 0 || values.port || values.session || values.for || values.note)
       throw new UsageError('--list takes no group and no other option but --json');
-    return listKeeps(loadKeeps(dataDir), Date.now(), values.json, out);
+    // Keeps end with their group: those whose group exited or was stopped are released, not listed.
+    const { groups, sampledAt } = await takeOneShotSnapshot(settings, {
+      intervalMs: 0,
+      named: namedGroups(),
+    });
+    return listKeeps(releaseEndedKeeps(dataDir, groups, sampledAt), sampledAt, values.json, out);
   }
   const target = targetOf(values, positionals);
   let forMs = DEFAULT_KEEP_MS;

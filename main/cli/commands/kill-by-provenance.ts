@@ -5,6 +5,9 @@ import { resolvePortTargets, resolveSessionTargets } from '../../core/provenance
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor } from '../../core/analysis/signatures';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { namedGroups } from '../recorded-group-ids';
+import { noteKeptStop } from '../kept-stop';
+import { keepsOrNone } from './keep-list';
 
 export interface KillByOptions {
   by: { port: number } | { session: string };
@@ -32,6 +35,8 @@ export async function runKillBy(
   const { groups } = await takeOneShotSnapshot(settings, {
     intervalMs: 0,
     sampler,
+    named: namedGroups(),
+    keeps: keepsOrNone(),
     portsOfAll: 'port' in o.by,
   });
   const resolved =
@@ -58,6 +63,7 @@ export async function runKillBy(
     );
     // Resolved from this very snapshot, so the group is there; a refusal would be a bug, not a skip.
     if (outcome.refused !== null) throw new Error(`group ${groupId} vanished from its own snapshot`);
+    noteKeptStop(outcome.group, outcome.result);
     results.push(outcome.result);
   }
   if (o.json) out(JSON.stringify({ target: what, refused: null, skipped: resolved.skipped, results }));

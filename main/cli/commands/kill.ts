@@ -12,6 +12,9 @@ import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { rememberedMembers } from '../../core/actions/remembered-members';
 import { stopRequestNote } from '../../core/actions/stop-request-note';
 import { alreadyGone } from '../already-gone';
+import { namedGroups } from '../recorded-group-ids';
+import { noteKeptStop } from '../kept-stop';
+import { keepsOrNone } from './keep-list';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../../common/usage-error';
 import { runKillBy } from './kill-by-provenance';
@@ -49,7 +52,12 @@ export async function runKill(
   }
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
-  const { groups } = await takeOneShotSnapshot(settings, { intervalMs: 0, sampler });
+  const { groups } = await takeOneShotSnapshot(settings, {
+    intervalMs: 0,
+    sampler,
+    named: namedGroups(),
+    keeps: keepsOrNone(),
+  });
   const refuse = (reason: string): number => {
     if (values.json)
       out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
@@ -72,6 +80,7 @@ export async function runKill(
     return kind === 'already-gone' ? alreadyGone(groupId, message, values.json, out) : refuse(message);
   }
   const { result } = outcome;
+  noteKeptStop(outcome.group, result);
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;

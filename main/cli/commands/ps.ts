@@ -17,7 +17,7 @@ import type { AgentTaskList } from '../../core/analysis/agent-tasks';
 import type { EndedSession } from '../../core/analysis/session-ended';
 import { keepsOrNone } from './keep-list';
 import { UsageError } from '../../common/usage-error';
-import { recentIncidents, withRecordedIds } from '../recorded-group-ids';
+import { recentIncidents } from '../recorded-group-ids';
 import { withRecordedStorms } from '../recorded-storms';
 import { renderGroups } from '../group-table';
 import { portHistory } from '../../../shared/port-history';
@@ -35,7 +35,9 @@ export async function runPs(
     throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
   if (values.session !== undefined && !/^[\w.-]{1,128}$/.test(values.session))
     throw new UsageError(`--session: '${values.session}' is not a session id`);
+  const incidents = recentIncidents(dataDirOf());
   const snapshot = await takeOneShotSnapshot(settings, {
+    named: incidents,
     portsOfAll: port !== null,
     endedSessions: endedSessionsOrNone(),
     agentTasks: agentTasksOrNone(),
@@ -52,10 +54,7 @@ export async function runPs(
       throw new UsageError(`--session: '${values.session}' is the start of more than one session id`);
     groups = matched;
   }
-  if (groups.length > 0) {
-    const incidents = recentIncidents(dataDirOf());
-    groups = withRecordedStorms(withRecordedIds(groups, incidents), incidents);
-  }
+  if (groups.length > 0) groups = withRecordedStorms(groups, incidents);
   // The same words and exit code as `corral kill` with the same --port or --session.
   const nothing =
     groups.length > 0
@@ -66,7 +65,7 @@ export async function runPs(
           ? nothingInSession(values.session)
           : null;
   // Who held the port (and the ports above it) before, from the incidents that recorded it.
-  const history = port === null ? null : portHistory(recentIncidents(dataDirOf()), port, snapshot.sampledAt);
+  const history = port === null ? null : portHistory(incidents, port, snapshot.sampledAt);
   if (values.json) {
     out(
       JSON.stringify({ sampledAt: snapshot.sampledAt, groups, ...(history ? { portHistory: history } : {}) }),

@@ -16,8 +16,15 @@ export interface KeepRecord {
   note: string | null;
 }
 
+/** A group as a keep names it: its id, PGID and processes (pid and start stamp). */
+export interface KeepTarget {
+  id: string;
+  pgid: number;
+  processes: readonly { pid: number; startKey: number }[];
+}
+
 /** Pure: whether `record` names this live group (same id, or same PGID and one of the same processes). */
-export function keepNames(record: KeepRecord, group: Pick<GroupView, 'id' | 'pgid' | 'processes'>): boolean {
+export function keepNames(record: KeepRecord, group: KeepTarget): boolean {
   if (record.groupId === group.id) return true;
   if (record.pgid !== group.pgid) return false;
   return group.processes.some((p) =>

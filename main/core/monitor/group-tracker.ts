@@ -99,13 +99,14 @@ export class GroupTracker {
   }
 
   private start(pgid: number, members: TrackedProcess[], now: number): TrackedGroup {
-    const anchor = chooseAnchor(
-      pgid,
-      members.map((m) => m.record),
-    );
+    const records = members.map((m) => m.record);
+    const anchor = chooseAnchor(pgid, records);
     const owner = members.find((m) => m.record.pid === pgid)?.attribution ?? members[0]!.attribution!;
     const group: TrackedGroup = {
-      id: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
+      // A group first seen elsewhere keeps the id it was given there (one group, one id in every view).
+      id:
+        this.incidents.recordedIdFor(pgid, records) ??
+        formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),
       pgid,
       sid: anchor.sid,
       agent: { name: owner.agent, pid: owner.agentPid },

@@ -1,4 +1,5 @@
 import type { Incident, PolicyNote, SpawnStormFacts } from '../../../shared/model';
+import { recordedGroupId } from '../analysis/recorded-group-ids';
 import { incidentFlags } from './group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { StopRequestSource } from './monitor-inputs';
@@ -19,6 +20,14 @@ export class IncidentGlue {
 
   openIncidents(): Incident[] {
     return this.tracker.openIncidents();
+  }
+
+  /**
+   * The id an open incident gave this group when another Corral (or this one before a restart) saw it
+   * first, while its leader may still have lived; null when none names it.
+   */
+  recordedIdFor(pgid: number, members: readonly { pid: number; startKey: number }[]): string | null {
+    return recordedGroupId(this.tracker.openIncidents(), pgid, members);
   }
 
   /**

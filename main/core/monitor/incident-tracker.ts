@@ -6,6 +6,7 @@ import type {
   IncidentSpan,
   IncidentTimeSource,
 } from '../../../shared/model';
+import { FLAG_TABLE } from '../../../shared/flags';
 import { commandOf } from '../analysis/grouping';
 import { IncidentCpu } from './incident-cpu';
 import type { TrackedGroup, TrackedProcess } from './tracked';
@@ -16,21 +17,10 @@ export interface IncidentChange {
   change: 'opened' | 'closed' | 'updated';
 }
 
-/** The flags that make a leak an incident (session-ended only labels one). */
-type IncidentFlag = 'orphan' | 'leaderless' | 'runaway' | 'held-pipe' | 'memory-hog' | 'spawn-storm';
-
-function isIncidentFlag(flag: GroupFlag): flag is IncidentFlag {
-  return flag in KIND_OF_FLAG;
+/** The flags that make a leak an incident, each its own kind (shared/flags.ts; session-ended only labels one). */
+function isIncidentFlag(flag: GroupFlag): flag is IncidentKind {
+  return FLAG_TABLE[flag].incident;
 }
-
-const KIND_OF_FLAG: Record<IncidentFlag, IncidentKind> = {
-  orphan: 'orphan',
-  leaderless: 'leaderless',
-  runaway: 'runaway',
-  'held-pipe': 'held-pipe',
-  'memory-hog': 'memory-hog',
-  'spawn-storm': 'spawn-storm',
-};
 
 /** A storm's incident lists this many of its members (it may start thousands). */
 const STORM_LISTED = 20;
@@ -196,14 +186,13 @@ export class IncidentTracker {
     }
     const before = phaseMark(incident);
     const seen = this.seenOf(incident.id);
-    for (const flag of flags) {
-      const kind = KIND_OF_FLAG[flag];
+    for (const kind of flags) {
       seen.add(kind);
       if (!incident.flags.includes(kind)) incident.flags.push(kind);
       this.startPhase(incident, kind, group, members, now);
     }
     for (const kind of seen) {
-      if (flags.some((f) => KIND_OF_FLAG[f] === kind)) continue;
+      if (flags.includes(kind)) continue;
       const span = openSpan(spansOf(incident, kind) ?? []);
       if (span) span.until = now;
     }
@@ -263,13 +252,13 @@ export class IncidentTracker {
 
   private openIncident(
     group: TrackedGroup,
-    flags: readonly IncidentFlag[],
+    flags: readonly IncidentKind[],
     members: TrackedProcess[],
     now: number,
   ): Incident {
     let first: PhaseStart | null = null;
     for (const flag of flags) {
-      const start = phaseStart(KIND_OF_FLAG[flag], group, members, now, this.watchingSince());
+      const start = phaseStart(flag, group, members, now, this.watchingSince());
       if (!first || start.at < first.at) first = start;
     }
     const earliest = members.length > 0 ? Math.min(...members.map((p) => p.record.startedAt)) : null;

@@ -1,4 +1,5 @@
 import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
+import { GROUP_FLAGS, type GroupFlag } from '../../../shared/flags';
 import { buildGroups, commandOf, type ProcessAnnotation } from '../analysis/grouping';
 import { groupFlags } from './group-flags';
 import type { GroupViewCache } from './group-view-cache';
@@ -90,9 +91,9 @@ function defaultId(pgid: number, members: readonly { pid: number; startKey: numb
   return `${pgid}:${leader.pid}:${leader.startKey}`;
 }
 
-function mergeFlags<T extends string>(a: readonly T[], b: readonly T[]): T[] {
-  const order = ['orphan', 'leaderless', 'runaway', 'held-pipe', 'memory-hog', 'spawn-storm'];
-  return [...new Set([...a, ...b])].sort((x, y) => order.indexOf(x) - order.indexOf(y));
+function mergeFlags(a: readonly GroupFlag[], b: readonly GroupFlag[]): GroupFlag[] {
+  const both = new Set([...a, ...b]);
+  return GROUP_FLAGS.filter((f) => both.has(f));
 }
 
 /** One lane per process that was ever in the group (or left it by setsid), for the timeline view. */

@@ -1,5 +1,6 @@
 import type { Incident, MonitorEvent, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
+import { recordedGroupId } from '../analysis/recorded-group-ids';
 import { GroupTracker } from './group-tracker';
 import { importRequestedStops } from './requested-stops';
 import { HeldPipeCheck } from './held-pipe-check';
@@ -347,6 +348,18 @@ export class Monitor {
 
   openIncidents(): Incident[] {
     return this.incidents.openIncidents();
+  }
+
+  /**
+   * The id this monitor (or an open incident) gave the group now holding these processes under this
+   * PGID; null when it names none of them. A hook's note names the group as every view does.
+   */
+  knownGroupId(pgid: number, members: readonly { pid: number; startKey: number }[]): string | null {
+    const live = this.liveGroup(pgid);
+    const followed = live
+      ? [{ groupId: live.id, pgid, processes: [...live.members.values()].map((m) => m.record) }]
+      : [];
+    return recordedGroupId([...followed, ...this.openIncidents()], pgid, members);
   }
 
   /** Records that a user asked to stop this group, and the signals sent, for its timeline and incidents. */

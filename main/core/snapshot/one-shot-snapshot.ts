@@ -15,6 +15,7 @@ import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
 import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
+import { withRecordedIds, type NamedGroup } from '../analysis/recorded-group-ids';
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -39,11 +40,14 @@ export async function takeOneShotSnapshot(
     endedSessions,
     agentTasks = new Map(),
     keeps = [],
+    named = [],
     portsOfAll = false,
     report,
   }: {
     /** The user's keeps (storage/keeps.ts): each group carries `kept`. */
     keeps?: readonly KeepRecord[];
+    /** Groups named before (incidents, newest first): each group keeps the id it was first given. */
+    named?: readonly NamedGroup[];
     intervalMs?: number;
     sampler?: ProcessSampler;
     endedSessions?: EndedSessions;
@@ -87,7 +91,10 @@ export async function takeOneShotSnapshot(
     const flags = annotations.get(pid)?.flags;
     if (flags && !flags.includes('held-pipe')) flags.push('held-pipe');
   }
-  const groups = buildGroups(records, attributions, (r) => annotations.get(r.pid)!);
+  const groups = withRecordedIds(
+    buildGroups(records, attributions, (r) => annotations.get(r.pid)!),
+    named,
+  );
   const provenance = new Provenance(provenanceOptions(settings), undefined, undefined, { report });
   provenance.addTo(groups, {
     records,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { GroupView } from '../../../shared/model';
-import { keepNames, type KeepRecord } from '../analysis/kept-marks';
+import { keepNames, type KeepRecord, type KeepTarget } from '../analysis/kept-marks';
 import { DataDirRefused, ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from './own-data-dir';
 
 /**
@@ -100,11 +100,7 @@ export function addKeep(
 }
 
 /** Ends every keep naming `group`; returns how many there were. */
-export function removeKeeps(
-  dataDir: string,
-  group: Pick<GroupView, 'id' | 'pgid' | 'processes'>,
-  now: number,
-): number {
+export function removeKeeps(dataDir: string, group: KeepTarget, now: number): number {
   const all = loadKeeps(dataDir);
   const rest = all.filter((k) => k.until > now && !keepNames(k, group));
   const removed = all.filter((k) => k.until > now).length - rest.length;
@@ -118,4 +114,16 @@ export function removeKeepById(dataDir: string, groupId: string): number {
   const rest = all.filter((k) => k.groupId !== groupId);
   if (rest.length !== all.length) saveKeeps(dataDir, rest);
   return all.length - rest.length;
+}
+
+/**
+ * Keeps end with their group: the keeps in force that name one of these live groups (every group on the
+ * machine, as a snapshot sees them). The others (expired, or their group exited or was stopped) are
+ * released from the file; returns those left.
+ */
+export function releaseEndedKeeps(dataDir: string, live: readonly KeepTarget[], now: number): KeepRecord[] {
+  const all = loadKeeps(dataDir);
+  const rest = all.filter((k) => k.until > now && live.some((g) => keepNames(k, g)));
+  if (rest.length !== all.length) saveKeeps(dataDir, rest);
+  return rest;
 }

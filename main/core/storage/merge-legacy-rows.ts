@@ -1,4 +1,5 @@
 import type { Incident, IncidentKind, IncidentSpan } from '../../../shared/model';
+import { INCIDENT_KINDS } from '../../../shared/flags';
 
 export interface LegacyMerge {
   /** One incident per leaked group stretch, ready to be written back. */
@@ -8,7 +9,7 @@ export interface LegacyMerge {
 }
 
 /** The order the monitor lists a group's flags in: a tie on time goes to the first. */
-const FLAG_ORDER: readonly IncidentKind[] = ['orphan', 'leaderless', 'runaway', 'held-pipe'];
+const FLAG_ORDER: readonly IncidentKind[] = INCIDENT_KINDS;
 
 const endOf = (i: Incident): number => (i.closedAt === null ? Infinity : i.closedAt);
 

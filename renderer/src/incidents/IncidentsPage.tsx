@@ -10,6 +10,7 @@ import { errorMessage } from '../sync/errors';
 import { cpuBurnByAgent, cpuBurnByDay, type BurnRow } from './cpu-burn';
 import { IncidentFilters } from './IncidentFilters';
 import { PAGE_SIZE } from './page-size';
+import { incidentEndWords } from '../../../shared/end-words';
 
 export function IncidentsPage() {
   const api = useCorralApi();
@@ -175,7 +176,7 @@ function IncidentTable({ incidents, filtered }: { incidents: Incident[]; filtere
               }
             >
               {formatDateTime(incident.openedAt)}
-              {incident.openedAtSource === 'noticed' ? ' (noticed)' : ''}
+              {incident.openedAtSource === 'noticed' ? ' (or earlier)' : ''}
             </td>
             <td data-label="Flags">
               {/* One incident per leaked group: every flag it had, the first one first. */}
@@ -225,7 +226,7 @@ function IncidentTable({ incidents, filtered }: { incidents: Incident[]; filtere
             <td data-label="Peak memory" className="num">
               {formatBytes(incident.peakRssBytes)}
             </td>
-            <td data-label="End">{incident.end}</td>
+            <td data-label="End">{incidentEndWords(incident.end)}</td>
           </tr>
         ))}
       </tbody>

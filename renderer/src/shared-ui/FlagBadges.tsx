@@ -1,4 +1,5 @@
 import type { GroupView } from '../../../shared/model';
+import { flagWords } from '../../../shared/flag-words';
 import { flagHelp } from './flag-help';
 
 interface FlagBadgesProps {
@@ -13,7 +14,7 @@ export function FlagBadges({ flags, group }: FlagBadgesProps) {
     <span className="badges">
       {flags.map((flag) => (
         <span key={flag} className={`badge badge-${flag}`} data-flag={flag} title={flagHelp(flag, group)}>
-          {flag}
+          {flagWords(flag)}
         </span>
       ))}
     </span>

@@ -1,3 +1,4 @@
+import { keptLabel } from '../../../shared/keep-duration';
 import { visibleText } from '../../../shared/visible-text';
 import { useState } from 'react';
 import type { GroupView } from '../../../shared/model';
@@ -49,9 +50,9 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
       title={`Stop group ${group.pgid}`}
       testId="stop-dialog"
       subtitle={
-        <span title={visibleText(group.processes[0]?.command ?? '')}>
+        <span title={`${visibleText(group.processes[0]?.command ?? '')} (Unix session ${group.sid})`}>
           {group.agent ? `${group.agent.name}'s ` : ''}
-          {group.processes.length} process{group.processes.length === 1 ? '' : 'es'}, session {group.sid}
+          {group.processes.length} process{group.processes.length === 1 ? '' : 'es'}
         </span>
       }
       started={started}
@@ -90,6 +91,12 @@ export function StopGroupDialog({ group, onClose }: StopGroupDialogProps) {
               <p className="muted">This group contains the agent itself: only its orphans can be stopped.</p>
             ) : null}
           </fieldset>
+          {group.kept ? (
+            <p role="alert" className="kept-warning" data-testid="stop-kept">
+              You kept this group running ({keptLabel(group.kept.until, Date.now())}). Stopping it ends the
+              keep.
+            </p>
+          ) : null}
           <p>{targetsSentence(targets.length, graceMs)}</p>
           <TargetList label="Processes to signal" targets={targets} />
         </>

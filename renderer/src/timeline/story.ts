@@ -90,13 +90,13 @@ export function timelineSummary(timeline: GroupTimeline, now: number): string {
   );
   // What Corral found already done is said so: the story holds even when Corral looked late.
   if (!lanes.some((l) => l.pid === timeline.pgid))
-    parts.push("its tool call's shell had exited before Corral saw the group (not observed)");
+    parts.push("its tool call's shell had exited before Corral saw the group");
   const sawAdoption = lanes.some((l) => l.markers.some((m) => m.kind === 'reparented'));
   if (orphanedAt !== null)
     parts.push(
       sawAdoption
         ? `orphaned at ${formatClock(orphanedAt)}`
-        : `found adopted by PID 1 at ${formatClock(orphanedAt)} (the adoption itself not observed)`,
+        : `found adopted by PID 1 at ${formatClock(orphanedAt)} (Corral did not see the adoption itself)`,
     );
   const runaway = lanes.flatMap((l) => l.segments.filter((s) => s.kind === 'runaway'));
   const ongoing = runaway.filter((s) => s.to === null);
