@@ -29,6 +29,10 @@ const SIDE_DOORS = [
     selector: 'TSImportEqualsDeclaration[moduleReference.type="TSExternalModuleReference"]',
     message: 'import x = require(…) escapes the layering: use an import declaration',
   },
+  {
+    selector: 'CallExpression[callee.name="require"]',
+    message: 'require(…) escapes the layering: use an import declaration',
+  },
 ];
 const GET_BUILTIN = {
   selector:
@@ -37,10 +41,15 @@ const GET_BUILTIN = {
 };
 /** Product code: everything that ships (tests, bench and scripts may reach anywhere). */
 const PRODUCT = ['main/**', 'shared/**', 'renderer/**', 'preload/**', 'bin/**'];
+const layers = layersPlugin(import.meta.dirname);
 const layer = (files, patterns) => ({
   files,
   ignores: ['test/**', 'bench/**', 'scripts/**'],
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
+  plugins: { layers },
+  rules: {
+    'no-restricted-imports': ['error', { patterns }],
+    'layers/dynamic-imports': ['error', { patterns }],
+  },
 });
 
 export default tseslint.config(
@@ -66,7 +75,7 @@ export default tseslint.config(
       'renderer/**/*.{ts,tsx,mts}',
       'preload/**/*.ts',
     ],
-    plugins: { layers: layersPlugin(import.meta.dirname) },
+    plugins: { layers },
     rules: { 'layers/allowed-imports': 'error', 'layers/core-root-files': 'error' },
   },
   { files: PRODUCT, rules: { 'no-restricted-syntax': ['error', ...SIDE_DOORS, GET_BUILTIN] } },

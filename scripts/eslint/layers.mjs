@@ -157,6 +157,30 @@ export function layersPlugin(root) {
           };
         },
       },
+      // no-restricted-imports checks import and export declarations only: its patterns, for import().
+      'dynamic-imports': {
+        meta: {
+          type: 'problem',
+          schema: [
+            { type: 'object', properties: { patterns: { type: 'array' } }, additionalProperties: false },
+          ],
+        },
+        create(context) {
+          const patterns = (context.options[0]?.patterns ?? []).map((p) => ({
+            ...p,
+            re: new RegExp(p.regex),
+          }));
+          return {
+            ImportExpression(node) {
+              const spec = node.source.value;
+              if (typeof spec !== 'string') return;
+              const hit = patterns.find((p) => p.re.test(spec));
+              if (hit)
+                context.report({ node, message: `'${spec}' may not be imported here: ${hit.message}` });
+            },
+          };
+        },
+      },
       'core-root-files': {
         meta: { type: 'problem', schema: [] },
         create(context) {
