@@ -1,6 +1,7 @@
 // The layering (ARCHITECTURE.md) as allow-lists: each folder names the folders it may import from, as
 // VS Code's layering rules do. An import of any other folder, or from a folder not listed here, fails
 // `npm run lint`: a new back edge, or a new folder nobody placed, cannot pass unnoticed.
+import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const CORE = 'main/core';
@@ -57,6 +58,50 @@ export const LAYERS = {
   'main/electron': ['shared', 'main/cli', 'main/transport', CORE, ...core('storage', 'worker')],
 };
 
+/** The files at the core's root (the service and what it assembles); a new one gets a folder instead. */
+export const CORE_ROOT_FILES = [
+  'create-service.ts',
+  'keep-requests.ts',
+  'release-start-up-pages.ts',
+  'service-requests.ts',
+  'service.ts',
+  'stop-recorders.ts',
+  'view-ticks.ts',
+];
+
+/** Folders inside one layer that may not import each other: one platform's sampling code never runs on the other. */
+const APART = [[`${CORE}/sampling/linux`, `${CORE}/sampling/darwin`]];
+
+/**
+ * Imports across APART that were there before the rule, importer → imported: darwin reuses three
+ * platform-neutral helpers that live under linux/. They belong in a neutral file of sampling/; until
+ * they move, these edges (and no new one) pass.
+ */
+const APART_EXISTING = new Set([
+  `${CORE}/sampling/darwin/proc-info-decoders.ts -> ${CORE}/sampling/linux/socket-table`,
+  `${CORE}/sampling/darwin/proc-info-decoders.ts -> ${CORE}/sampling/linux/stat-parser`,
+  `${CORE}/sampling/darwin/procargs-decoder.ts -> ${CORE}/sampling/linux/stat-parser`,
+  `${CORE}/sampling/darwin/darwin-process-files.ts -> ${CORE}/sampling/linux/listening-ports`,
+]);
+
+const inside = (path, folder) => path.startsWith(`${folder}/`);
+
+/** Why importing repository path `to` from `from` crosses APART, or null when it does not. */
+function apartProblem(from, to) {
+  if (APART_EXISTING.has(`${from} -> ${to}`)) return null;
+  for (const pair of APART) {
+    for (const [mine, theirs] of [pair, [...pair].reverse()]) {
+      if (inside(from, mine) && inside(to, theirs))
+        return `${mine} may not import ${theirs}: one platform's code never needs the other's`;
+    }
+  }
+  return null;
+}
+
+/** Whether the module `absolute` (an import resolved, without its extension) is a React component file. */
+const isComponent = (absolute) =>
+  absolute.endsWith('.tsx') || existsSync(`${absolute}.tsx`) || existsSync(`${absolute}/index.tsx`);
+
 /** The layer a repository path belongs to: a folder of LAYERS, `main/core/<folder>` for any core folder. */
 export function layerOf(path) {
   const parts = path.split('/');
@@ -85,18 +130,68 @@ export function layersPlugin(root) {
               });
               return;
             }
-            const to = layerOf(repoPath(resolve(dirname(context.filename), spec)));
-            if (to === from || allowed.includes(to)) return;
-            context.report({
-              node,
-              message: `${from} may not import ${to} (it may import: ${allowed.join(', ') || 'nothing outside itself'}); see ARCHITECTURE.md`,
-            });
+            const target = resolve(dirname(context.filename), spec);
+            const to = layerOf(repoPath(target));
+            if (to !== from && !allowed.includes(to)) {
+              context.report({
+                node,
+                message: `${from} may not import ${to} (it may import: ${allowed.join(', ') || 'nothing outside itself'}); see ARCHITECTURE.md`,
+              });
+              return;
+            }
+            const apart = apartProblem(repoPath(context.filename), repoPath(target));
+            if (apart !== null) context.report({ node, message: apart });
+            if (from === 'main/cli' && to === 'renderer' && isComponent(target)) {
+              context.report({
+                node,
+                message:
+                  'main/cli may not import a React component (renderer .tsx): only the logic beside it',
+              });
+            }
           };
           return {
             ImportDeclaration: (n) => check(n.source),
             ExportNamedDeclaration: (n) => check(n.source),
             ExportAllDeclaration: (n) => check(n.source),
             ImportExpression: (n) => check(n.source),
+          };
+        },
+      },
+      // no-restricted-imports checks import and export declarations only: its patterns, for import().
+      'dynamic-imports': {
+        meta: {
+          type: 'problem',
+          schema: [
+            { type: 'object', properties: { patterns: { type: 'array' } }, additionalProperties: false },
+          ],
+        },
+        create(context) {
+          const patterns = (context.options[0]?.patterns ?? []).map((p) => ({
+            ...p,
+            re: new RegExp(p.regex),
+          }));
+          return {
+            ImportExpression(node) {
+              const spec = node.source.value;
+              if (typeof spec !== 'string') return;
+              const hit = patterns.find((p) => p.re.test(spec));
+              if (hit)
+                context.report({ node, message: `'${spec}' may not be imported here: ${hit.message}` });
+            },
+          };
+        },
+      },
+      'core-root-files': {
+        meta: { type: 'problem', schema: [] },
+        create(context) {
+          const path = repoPath(context.filename);
+          if (layerOf(path) !== CORE || CORE_ROOT_FILES.includes(path.slice(CORE.length + 1))) return {};
+          return {
+            Program: (node) =>
+              context.report({
+                node,
+                message: `a new file at the ${CORE} root: put it in a folder (the root holds only CORE_ROOT_FILES in scripts/eslint/layers.mjs)`,
+              }),
           };
         },
       },

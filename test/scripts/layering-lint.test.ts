@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: ROOT });
 
-/** The layering messages ESLint gives a source text placed at `path` (which need not exist). */
-async function layeringErrors(path: string, source: string): Promise<string[]> {
+/** The messages `rules` give a source text placed at `path` (which need not exist). */
+async function errorsOf(path: string, source: string, rules: string[]): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: `${ROOT}/${path}` });
-  return result!.messages.filter((m) => m.ruleId === 'layers/allowed-imports').map((m) => m.message);
+  return result!.messages.filter((m) => rules.includes(m.ruleId ?? '')).map((m) => m.message);
 }
+
+const layeringErrors = (path: string, source: string) => errorsOf(path, source, ['layers/allowed-imports']);
 
 describe('the layering, as allow-lists in eslint.config.mjs', () => {
   it('fails a wrong-way import: the monitor reading storage', async () => {
@@ -49,5 +51,115 @@ describe('the layering, as allow-lists in eslint.config.mjs', () => {
     );
     expect(unplaced).toHaveLength(1);
     expect(unplaced[0]).toMatch(/in no layer/);
+  });
+});
+
+/** Every message the import rules give: the layering, the core root, imports and the syntax around them. */
+const importErrors = (path: string, source: string) =>
+  errorsOf(path, source, [
+    'layers/allowed-imports',
+    'layers/core-root-files',
+    'layers/dynamic-imports',
+    'no-restricted-imports',
+    'no-restricted-syntax',
+  ]);
+
+/** Expects a legal counterpart to pass every import rule. */
+const expectPasses = async (path: string, source: string) =>
+  expect(await importErrors(path, source)).toEqual([]);
+
+describe('the holes around the layering, closed', () => {
+  it("fails a bare built-in ('fs', not 'node:fs'), imported or import()ed, where no Node is allowed", async () => {
+    const analysis = await importErrors(
+      'main/core/analysis/fixture.ts',
+      "export { readFileSync } from 'fs';\n",
+    );
+    expect(analysis).toHaveLength(1);
+    expect(analysis[0]).toMatch(/analysis and model are pure/);
+    const shared = await importErrors('shared/fixture.ts', "export { readFile } from 'fs/promises';\n");
+    expect(shared).toHaveLength(1);
+    expect(shared[0]).toMatch(/runs where Node is not/);
+    const dynamic = await importErrors('shared/fixture.ts', "export const fs = import('fs');\n");
+    expect(dynamic).toEqual([
+      expect.stringMatching(/^'fs' may not be imported here: this layer runs where Node is not/),
+    ]);
+    await expectPasses('main/core/sampling/fixture.ts', "export { readFileSync } from 'fs';\n");
+  });
+
+  it('fails child_process in the monitor, in both spellings, and passes it in actions', async () => {
+    for (const spec of ['child_process', 'node:child_process']) {
+      const errors = await importErrors('main/core/monitor/fixture.ts', `export { spawn } from '${spec}';\n`);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/it starts no process/);
+    }
+    await expectPasses('main/core/actions/fixture.ts', "export { spawn } from 'node:child_process';\n");
+  });
+
+  it('fails typeof import(…), import x = require(…) and require(…), and passes the import declarations they stand for', async () => {
+    const typeQuery = await importErrors(
+      'main/core/monitor/fixture.ts',
+      "export type Keeps = typeof import('../storage/keeps');\n",
+    );
+    expect(typeQuery).toEqual([expect.stringMatching(/a type import\(…\) escapes the layering/)]);
+    const required = await importErrors(
+      'main/core/monitor/fixture.ts',
+      "import keeps = require('../storage/keeps');\nexport const k = keeps;\n",
+    );
+    expect(required).toEqual([expect.stringMatching(/import x = require\(…\) escapes the layering/)]);
+    expect(
+      await importErrors(
+        'main/core/monitor/fixture.ts',
+        "export const keeps = require('../storage/keeps');\n",
+      ),
+    ).toEqual([expect.stringMatching(/require\(…\) escapes the layering/)]);
+    await expectPasses(
+      'main/core/monitor/fixture.ts',
+      "import type * as Attribution from '../analysis/attribution';\nexport type A = typeof Attribution;\n",
+    );
+  });
+
+  it('fails process.getBuiltinModule outside the launcher, and passes it in bin/corral.mjs', async () => {
+    const source = "export const fs = process.getBuiltinModule('node:fs');\n";
+    expect(await importErrors('main/core/analysis/fixture.ts', source)).toEqual([
+      expect.stringMatching(/process.getBuiltinModule escapes the layering/),
+    ]);
+    await expectPasses('bin/corral.mjs', source);
+  });
+
+  it('fails a new file at the main/core root, and passes one that is listed', async () => {
+    const source = "import type { Settings } from '../../shared/model';\nexport type S = Settings;\n";
+    const errors = await importErrors('main/core/new-root-file.ts', source);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/a new file at the main\/core root: put it in a folder/);
+    await expectPasses('main/core/service.ts', source);
+  });
+
+  it("fails one platform's sampling code importing the other's, either way", async () => {
+    const linux = await importErrors(
+      'main/core/sampling/linux/fixture.ts',
+      "export { DarwinSampler } from '../darwin/darwin-sampler';\n",
+    );
+    expect(linux).toEqual([
+      "main/core/sampling/linux may not import main/core/sampling/darwin: one platform's code never needs the other's",
+    ]);
+    const darwin = await importErrors(
+      'main/core/sampling/darwin/fixture.ts',
+      "export { LinuxSampler } from '../linux/linux-sampler';\n",
+    );
+    expect(darwin).toHaveLength(1);
+    expect(darwin[0]).toMatch(/^main\/core\/sampling\/darwin may not import main\/core\/sampling\/linux/);
+    await expectPasses('main/core/sampling/linux/fixture.ts', "export { readEach } from '../read-each';\n");
+  });
+
+  it('fails the CLI importing a React component, and passes the renderer logic beside it', async () => {
+    const errors = await importErrors(
+      'main/cli/fixture.ts',
+      "export { App } from '../../renderer/src/App';\n",
+    );
+    expect(errors).toEqual([expect.stringMatching(/main\/cli may not import a React component/)]);
+    await expectPasses(
+      'main/cli/fixture.ts',
+      "export { stopTargets } from '../../renderer/src/stop/stop-targets';\n",
+    );
   });
 });
