@@ -158,6 +158,7 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
         'PostToolUseFailure',
         'PreToolUse',
         'SessionEnd',
+        'Stop',
       ]);
       expect(JSON.stringify(installed.agents[0]!.events)).not.toContain('corral-checkout');
       expect(installed.agents[0]!.missingCommand).toBeUndefined();
@@ -171,7 +172,7 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
       expect(codex.agents[0]!.missingCommand).toBeUndefined();
       const bin = join(prefix, 'bin', 'corral');
       const client = shellWords(codex.agents[0]!.events.SessionEnd!)[1]!;
-      expect(readFileSync(client, 'utf8')).toContain(`${bin} hook "$agent" "$event"`);
+      expect(readFileSync(client, 'utf8')).toContain(`exec ${bin} hook "$1" "$2"`);
 
       // The agent runs the hook through a shell, with the payload on stdin.
       const session = `packaging-${process.pid}-${Date.now()}`;
