@@ -26,7 +26,8 @@ class Corral < Formula
     # launcher's `#!/usr/bin/env node` finds no node (exit 127, restarted every 10 s).
     environment_variables PATH: std_service_path_env
     keep_alive successful_exit: false
-    log_path var/"log/corral-watch.log"
+    # Only problems (stderr) go to a file: launchd never rotates it, and the event stream is what
+    # `corral history` and `corral watch` already show.
     error_log_path var/"log/corral-watch.log"
   end
 

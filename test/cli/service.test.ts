@@ -150,7 +150,7 @@ describe('corral service (launchd LaunchAgent plist)', () => {
       RunAtLoad: true,
       KeepAlive: { SuccessfulExit: false },
       ProcessType: 'Standard',
-      StandardOutPath: '/Users/a & b/Library/Logs/corral-watch.log',
+      StandardOutPath: '/dev/null',
       StandardErrorPath: '/Users/a & b/Library/Logs/corral-watch.log',
     });
     if (has('plutil')) {

@@ -10,7 +10,7 @@ export function launchAgentPath(home: string): string {
   return posix.join(home, 'Library', 'LaunchAgents', `${LAUNCHD_LABEL}.plist`);
 }
 
-/** Where launchd writes the service's output; launchd creates the file, install does not. */
+/** Where launchd writes the service's problems (stderr); launchd creates the file, install does not. */
 export function launchAgentLogPath(home: string): string {
   return posix.join(home, 'Library', 'Logs', 'corral-watch.log');
 }
@@ -63,8 +63,10 @@ export function launchAgentPlist(spec: ServiceSpec, home: string): string {
     // opting out of App Nap, and a watchdog that notices a runaway late is no watchdog.
     '    <key>ProcessType</key>',
     '    <string>Standard</string>',
+    // launchd never rotates a log: the event stream (`watch --json`, which `corral history` and a live
+    // `watch` already give) would grow it without end, so only what goes wrong (stderr) is kept.
     '    <key>StandardOutPath</key>',
-    `    <string>${log}</string>`,
+    '    <string>/dev/null</string>',
     '    <key>StandardErrorPath</key>',
     `    <string>${log}</string>`,
     '  </dict>',
