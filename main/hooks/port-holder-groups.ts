@@ -1,6 +1,7 @@
 import { commandThatMatters } from '../../shared/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
+import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
 import type { PortListener } from '../core/sampling/linux/port-listeners';
 import type { ProcessRecord } from '../core/model/process-record';
@@ -21,6 +22,19 @@ export function sessionOfMarkers(
     if (spec.agentMarkers.some((key) => markers[key] !== undefined)) return { agent: spec.label, id: null };
   }
   return null;
+}
+
+const AGENT_PID_MARKERS = BUILTIN_SIGNATURES.flatMap((s) => (s.pidEnv ? [s.pidEnv] : []));
+
+/** Pure: whether the agent a process's markers name by pid (CLAUDE_PID…) still runs, started before it. */
+export function namedAgentAlive(
+  process: Pick<ProcessRecord, 'markers' | 'startedAt'>,
+  byPid: ReadonlyMap<number, Pick<ProcessRecord, 'startedAt' | 'state'>>,
+): boolean {
+  return AGENT_PID_MARKERS.some((key) => {
+    const agent = byPid.get(Number(process.markers[key]));
+    return agent !== undefined && agent.state !== 'Z' && agent.startedAt <= process.startedAt + 1000;
+  });
 }
 
 /**
@@ -48,7 +62,8 @@ export function portHolderGroups(
     const leader = members.find((r) => r.pid === pgid);
     const marked = sessionOfMarkers(listener.markers);
     const cwd = marked ? cwdOf(listener.pid) : null;
-    const end = marked?.id ? ended.get(marked.id) : undefined;
+    // A recorded end is a message; while the agent the listener names (CLAUDE_PID…) runs, it is not believed.
+    const end = marked?.id && !namedAgentAlive(listener, byPid) ? ended.get(marked.id) : undefined;
     return {
       pgid,
       groupId: formatGroupId({ pgid, anchorPid: anchor.pid, anchorStartKey: anchor.startKey }),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { portConflictNote, type PortHolderGroup } from '../../main/hooks/port-conflict-note';
 import type { PortListener } from '../../main/core/sampling/linux/port-listeners';
+import type { ProcessRecord } from '../../main/core/model/process-record';
+import { namedAgentAlive, portHolderGroups } from '../../main/hooks/port-holder-groups';
 
 // The note is a pure function of (payload, listeners, groups): the hook process and a running Corral
 // answering hooks build the same text from the same facts.
@@ -113,5 +115,43 @@ describe('portConflictNote', () => {
         NOW,
       ),
     ).toContain('Port 3000 is free now');
+  });
+});
+
+describe('a recorded session end, for the port note', () => {
+  const now = 1_700_000_000_000;
+  const rec = (pid: number, pgid: number, startedAt: number, markers: Record<string, string> = {}) =>
+    ({
+      pid,
+      ppid: 1,
+      pgid,
+      sid: pgid,
+      uid: 0,
+      state: 'S',
+      startKey: startedAt,
+      startedAt,
+      cpuTimeMs: 0,
+      rssBytes: 0,
+      name: 'python3',
+      argv: ['python3', '-m', 'http.server'],
+      markers,
+      environReadable: true,
+    }) as unknown as ProcessRecord;
+  const session = '3f0e5a52-7a53-4c55-9a51-2f1d8f6c0b11';
+  const ended = new Map([[session, { agent: 'claude-code', sessionId: session, endedAt: now }]]);
+  const listeners = new Map([[8000, { port: 8000, pids: [200], uids: [0] }]]);
+
+  it('is not believed while the agent the listener names by pid (CLAUDE_PID) runs', () => {
+    const markers = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CLAUDE_PID: '100' };
+    const agent = rec(100, 100, now - 60_000);
+    const server = rec(200, 200, now - 30_000, markers);
+    expect(namedAgentAlive(server, new Map([[100, agent]]))).toBe(true);
+    const alive = portHolderGroups(listeners, [agent, server], ended, () => '/p');
+    expect(alive[0]!.session?.endedAt).toBeNull();
+    // The agent gone (its pid absent, or reused by a younger process): the end holds.
+    const gone = portHolderGroups(listeners, [server], ended, () => '/p');
+    expect(gone[0]!.session?.endedAt).toBe(now);
+    const reused = portHolderGroups(listeners, [rec(100, 100, now - 1_000), server], ended, () => '/p');
+    expect(reused[0]!.session?.endedAt).toBe(now);
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { HOOK_AGENT_NAMES, type HookAgentName } from '../../../shared/hooks';
 import { isSecretEnv } from '../analysis/secret-env';
+import { BUILTIN_SIGNATURES } from '../analysis/signatures';
 
 /**
  * The agents Corral can install hooks for, and where each one reads them.
@@ -148,7 +149,9 @@ export function isHookAgent(name: string): name is HookAgent {
 
 /** Every environment key a hook's scan needs from the sampler. */
 export const HOOK_MARKER_KEYS: ReadonlySet<string> = new Set(
-  Object.values(HOOK_AGENT_SPECS)
-    .flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers])
-    .filter((k) => !isSecretEnv(k)),
+  [
+    ...Object.values(HOOK_AGENT_SPECS).flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers]),
+    // The agent's own pid (CLAUDE_PID…): a recorded session end is not believed while it runs.
+    ...BUILTIN_SIGNATURES.flatMap((s) => (s.pidEnv ? [s.pidEnv] : [])),
+  ].filter((k) => !isSecretEnv(k)),
 );
