@@ -93,6 +93,7 @@ export class HookProcReader implements HookSampler {
       startKey: f.startTicks,
       startedAt: Math.round(this.bootTimeMs + f.startTicks * this.tickMs),
       cpuTimeMs: (f.utimeTicks + f.stimeTicks) * this.tickMs,
+      childCpuTimeMs: f.childTicks * this.tickMs,
       rssBytes: Math.max(0, f.rssPages) * this.pageSize,
       threads: f.threads,
       name: f.name,
