@@ -48,7 +48,7 @@ describe('Settings in real Chromium', () => {
       const rules = page.getByTestId('policy-rule');
       await rules.first().waitFor();
       expect(await rules.first().locator('label').textContent()).toBe(
-        'stop-orphaned-loops — stop when claude-code; orphaned + runaway',
+        'stop-orphaned-loops — stop when claude-code; orphan + runaway',
       );
 
       for (const [name, size] of [
@@ -76,7 +76,7 @@ describe('Settings in real Chromium', () => {
       await expect
         .poll(() => editor.getByTestId('rule-errors').textContent())
         .toContain('match: needs at least one of agents, flags or sessionEnded');
-      await editor.getByRole('checkbox', { name: /^orphaned/ }).check();
+      await editor.getByRole('checkbox', { name: /^orphan\b/ }).check();
       await editor.getByLabel('Listens on port').fill('3000, http');
       await editor.getByLabel(/Command matches/).fill('(vite)\\1');
       await editor.getByRole('button', { name: 'Add rule' }).click();
@@ -143,7 +143,7 @@ describe('Settings in real Chromium', () => {
       const client = join(serve.home, 'data', 'hooks', 'corral-hook');
       expect(claudeSettings).toContain(`${client} hook claude-code PostToolUse`);
       expect(readFileSync(client, 'utf8')).toContain(
-        `${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral-hook.js')} hook "$agent" "$event"`,
+        `exec ${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral-hook.js')} hook "$1" "$2"`,
       );
 
       // The command shown for the next agent (Codex) runs as shown, in a shell, on this machine.
