@@ -153,7 +153,7 @@ export const COMMAND_SPECS = {
         type: 'string',
         value: 'N',
         default: '0',
-        help: 'skip the N newest that match first (the next page: --offset 100)',
+        help: 'skip the N newest that match first (the next page: --offset 100; default 0)',
       },
     },
   },

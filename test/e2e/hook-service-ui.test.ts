@@ -98,7 +98,7 @@ describe.skipIf(reason !== undefined)("the Hooks section's hook service, in real
       await service.getByRole('button', { name: 'Ask again' }).click();
       await expect.poll(() => service.getAttribute('data-state'), { timeout: 10_000 }).toBe(state);
     };
-    const meanwhile = 'the hook client (Codex CLI) falls back to the one-shot reader, a process per call';
+    const meanwhile = 'the hook client (Codex CLI) falls back to starting a hook process for each call';
 
     await expect.poll(() => service.getAttribute('data-state'), { timeout: 10_000 }).toBe('answering');
     expect(await badge.textContent()).toBe('answering');

@@ -169,13 +169,13 @@ export function decodePhysFootprint(buf: Buffer): number | null {
 /**
  * The run-queue wait of a struct rusage_info_v4, in Mach absolute time units: ri_runnable_time (running or
  * waiting) less ri_user_time and ri_system_time (running). Null if short, or when the kernel counted no
- * runnable time at all while the task ran (the field left zero: then nothing is known of its waits).
+ * runnable time at all (the field left zero: a task that ran has some, so nothing is known of its waits).
  */
 export function decodeRunQueueWaitTicks(buf: Buffer): number | null {
   if (buf.length < RUSAGE_INFO_V4_SIZE) return null;
   const runnable = Number(buf.readBigUInt64LE(RUSAGE_INFO.runnableTime));
   const ran = Number(buf.readBigUInt64LE(RUSAGE_INFO.userTime) + buf.readBigUInt64LE(RUSAGE_INFO.systemTime));
-  if (runnable === 0 && ran > 0) return null;
+  if (runnable === 0) return null;
   return Math.max(0, runnable - ran);
 }
 
