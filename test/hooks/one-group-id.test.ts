@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { GroupView, Incident, MonitorEvent, TeardownResult } from '../../shared/model';
-import { hookEndpointPath } from '../../main/core/hooks-setup/hook-endpoint';
+import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-server';
@@ -71,7 +71,7 @@ describe.skipIf(reason !== undefined)('one group, one id (issue 47)', () => {
       const session = randomUUID();
       const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1', CORRAL_DATA_DIR: dataDir };
       const hook = async (event: string): Promise<string> => {
-        const child = spawn('/bin/bash', [client, 'hook', 'codex', event], { env: cleanEnv(markers) });
+        const child = spawn('perl', [client, 'hook', 'codex', event], { env: cleanEnv(markers) });
         let out = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
         child.stdin.end(
@@ -87,7 +87,7 @@ describe.skipIf(reason !== undefined)('one group, one id (issue 47)', () => {
         return out;
       };
       // Something to watch first: the watch answers hooks once it runs.
-      await waitFor('the watch to answer hooks', () => existsSync(hookEndpointPath(dataDir)), {
+      await waitFor('the watch to answer hooks', () => existsSync(hookSocketPath(dataDir)), {
         timeoutMs: 20_000,
         explain,
       });
