@@ -6,12 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  HOOK_TOKEN_HEADER,
-  hookUrl,
-  readHookEndpoint,
-  type HookEndpoint,
-} from '../../main/core/hooks-setup/hook-endpoint';
+import { request } from 'node:http';
+import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { startWorkerService, type WorkerBackedService } from '../../main/core/worker/worker-service';
 import { cleanEnv, removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
@@ -37,12 +33,30 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-/** POST one hook event to the endpoint, as Claude Code's http hook does: real HTTP, the token in its header. */
-async function postHook(endpoint: HookEndpoint, event: string, body: string): Promise<Response> {
-  return fetch(hookUrl(endpoint.port, 'claude-code', event), {
-    method: 'POST',
-    headers: { [HOOK_TOKEN_HEADER]: endpoint.token, 'content-type': 'application/json' },
-    body,
+/** Asks the hook socket as the hook client does: HTTP over the Unix socket in the data directory. */
+function askSocket(
+  socketPath: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; corral: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        socketPath,
+        path,
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', connection: 'close' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, corral: res.headers['x-corral-hook'] as string, text }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
@@ -59,30 +73,30 @@ async function oneShot(event: string, body: string, env: Record<string, string>)
   return out;
 }
 
-function refusesConnections(port: number): Promise<boolean> {
+function refusesConnections(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ path: socketPath });
     socket.once('connect', () => {
       socket.destroy();
       resolve(false);
     });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(err.code === 'ECONNREFUSED' || err.code === 'ENOENT'),
+    );
   });
 }
 
 describe.skipIf(reason !== undefined)('the desktop worker answers agents’ hooks', () => {
-  it('answers a hook on its endpoint with the note the one-shot reader gives, and frees the port when stopped', async () => {
+  it('answers a hook on its socket with the note the one-shot reader gives, and lets go of it when stopped', async () => {
     const data = mkdtempSync(join(tmpdir(), 'corral-worker-hooks-'));
     dirs.push(data);
     running = await startWorkerService(ENTRY, { dataDir: data });
-    // The worker writes the endpoint (0600, in its data directory) and then listens on it.
-    const endpoint = await waitFor('the worker answering on its hook endpoint', async () => {
-      const e = readHookEndpoint(data);
-      if (!e) return undefined;
-      const res = await fetch(`http://127.0.0.1:${e.port}/hook/stats`, {
-        headers: { [HOOK_TOKEN_HEADER]: e.token },
-      });
-      return res.status === 200 && e;
+    // The worker listens on the hook socket in its data directory (the hook client's channel).
+    const socket = hookSocketPath(data);
+    await waitFor('the worker answering on its hook socket', async () => {
+      if (!existsSync(socket)) return undefined;
+      const stats = await askSocket(socket, '/hook/stats').catch(() => null);
+      return stats?.status === 200 || undefined;
     });
 
     const session = randomUUID();
@@ -109,14 +123,14 @@ describe.skipIf(reason !== undefined)('the desktop worker answers agents’ hook
     const { leftover, pgid } = await toolCallLeavingTail(markers);
     const durationMs = Math.round(performance.now() - started);
 
-    const res = await postHook(
-      endpoint,
-      'PostToolUse',
+    const res = await askSocket(
+      socket,
+      '/hook/claude-code/PostToolUse',
       payload('PostToolUse', 'toolu_http', { duration_ms: durationMs }),
     );
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-corral-hook')).toBe('1');
-    const served = await res.text();
+    expect(res.corral).toBe('1');
+    const served = res.text;
     const printed = await oneShot('PostToolUse', payload('PostToolUse', 'toolu_cmd'), markers);
 
     const note = (JSON.parse(printed) as { hookSpecificOutput: { additionalContext: string } })
@@ -126,14 +140,9 @@ describe.skipIf(reason !== undefined)('the desktop worker answers agents’ hook
     // The one-shot hook ends its answer with a newline (it prints a line); the service sends the text.
     expect(served).toBe(printed.trimEnd());
 
-    // A request without the right token is refused, and says nothing.
-    const refused = await postHook({ ...endpoint, token: 'f'.repeat(64) }, 'PostToolUse', '{}');
-    expect(refused.status).toBe(403);
-    expect(await refused.text()).toBe('');
-
-    // Quit: the worker closes the hook server with the service, so the port is free again.
+    // Quit: the worker closes the hook server with the service; nothing answers on the socket again.
     await running.stop();
     running = null;
-    expect(await refusesConnections(endpoint.port)).toBe(true);
+    expect(await refusesConnections(socket)).toBe(true);
   });
 });
