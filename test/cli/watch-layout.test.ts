@@ -84,7 +84,7 @@ describe.each([
         screen = await tmux.waitScreen(
           `leak ${n} listed`,
           (s) =>
-            groupRows(s).some((l) => new RegExp(`orphaned\\s+sleep 60${n}$`).test(l)) &&
+            groupRows(s).some((l) => new RegExp(`orphan\\s+sleep 60${n}$`).test(l)) &&
             groupRows(s).length === n + 1,
         );
         expectLaidOut(screen, size, n + 1);
