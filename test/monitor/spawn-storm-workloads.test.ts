@@ -200,9 +200,12 @@ describe('a fork storm, once flagged (real processes)', { timeout: 180_000 }, ()
     let births = 0;
     for (const s of summaries) {
       expect(s.detail?.repeatedCommand).toBe('/bin/true');
-      expect(Number(s.detail?.birthsSince)).toBeGreaterThan(0);
+      expect(Number(s.detail?.birthsSince)).toBeGreaterThanOrEqual(0);
       births += Number(s.detail?.birthsSince);
     }
+    // Known gap (closing note of 2026-12-03): on a quiet machine a summary's interval can count no birth
+    // (its children all lived between two looks); the summaries together count them.
+    expect(births).toBeGreaterThan(0);
     console.log(
       `storm summaries: ${JSON.stringify(summaries.map((s) => s.detail))}; births summarized ${births}`,
     );

@@ -67,6 +67,11 @@ export interface SpawnReading {
   /** Births a minute over the rate window. */
   perMinute: number;
   /**
+   * Whether the members' reaped children's CPU (cutime + cstime) grew since the last reading: the kernel's
+   * own word that children are still being born and reaped, however few of them were read.
+   */
+  childCpuGrew?: boolean;
+  /**
    * Starts a minute of the busiest shell loop (one shell starting one command line; loops paced by
    * `sleep` left out), over the rate window.
    */
@@ -124,7 +129,14 @@ export function nextSpawnStormState(
       peakMembers,
     };
   }
+  // A flagged loop is over when its births are, not when fewer of them were read: once summarized, its
+  // children are counted more than read, and the share of read starts its command has can fall short.
+  const stillBorn =
+    state.reason === 'repeated-command' &&
+    (reading.childCpuGrew === true ||
+      reading.perMinute >= policy.repeatsPerMinute * SPAWN_CLEAR_RATE_FRACTION);
   const calm =
+    !stillBorn &&
     reading.perMinute < policy.birthsPerMinute * SPAWN_CLEAR_RATE_FRACTION &&
     reading.repeatsPerMinute < policy.repeatsPerMinute * SPAWN_CLEAR_RATE_FRACTION &&
     reading.members < policy.members * SPAWN_CLEAR_MEMBERS_FRACTION;

@@ -33,6 +33,8 @@ export class GroupSpawns {
   /** When the storm's last event (the flag or a summary) went out, and its births then. */
   summarizedAt = -Infinity;
   birthsAtSummary = 0;
+  /** The live members' reaped children's CPU at the last poll, ms. */
+  childCpuMs = 0;
 
   constructor(since: number) {
     this.window = new BirthWindow(since);
@@ -88,10 +90,14 @@ export class SpawnStormCheck {
     const perMinute = spawns.window.perMinute(now, rateMs);
     const repeatsPerMinute = spawns.window.topLoopPerMinute(now, rateMs);
     const membersWindowAgo = spawns.membersAt(now, live, windowMs);
+    let childCpuMs = 0;
+    for (const id of group.live) childCpuMs += group.members.get(id)?.record.childCpuTimeMs ?? 0;
+    const childCpuGrew = childCpuMs > spawns.childCpuMs;
+    spawns.childCpuMs = childCpuMs;
     const before = spawns.state;
     const after = nextSpawnStormState(
       before,
-      { perMinute, repeatsPerMinute, members: live, membersWindowAgo },
+      { perMinute, repeatsPerMinute, members: live, membersWindowAgo, childCpuGrew },
       now,
       policy,
     );
