@@ -62,7 +62,12 @@ function setUp(): Setup {
     hooks: Record<string, { hooks: { type: string; url?: string }[] }[]>;
   };
   // One hook per tool call, an http one; no PreToolUse, no command.
-  expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop']);
+  expect(Object.keys(settings.hooks).sort()).toEqual([
+    'PostToolUse',
+    'PostToolUseFailure',
+    'SessionEnd',
+    'Stop',
+  ]);
   const { port, token } = ensureHookEndpoint(data);
   expect(settings.hooks.PostToolUse![0]!.hooks[0]).toMatchObject({
     type: 'http',
