@@ -110,6 +110,23 @@ describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION}
       expect(after.toolCall?.id).toBe(api.toolUseId);
     } finally {
       await api.close();
+      // Whatever of this run is still there (a host the service left, a spare it started late) goes now, by
+      // the groups that carry this HOME, so no process of it is in the table when the next file runs.
+      await waitFor(
+        'no process of this run left',
+        () => {
+          const pgids = trackGroupsOfRun(home);
+          for (const pgid of pgids) {
+            try {
+              process.kill(-pgid, 'SIGKILL');
+            } catch {
+              // ESRCH: already gone.
+            }
+          }
+          return pgids.length === 0 || undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
     }
   }, 180_000);
 });
