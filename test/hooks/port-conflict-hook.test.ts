@@ -21,6 +21,10 @@ const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.
 
 const tempDir = tempDirsRemovedAfterEach();
 
+/** The note quotes a long command line cut, saying how much it left out (its length depends on temporary paths). */
+const CUT = String.raw`(?: \(\d+ more characters not shown\))?`;
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** A Node server on a free loopback port; it writes the port to `portFile` once listening. */
 function serverScript(): string {
   const dir = tempDir('corral-port-server-');
@@ -28,6 +32,7 @@ function serverScript(): string {
   writeFileSync(
     file,
     `import { createServer } from 'node:net';
+
 import { writeFileSync } from 'node:fs';
 const server = createServer().listen(0, '127.0.0.1', () => {
   writeFileSync(process.argv[2], server.address().port + '\\n');
@@ -124,7 +129,7 @@ describe('the after-tool hook names who holds a port the output says is in use',
     const line = note.split('\n').find((l) => l.startsWith(`- Port ${s.port} `))!;
     expect(line).toMatch(
       new RegExp(
-        `^- Port ${s.port} is held by "${process.execPath}[^"]*serve\\.mjs [^"]*" that this session started \\d+ s ago \\(process group ${s.pgid}\\); reuse it, or stop it with \`corral kill --port ${s.port}\`\\.$`,
+        `^- Port ${s.port} is held by "${escapeRegExp(process.execPath)} [^"]*"${CUT} that this session started \\d+ s ago \\(process group ${s.pgid}\\); reuse it, or stop it with \`corral kill --port ${s.port}\`\\.$`,
       ),
     );
     // The group it names is the one corral ps shows on that port.
@@ -183,7 +188,7 @@ describe('the after-tool hook names who holds a port the output says is in use',
     );
     expect(note).toMatch(
       new RegExp(
-        `^- Port ${port} is held by "[^"]*serve\\.mjs [^"]*" \\(process group ${plain.pgid}, started \\d+ s ago\\), which no agent started: it is not a leftover\\. Use another port, or ask the user about it; do not stop it\\.$`,
+        `^- Port ${port} is held by "[^"]*"${CUT} \\(process group ${plain.pgid}, started \\d+ s ago\\), which no agent started: it is not a leftover\\. Use another port, or ask the user about it; do not stop it\\.$`,
         'm',
       ),
     );
