@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { GroupView, Incident, MonitorEvent, TeardownResult } from '../../shared/model';
+import type { GroupView, Incident, TeardownResult } from '../../shared/model';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
@@ -13,9 +12,9 @@ import { neighbouringFreePorts, writeDevServerScript } from '../support/dev-serv
 import { runCli } from '../support/run-cli';
 import { cleanEnv, tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
+import { BUILT_CLI, startWatchJson, type WatchJson } from '../support/watch-json';
 
 // The built CLI and hook, as an installed Corral runs them (the watch answers the hook itself).
-const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
 const reason =
   process.platform !== 'linux'
@@ -25,29 +24,7 @@ const reason =
       : undefined;
 if (reason) console.warn(`[skipped] one group id test: ${reason}`);
 
-interface Watch {
-  child: ChildProcess;
-  events: MonitorEvent[];
-  stderr: () => string;
-}
-
-function startWatch(env: Record<string, string>): Watch {
-  const child = spawn(process.execPath, [BUILT_CLI, 'watch', '--json'], {
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  trackGroup(child.pid!);
-  const events: MonitorEvent[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) =>
-    events.push(JSON.parse(line) as MonitorEvent),
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return { child, events, stderr: () => stderr };
-}
-
-async function stopWatch(w: Watch): Promise<void> {
+async function stopWatch(w: WatchJson): Promise<void> {
   const exit = new Promise((resolve) => w.child.on('exit', resolve));
   w.child.kill('SIGTERM');
   await exit;
@@ -63,7 +40,7 @@ describe.skipIf(reason !== undefined)('one group, one id (issue 47)', () => {
       CORRAL_DATA_DIR: dataDir,
       CORRAL_CONFIG: '/nonexistent',
     };
-    const watch = startWatch(env);
+    const watch = startWatchJson(env);
     const explain = (): string => `${describeEvents(watch.events)}\nstderr: ${watch.stderr()}`;
     try {
       // The agent's hooks reach the running watch through the command client (Codex's way).
@@ -145,7 +122,7 @@ describe.skipIf(reason !== undefined)('one group, one id (issue 47)', () => {
       expect(incident?.groupId, history.stdout).toBe(noted);
 
       // A watch started after the leader exited names the group as the first one did.
-      const later = startWatch(env);
+      const later = startWatchJson(env);
       try {
         const seen = await waitFor(
           'the later watch to see the group',
