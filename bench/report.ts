@@ -9,7 +9,7 @@ import type { TeardownRun } from './phases/teardown-time';
 import { ratioSummary, summarize, type Summary } from './lib/stats';
 import { sampledRow, type Row } from './lib/table';
 import type { WorkerMainThread } from './phases/worker-main-thread';
-import { QUIET_COUNTER_WATCH_MS } from '../main/core/monitor/watch-pace';
+import { QUIET_COUNTER_WATCH_MS } from '../main/core/monitor/schedule/watch-pace';
 import { RUNAWAY_TARGET_MS, type RunawayLatency } from './phases/runaway-latency';
 
 const one = (value: number): Summary => ({ median: value, min: value, max: value, n: 1 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CpuHistory } from '../../main/core/monitor/cpu-history';
+import { CpuHistory } from '../../main/core/monitor/table/cpu-history';
 
 describe('CpuHistory', () => {
   it('keeps the last hour at sample resolution and older data as minute averages', () => {

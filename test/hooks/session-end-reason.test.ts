@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { notePortFacts } from '../../main/core/monitor/incident-port-glue';
+import { notePortFacts } from '../../main/core/monitor/incidents/incident-port-glue';
 import { readPortFacts } from '../../main/core/storage/incident-port-facts';
 import type { GroupView, Incident } from '../../shared/model';
 import { isAlive } from '../support/proc';

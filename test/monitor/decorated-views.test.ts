@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import { GroupContext } from '../../main/core/monitor/group-context';
-import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/group-view-cache';
+import { GroupContext } from '../../main/core/monitor/views/group-context';
+import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/views/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';

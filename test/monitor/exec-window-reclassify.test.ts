@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { MonitorState } from '../../main/core/monitor/monitor-state';
-import { ProcessTable } from '../../main/core/monitor/process-table';
+import { MonitorState } from '../../main/core/monitor/table/monitor-state';
+import { ProcessTable } from '../../main/core/monitor/table/process-table';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { rec } from '../core/record-fixture';
 import { CLAUDE_MARKERS } from '../support/fake-agent';

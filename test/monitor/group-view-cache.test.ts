@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/group-view-cache';
+import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/views/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
-import { snapshotGroups } from '../../main/core/monitor/monitor-views';
+import { snapshotGroups } from '../../main/core/monitor/views/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import type { TrackedProcess } from '../../main/core/monitor/tracked';
+import type { TrackedProcess } from '../../main/core/monitor/table/tracked';
 import type { ProcessRecord } from '../../main/core/model/process-record';
 import { rec } from '../core/record-fixture';
 import { spawnGroup } from '../support/spawned-groups';

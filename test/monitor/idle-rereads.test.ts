@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorEvent, Settings } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { Monitor } from '../../main/core/monitor/monitor';
-import { IDLE_STEPS, idleReadEvery } from '../../main/core/monitor/process-table';
+import { IDLE_STEPS, idleReadEvery } from '../../main/core/monitor/table/process-table';
 import { AT_CLKTCK, auxvValue } from '../../main/core/sampling/linux/auxv';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';

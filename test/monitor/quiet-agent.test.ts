@@ -3,7 +3,7 @@ import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { DEFAULT_QUIET_POLL_INTERVAL_MS } from '../../shared/settings-table';
 import { Monitor } from '../../main/core/monitor/monitor';
-import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/watch-pace';
+import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/schedule/watch-pace';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';

@@ -10,7 +10,7 @@ import { groupMembers } from '../support/proc';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { gitWorkTree } from '../provenance/live-support';
-import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/watch-pace';
+import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/schedule/watch-pace';
 
 const skip = claudeCodeSkipReason();
 

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { GroupTracker } from '../../main/core/monitor/group-tracker';
-import { IncidentGlue } from '../../main/core/monitor/incident-glue';
-import { MonitorState } from '../../main/core/monitor/monitor-state';
-import { ProcessTable } from '../../main/core/monitor/process-table';
+import { GroupTracker } from '../../main/core/monitor/table/group-tracker';
+import { IncidentGlue } from '../../main/core/monitor/incidents/incident-glue';
+import { MonitorState } from '../../main/core/monitor/table/monitor-state';
+import { ProcessTable } from '../../main/core/monitor/table/process-table';
 import type { ProcessRecord } from '../../main/core/model/process-record';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { rec } from '../core/record-fixture';

@@ -4,7 +4,7 @@ import { Monitor } from '../../main/core/monitor/monitor';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { matcherFor } from '../../main/core/analysis/signatures';
 import { FakeAgent } from '../support/fake-agent';
-import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/watch-pace';
+import { QUIET_COUNTER_WATCH_MS } from '../../main/core/monitor/schedule/watch-pace';
 
 afterEach(() => {
   vi.useRealTimers();

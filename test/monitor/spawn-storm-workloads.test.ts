@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SUMMARY_EVERY_MS } from '../../main/core/monitor/spawn-storm-check';
+import { SUMMARY_EVERY_MS } from '../../main/core/monitor/checks/spawn-storm-check';
 import type { MonitorEvent, Settings } from '../../shared/model';
 import { DEFAULT_SPAWN_STORM } from '../../shared/settings-table';
 import { FakeAgent } from '../support/fake-agent';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupView, Incident } from '../../shared/model';
-import { notePortFacts } from '../../main/core/monitor/incident-port-glue';
+import { notePortFacts } from '../../main/core/monitor/incidents/incident-port-glue';
 import { readIncidentRow } from '../../main/core/storage/incident-row';
 import { IncidentTable } from '../../main/core/storage/incident-table';
 import { portDrift, portHistory } from '../../shared/port-history';

@@ -1,8 +1,8 @@
 import type { Incident, Settings } from '../../../shared/model';
 import type { AgentMatcher } from '../analysis/agent-matcher';
 import type { ProcessSampler } from '../sampling/process-sampler';
-import type { FindHeldPipes, HeldPipeLinks } from './held-pipe-check';
-import type { StopRequestSource } from './monitor-inputs';
+import type { FindHeldPipes, HeldPipeLinks } from './checks/held-pipe-check';
+import type { StopRequestSource } from './incidents/monitor-inputs';
 
 export interface IncidentSink {
   /** Saves changed incidents in one write; returns false when they could not be made durable. */

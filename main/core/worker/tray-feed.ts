@@ -1,5 +1,5 @@
 import type { GroupView, Snapshot } from '../../../shared/model';
-import { GroupViewCache } from '../monitor/group-view-cache';
+import { GroupViewCache } from '../monitor/views/group-view-cache';
 import type { RunningService } from '../create-service';
 
 /**

@@ -1,17 +1,17 @@
-import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../shared/model';
-import type { AgentMatcher } from '../analysis/agent-matcher';
-import type { Attribution } from '../analysis/attribution';
-import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../provenance/add-provenance';
-import { identityKey } from '../model/identity';
-import type { ProcessRecord } from '../model/process-record';
-import type { ProcessSampler } from '../sampling/process-sampler';
-import { markAgentServices } from '../analysis/agent-services';
-import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
-import { markBackgroundTasks } from '../analysis/background-tasks';
-import { markKept, type KeepRecord } from '../analysis/kept-marks';
-import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
+import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../../shared/model';
+import type { AgentMatcher } from '../../analysis/agent-matcher';
+import type { Attribution } from '../../analysis/attribution';
+import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../../provenance/add-provenance';
+import { identityKey } from '../../model/identity';
+import type { ProcessRecord } from '../../model/process-record';
+import type { ProcessSampler } from '../../sampling/process-sampler';
+import { markAgentServices } from '../../analysis/agent-services';
+import { markAgentTasks, type AgentTaskLists } from '../../analysis/agent-tasks';
+import { markBackgroundTasks } from '../../analysis/background-tasks';
+import { markKept, type KeepRecord } from '../../analysis/kept-marks';
+import { flagSessionEnded, heldSessions, type EndedSessions } from '../../analysis/session-ended';
 import type { GroupViewCache } from './group-view-cache';
-import type { Monitor } from './monitor';
+import type { Monitor } from '../monitor';
 import { snapshotGroups } from './monitor-views';
 
 /** Events worth naming their session and tool call: the ones a person or a script acts on. */

@@ -1,8 +1,8 @@
-import { commandOf } from '../analysis/grouping';
-import type { ProcessRecord } from '../model/process-record';
-import type { MonitorState } from './monitor-state';
+import { commandOf } from '../../analysis/grouping';
+import type { ProcessRecord } from '../../model/process-record';
+import type { MonitorState } from '../table/monitor-state';
 import { GroupSpawns } from './spawn-storm-check';
-import type { TrackedGroup, TrackedProcess } from './tracked';
+import type { TrackedGroup, TrackedProcess } from '../table/tracked';
 
 /**
  * A pid this far below the newest is taken for allocation having wrapped around (pid_max is 32,768 at

@@ -1,5 +1,5 @@
-import { groupPortNumbers } from '../../../shared/provenance-text';
-import type { GroupView, Incident } from '../../../shared/model';
+import { groupPortNumbers } from '../../../../shared/provenance-text';
+import type { GroupView, Incident } from '../../../../shared/model';
 import type { IncidentGlue } from './incident-glue';
 
 /**

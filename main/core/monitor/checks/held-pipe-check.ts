@@ -1,9 +1,9 @@
-import { commandOf } from '../analysis/grouping';
-import { describeHeldPipe } from '../analysis/held-pipes/describe-held-pipe';
-import type { HeldPipe } from '../model/held-pipe';
-import type { HeldPipeQuery } from '../sampling/process-sampler';
-import type { MonitorState } from './monitor-state';
-import type { TrackedGroup, TrackedProcess } from './tracked';
+import { commandOf } from '../../analysis/grouping';
+import { describeHeldPipe } from '../../analysis/held-pipes/describe-held-pipe';
+import type { HeldPipe } from '../../model/held-pipe';
+import type { HeldPipeQuery } from '../../sampling/process-sampler';
+import type { MonitorState } from '../table/monitor-state';
+import type { TrackedGroup, TrackedProcess } from '../table/tracked';
 
 export type FindHeldPipes = (query: HeldPipeQuery) => HeldPipe[];
 /** What a found pipe's holder and reader descriptors link to now; null when either is gone. */

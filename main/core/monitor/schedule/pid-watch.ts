@@ -1,6 +1,6 @@
-import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-sampler';
-import type { MonitorState } from './monitor-state';
-import { agentChildrenByParent, agentsOwnPids, agentWatchedParents } from './agent-processes';
+import type { ExitWatchCoverage, ProcessSampler } from '../../sampling/process-sampler';
+import type { MonitorState } from '../table/monitor-state';
+import { agentChildrenByParent, agentsOwnPids, agentWatchedParents } from '../table/agent-processes';
 
 /**
  * What the monitor follows between polls, and how it finds what to read: the kernel's pid counter (new

@@ -1,11 +1,11 @@
-import type { AgentRef, LaneMarker } from '../../../shared/model';
-import type { Attribution } from '../analysis/attribution';
-import type { MemoryHogState } from '../analysis/memory-hog';
-import type { LineageEntry } from '../analysis/lineage-memory';
-import type { RunawayState } from '../analysis/runaway';
-import type { ProcessRecord } from '../model/process-record';
+import type { AgentRef, LaneMarker } from '../../../../shared/model';
+import type { Attribution } from '../../analysis/attribution';
+import type { MemoryHogState } from '../../analysis/memory-hog';
+import type { LineageEntry } from '../../analysis/lineage-memory';
+import type { RunawayState } from '../../analysis/runaway';
+import type { ProcessRecord } from '../../model/process-record';
 import type { CpuHistory } from './cpu-history';
-import type { GroupSpawns } from './spawn-storm-check';
+import type { GroupSpawns } from '../checks/spawn-storm-check';
 
 /** One process identity (pid + start) as the monitor follows it through its life. */
 export interface TrackedProcess {

@@ -1,5 +1,5 @@
-import type { ProcessRecord } from '../model/process-record';
-import type { ProcessSampler } from '../sampling/process-sampler';
+import type { ProcessRecord } from '../../model/process-record';
+import type { ProcessSampler } from '../../sampling/process-sampler';
 import type { TrackedProcess } from './tracked';
 
 /** How far up a chain of missed ancestors is read: a tool call's shells rarely nest deeper. */

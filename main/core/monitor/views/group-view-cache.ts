@@ -1,10 +1,10 @@
-import type { GroupView } from '../../../shared/model';
-import { PROCESS_REFRESH_MS } from '../provenance/add-provenance';
-import { groupFlags } from './group-flags';
-import type { Monitor } from './monitor';
-import type { ProcessRecord } from '../model/process-record';
-import { valuesDiffer } from './record-values';
-import type { TrackedProcess } from './tracked';
+import type { GroupView } from '../../../../shared/model';
+import { PROCESS_REFRESH_MS } from '../../provenance/add-provenance';
+import { groupFlags } from '../table/group-flags';
+import type { Monitor } from '../monitor';
+import type { ProcessRecord } from '../../model/process-record';
+import { valuesDiffer } from '../table/record-values';
+import type { TrackedProcess } from '../table/tracked';
 
 type ViewSource = Pick<Monitor, 'liveGroup'>;
 

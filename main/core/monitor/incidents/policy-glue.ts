@@ -1,6 +1,6 @@
-import type { MonitorEvent, PolicyAction } from '../../../shared/model';
+import type { MonitorEvent, PolicyAction } from '../../../../shared/model';
 import type { IncidentGlue } from './incident-glue';
-import type { MonitorState } from './monitor-state';
+import type { MonitorState } from '../table/monitor-state';
 
 /**
  * Where policies meet the monitor: their events are delivered like the poll's, a match is noted on the

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { CpuMeter } from '../analysis/cpu-meter';
+import { CpuMeter } from '../../analysis/cpu-meter';
 import {
   DEMAND_MIN_GAP_MS,
   nextRunawayState,
@@ -7,7 +7,7 @@ import {
   runawayLoad,
   wantedTimeMs,
   type RunawayPolicy,
-} from '../analysis/runaway';
+} from '../../analysis/runaway';
 import type { MonitorState } from './monitor-state';
 import type { TrackedProcess } from './tracked';
 

@@ -1,10 +1,16 @@
-import type { GroupTimeline, GroupView, LaneSegment, ProcessFlag, TimelineLane } from '../../../shared/model';
-import { GROUP_FLAGS, type GroupFlag } from '../../../shared/flags';
-import { buildGroups, commandOf, type ProcessAnnotation } from '../analysis/grouping';
-import { groupFlags } from './group-flags';
+import type {
+  GroupTimeline,
+  GroupView,
+  LaneSegment,
+  ProcessFlag,
+  TimelineLane,
+} from '../../../../shared/model';
+import { GROUP_FLAGS, type GroupFlag } from '../../../../shared/flags';
+import { buildGroups, commandOf, type ProcessAnnotation } from '../../analysis/grouping';
+import { groupFlags } from '../table/group-flags';
 import type { GroupViewCache } from './group-view-cache';
-import type { Monitor } from './monitor';
-import type { TrackedProcess } from './tracked';
+import type { Monitor } from '../monitor';
+import type { TrackedProcess } from '../table/tracked';
 
 function annotation(p: TrackedProcess): ProcessAnnotation {
   const flags: ProcessFlag[] = [];

@@ -1,10 +1,10 @@
-import type { Incident, PolicyNote, SpawnStormFacts } from '../../../shared/model';
-import { recordedGroupId } from '../analysis/recorded-group-ids';
-import { incidentFlags } from './group-flags';
+import type { Incident, PolicyNote, SpawnStormFacts } from '../../../../shared/model';
+import { recordedGroupId } from '../../analysis/recorded-group-ids';
+import { incidentFlags } from '../table/group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { StopRequestSource } from './monitor-inputs';
-import type { MonitorState } from './monitor-state';
-import type { TrackedGroup } from './tracked';
+import type { MonitorState } from '../table/monitor-state';
+import type { TrackedGroup } from '../table/tracked';
 
 /** Turns groups' flags into incidents and incident changes into events and pending saves. */
 export class IncidentGlue {

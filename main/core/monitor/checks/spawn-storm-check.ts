@@ -1,16 +1,16 @@
-import type { Settings, SpawnStormFacts } from '../../../shared/model';
-import { DEFAULT_SPAWN_STORM } from '../../../shared/settings-table';
-import { BirthWindow } from '../analysis/birth-window';
+import type { Settings, SpawnStormFacts } from '../../../../shared/model';
+import { DEFAULT_SPAWN_STORM } from '../../../../shared/settings-table';
+import { BirthWindow } from '../../analysis/birth-window';
 import {
   initialSpawnStormState,
   nextSpawnStormState,
   rateWindowMs,
   type SpawnStormPolicy,
   type SpawnStormState,
-} from '../analysis/spawn-storm';
-import type { IncidentGlue } from './incident-glue';
-import type { MonitorState } from './monitor-state';
-import type { TrackedGroup } from './tracked';
+} from '../../analysis/spawn-storm';
+import type { IncidentGlue } from '../incidents/incident-glue';
+import type { MonitorState } from '../table/monitor-state';
+import type { TrackedGroup } from '../table/tracked';
 
 /** While a storm lasts, its incident is written again at most this often (and when it ends). */
 const INCIDENT_EVERY_MS = 5_000;

@@ -1,5 +1,5 @@
-import type { ExitWatchCoverage, ProcessSampler } from '../sampling/process-sampler';
-import type { MonitorState } from './monitor-state';
+import type { ExitWatchCoverage, ProcessSampler } from '../../sampling/process-sampler';
+import type { MonitorState } from '../table/monitor-state';
 
 const DEFAULT_WATCH_MS = 100;
 /**

@@ -1,6 +1,6 @@
-import type { Incident, MonitorEvent, MonitorEventType } from '../../../shared/model';
-import { chooseAnchor, formatGroupId } from '../analysis/group-id';
-import { commandOf } from '../analysis/grouping';
+import type { Incident, MonitorEvent, MonitorEventType } from '../../../../shared/model';
+import { chooseAnchor, formatGroupId } from '../../analysis/group-id';
+import { commandOf } from '../../analysis/grouping';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
 /**

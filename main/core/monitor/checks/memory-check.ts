@@ -1,6 +1,6 @@
-import { initialMemoryHogState, nextMemoryHogState, type MemoryHogState } from '../analysis/memory-hog';
-import type { MonitorState } from './monitor-state';
-import type { TrackedGroup } from './tracked';
+import { initialMemoryHogState, nextMemoryHogState, type MemoryHogState } from '../../analysis/memory-hog';
+import type { MonitorState } from '../table/monitor-state';
+import type { TrackedGroup } from '../table/tracked';
 
 const MB = 1024 * 1024;
 /** Below the line, and no clock running: what a reading below the line leaves as it is. */

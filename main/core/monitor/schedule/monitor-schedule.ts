@@ -1,5 +1,5 @@
-import type { Settings } from '../../../shared/model';
-import { DEFAULT_QUIET_POLL_INTERVAL_MS } from '../../../shared/settings-table';
+import type { Settings } from '../../../../shared/model';
+import { DEFAULT_QUIET_POLL_INTERVAL_MS } from '../../../../shared/settings-table';
 import { isStall } from './stall';
 import { quietEnoughToStretch, watchPace, type WatchPaceInputs } from './watch-pace';
 

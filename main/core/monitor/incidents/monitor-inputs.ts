@@ -1,4 +1,4 @@
-import type { SignalRecord } from '../../../shared/model';
+import type { SignalRecord } from '../../../../shared/model';
 
 /** A stop another command (`corral kill`) or another Corral asked for, as the monitor reads it. */
 export interface RequestedStop {

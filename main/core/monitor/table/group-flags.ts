@@ -1,4 +1,4 @@
-import type { GroupFlag } from '../../../shared/model';
+import type { GroupFlag } from '../../../../shared/model';
 import type { TrackedGroup } from './tracked';
 
 /** Flags of a live group, from its live members' state (one pass: this runs for every group, every poll). */

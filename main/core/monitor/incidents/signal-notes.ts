@@ -1,4 +1,4 @@
-import type { MonitorState } from './monitor-state';
+import type { MonitorState } from '../table/monitor-state';
 
 /**
  * Records that a user asked to stop this group, and a signal sent, on its members' timelines and as a

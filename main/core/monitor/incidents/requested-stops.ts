@@ -1,6 +1,6 @@
 import type { StopRequestSource } from './monitor-inputs';
-import type { MonitorState } from './monitor-state';
-import type { TrackedGroup } from './tracked';
+import type { MonitorState } from '../table/monitor-state';
+import type { TrackedGroup } from '../table/tracked';
 
 /** Who asked for a stop recorded in another process, in words: "corral kill (pid 4242)". */
 export const requesterWords = (via: string | undefined, pid: number): string =>

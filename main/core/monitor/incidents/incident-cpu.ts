@@ -1,4 +1,4 @@
-import type { TrackedProcess } from './tracked';
+import type { TrackedProcess } from '../table/tracked';
 
 /** One member as last read: its own CPU time, its reaped children's, its parent, and what was counted of it. */
 interface Counted {

@@ -5,11 +5,11 @@ import type {
   IncidentKind,
   IncidentSpan,
   IncidentTimeSource,
-} from '../../../shared/model';
-import { FLAG_TABLE } from '../../../shared/flags';
-import { commandOf } from '../analysis/grouping';
+} from '../../../../shared/model';
+import { FLAG_TABLE } from '../../../../shared/flags';
+import { commandOf } from '../../analysis/grouping';
 import { IncidentCpu } from './incident-cpu';
-import type { TrackedGroup, TrackedProcess } from './tracked';
+import type { TrackedGroup, TrackedProcess } from '../table/tracked';
 import { NO_STOP_REQUESTS, type StopRequestSource } from './monitor-inputs';
 
 export interface IncidentChange {

@@ -1,4 +1,4 @@
-import type { ProcessRecord } from '../model/process-record';
+import type { ProcessRecord } from '../../model/process-record';
 
 /**
  * Whether a re-read record shows anything other than the last one did. The sampler keeps a known

@@ -1,6 +1,6 @@
-import { initialMemoryHogState } from '../analysis/memory-hog';
-import { chooseAnchor, formatGroupId } from '../analysis/group-id';
-import type { IncidentGlue } from './incident-glue';
+import { initialMemoryHogState } from '../../analysis/memory-hog';
+import { chooseAnchor, formatGroupId } from '../../analysis/group-id';
+import type { IncidentGlue } from '../incidents/incident-glue';
 import type { MonitorState } from './monitor-state';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
