@@ -7,6 +7,11 @@ import { dirname, relative, resolve, sep } from 'node:path';
 const CORE = 'main/core';
 const core = (...names) => names.map((n) => `${CORE}/${n}`);
 
+const MONITOR = `${CORE}/monitor`;
+const rooms = (...names) => names.map((n) => `${MONITOR}/${n}`);
+/** What the monitor and each of its rooms may import from below it. */
+const BELOW_MONITOR = ['shared', ...core('model', 'analysis', 'sampling')];
+
 /** Folder → the folders its files may import from (its own always). Paths from the repository root. */
 export const LAYERS = {
   shared: [],
@@ -21,7 +26,14 @@ export const LAYERS = {
   [`${CORE}/config`]: ['shared', ...core('analysis')],
   [`${CORE}/storage`]: ['shared', ...core('model', 'analysis', 'sampling')],
   [`${CORE}/provenance`]: ['shared', ...core('model', 'analysis', 'sampling')],
-  [`${CORE}/monitor`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
+  // The monitor's rooms (ARCHITECTURE.md): the table of what is tracked, the incidents recorded of it,
+  // the checks over both, when to look (schedule), the views built of it; monitor.ts runs them all.
+  [MONITOR]: [...BELOW_MONITOR, ...rooms('table', 'incidents', 'checks', 'schedule', 'views')],
+  [`${MONITOR}/table`]: [...BELOW_MONITOR, ...rooms('incidents', 'checks')],
+  [`${MONITOR}/incidents`]: [...BELOW_MONITOR, ...rooms('table')],
+  [`${MONITOR}/checks`]: [...BELOW_MONITOR, ...rooms('table', 'incidents')],
+  [`${MONITOR}/schedule`]: [...BELOW_MONITOR, ...rooms('table')],
+  [`${MONITOR}/views`]: [...BELOW_MONITOR, 'main/core/provenance', MONITOR, ...rooms('table')],
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
   [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
@@ -33,8 +45,9 @@ export const LAYERS = {
     'shared',
     ...core('model', 'analysis', 'os', 'host', 'sampling', 'config', 'storage', 'provenance', 'monitor'),
     ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
+    ...rooms('views'),
   ],
-  [`${CORE}/worker`]: ['shared', CORE, ...core('monitor')],
+  [`${CORE}/worker`]: ['shared', CORE, ...core('monitor'), ...rooms('views')],
   // The desktop app's worker thread: the service's host there, answering agents' hooks beside it as
   // `corral watch` does (main/cli/cli-service.ts).
   'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],
@@ -102,10 +115,17 @@ function apartProblem(from, to) {
 const isComponent = (absolute) =>
   absolute.endsWith('.tsx') || existsSync(`${absolute}.tsx`) || existsSync(`${absolute}/index.tsx`);
 
-/** The layer a repository path belongs to: a folder of LAYERS, `main/core/<folder>` for any core folder. */
+/**
+ * The layer a repository path belongs to: a folder of LAYERS, `main/core/<folder>` for any core folder,
+ * `main/core/<folder>/<room>` for a room LAYERS names inside one (the monitor's).
+ */
 export function layerOf(path) {
   const parts = path.split('/');
-  if (parts[0] === 'main' && parts[1] === 'core') return parts.length > 3 ? `${CORE}/${parts[2]}` : CORE;
+  if (parts[0] === 'main' && parts[1] === 'core') {
+    if (parts.length <= 3) return CORE;
+    const room = `${CORE}/${parts[2]}/${parts[3]}`;
+    return parts.length > 4 && room in LAYERS ? room : `${CORE}/${parts[2]}`;
+  }
   if (parts[0] === 'main') return parts.length > 2 ? `main/${parts[1]}` : 'main';
   return parts[0];
 }

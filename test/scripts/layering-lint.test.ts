@@ -38,6 +38,21 @@ describe('the layering, as allow-lists in eslint.config.mjs', () => {
     ).toHaveLength(1);
   });
 
+  it("fails a monitor room importing a room it does not list, and passes the monitor's own use of its rooms", async () => {
+    const errors = await layeringErrors(
+      'main/core/monitor/schedule/fixture.ts',
+      "export { IncidentGlue } from '../incidents/incident-glue';\n",
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^main\/core\/monitor\/schedule may not import main\/core\/monitor\/incidents/);
+    expect(
+      await layeringErrors(
+        'main/core/monitor/fixture.ts',
+        "export { IncidentGlue } from './incidents/incident-glue';\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('passes an import its folder lists, and fails any import from a folder no layer names', async () => {
     expect(
       await layeringErrors(
