@@ -1,6 +1,9 @@
 import { ESLint } from 'eslint';
 import { fileURLToPath } from 'node:url';
+import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error a plain ES module script without types
+import { LAYERS, allowedCycle, layersPlugin } from '../../scripts/eslint/layers.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: ROOT });
@@ -51,6 +54,30 @@ describe('the layering, as allow-lists in eslint.config.mjs', () => {
         "export { IncidentGlue } from './incidents/incident-glue';\n",
       ),
     ).toEqual([]);
+  });
+
+  it('fails every file of a folder whose allow-list lets it be imported back, and the real lists have no such way round', async () => {
+    expect(allowedCycle(LAYERS)).toBeNull();
+    const table = 'main/core/monitor/table';
+    const cyclic = { ...LAYERS, [table]: [...LAYERS[table], 'main/core/monitor/incidents'] };
+    const lint = new ESLint({
+      cwd: ROOT,
+      overrideConfigFile: true,
+      overrideConfig: [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser },
+          plugins: { layers: layersPlugin(ROOT, cyclic) },
+          rules: { 'layers/allowed-imports': 'error' },
+        },
+      ],
+    });
+    const [result] = await lint.lintText("export { IncidentGlue } from '../incidents/incident-glue';\n", {
+      filePath: `${ROOT}/${table}/fixture.ts`,
+    });
+    expect(result!.messages.map((m) => m.message)).toEqual([
+      `the allow-lists go round: ${table} → main/core/monitor/incidents → ${table}; one of these imports must go (scripts/eslint/layers.mjs)`,
+    ]);
   });
 
   it('passes an import its folder lists, and fails any import from a folder no layer names', async () => {

@@ -20,7 +20,7 @@ import { ProcessTable } from './table/process-table';
 import { ReadFailureNote } from './read-failure-note';
 import { ProcReadFailed } from '../sampling/read-failure';
 import { noteSignalOn } from './incidents/signal-notes';
-import type { TrackedGroup, TrackedProcess } from './table/tracked';
+import type { TrackedGroup, TrackedProcess, TrackedTable } from './table/tracked';
 import { VersionGate } from './schedule/version-gate';
 
 export type { IncidentSink, MonitorOptions } from './monitor-options';
@@ -33,7 +33,7 @@ export { DEFAULT_FULL_SWEEP_EVERY } from './monitor-options';
  * table, group tracker, held-pipe check and incident glue do the work; this class decides when, and
  * delivers what they found.
  */
-export class Monitor {
+export class Monitor implements TrackedTable {
   private readonly state = new MonitorState();
   private readonly table: ProcessTable;
   private readonly groupTracker: GroupTracker;
@@ -329,7 +329,7 @@ export class Monitor {
     this.listeners.deliver(events);
   }
 
-  // Read access for the snapshot and timeline builders (a group's flags: group-flags.ts).
+  // Read access for the snapshot and timeline builders (TrackedTable; a group's flags: group-flags.ts).
   trackedProcesses(): IterableIterator<TrackedProcess> {
     return this.state.procs.values();
   }

@@ -1,7 +1,7 @@
 import { commandOf } from '../../analysis/grouping';
 import type { ProcessRecord } from '../../model/process-record';
 import type { MonitorState } from '../table/monitor-state';
-import { GroupSpawns } from './spawn-storm-check';
+import { GroupSpawns } from '../table/group-spawns';
 import type { TrackedGroup, TrackedProcess } from '../table/tracked';
 
 /**

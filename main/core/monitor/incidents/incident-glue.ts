@@ -3,11 +3,12 @@ import { recordedGroupId } from '../../analysis/recorded-group-ids';
 import { incidentFlags } from '../table/group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { StopRequestSource } from './monitor-inputs';
+import type { GroupIncidents } from '../table/group-tracker';
 import type { MonitorState } from '../table/monitor-state';
 import type { TrackedGroup } from '../table/tracked';
 
 /** Turns groups' flags into incidents and incident changes into events and pending saves. */
-export class IncidentGlue {
+export class IncidentGlue implements GroupIncidents {
   private readonly tracker: IncidentTracker;
 
   constructor(

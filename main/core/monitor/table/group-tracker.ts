@@ -1,6 +1,5 @@
 import { initialMemoryHogState } from '../../analysis/memory-hog';
 import { chooseAnchor, formatGroupId } from '../../analysis/group-id';
-import type { IncidentGlue } from '../incidents/incident-glue';
 import type { MonitorState } from './monitor-state';
 import type { TrackedGroup, TrackedProcess } from './tracked';
 
@@ -14,11 +13,20 @@ const KEPT_EXITED_MEMBERS = 200;
 const KEPT_FIRST_MEMBERS = 20;
 const DEFAULT_RETAIN_ENDED_MS = 24 * 3600_000;
 
+/** What the tracker tells the incidents of a group's life (incidents/incident-glue.ts listens). */
+export interface GroupIncidents {
+  /** The id an open incident already gave this group, or null. */
+  recordedIdFor(pgid: number, members: readonly { pid: number; startKey: number }[]): string | null;
+  /** A new group: an open incident on its PGID whose processes are its own becomes its. */
+  rebind(group: TrackedGroup): void;
+  groupEnded(group: TrackedGroup, now: number): void;
+}
+
 /** Agent groups from first sight until they empty; a PGID reused by a new group is a new group. */
 export class GroupTracker {
   constructor(
     private readonly state: MonitorState,
-    private readonly incidents: IncidentGlue,
+    private readonly incidents: GroupIncidents,
     private readonly retainEndedMs = DEFAULT_RETAIN_ENDED_MS,
   ) {}
 

@@ -5,7 +5,7 @@ import type { LineageEntry } from '../../analysis/lineage-memory';
 import type { RunawayState } from '../../analysis/runaway';
 import type { ProcessRecord } from '../../model/process-record';
 import type { CpuHistory } from './cpu-history';
-import type { GroupSpawns } from '../checks/spawn-storm-check';
+import type { GroupSpawns } from './group-spawns';
 
 /** One process identity (pid + start) as the monitor follows it through its life. */
 export interface TrackedProcess {
@@ -55,4 +55,11 @@ export interface TrackedGroup {
   memory: MemoryHogState;
   /** Births and live members over time (flag `spawn-storm`); absent until its first birth is counted. */
   spawns?: GroupSpawns;
+}
+
+/** Read access to the table, which monitor.ts answers: what views and timelines are built from. */
+export interface TrackedTable {
+  trackedProcesses(): IterableIterator<TrackedProcess>;
+  liveGroup(pgid: number): TrackedGroup | undefined;
+  groupById(id: string): TrackedGroup | undefined;
 }

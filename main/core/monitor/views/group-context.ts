@@ -11,7 +11,7 @@ import { markBackgroundTasks } from '../../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../../analysis/kept-marks';
 import { flagSessionEnded, heldSessions, type EndedSessions } from '../../analysis/session-ended';
 import type { GroupViewCache } from './group-view-cache';
-import type { Monitor } from '../monitor';
+import type { TrackedTable } from '../table/tracked';
 import { snapshotGroups } from './monitor-views';
 
 /** Events worth naming their session and tool call: the ones a person or a script acts on. */
@@ -26,7 +26,7 @@ const NAMED_EVENTS = new Set<MonitorEvent['type']>([
 ]);
 
 export interface GroupContextOptions {
-  monitor: Monitor;
+  monitor: TrackedTable;
   sampler: ProcessSampler;
   matcher: () => AgentMatcher;
   settings: () => Settings;

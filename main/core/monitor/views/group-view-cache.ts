@@ -1,12 +1,11 @@
 import type { GroupView } from '../../../../shared/model';
 import { PROCESS_REFRESH_MS } from '../../provenance/add-provenance';
 import { groupFlags } from '../table/group-flags';
-import type { Monitor } from '../monitor';
 import type { ProcessRecord } from '../../model/process-record';
 import { valuesDiffer } from '../table/record-values';
-import type { TrackedProcess } from '../table/tracked';
+import type { TrackedProcess, TrackedTable } from '../table/tracked';
 
-type ViewSource = Pick<Monitor, 'liveGroup'>;
+type ViewSource = Pick<TrackedTable, 'liveGroup'>;
 
 /**
  * How long an agent's group's view is kept, at most, with what decoration added to it: its provenance

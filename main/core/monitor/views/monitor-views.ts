@@ -9,8 +9,7 @@ import { GROUP_FLAGS, type GroupFlag } from '../../../../shared/flags';
 import { buildGroups, commandOf, type ProcessAnnotation } from '../../analysis/grouping';
 import { groupFlags } from '../table/group-flags';
 import type { GroupViewCache } from './group-view-cache';
-import type { Monitor } from '../monitor';
-import type { TrackedProcess } from '../table/tracked';
+import type { TrackedProcess, TrackedTable } from '../table/tracked';
 
 function annotation(p: TrackedProcess): ProcessAnnotation {
   const flags: ProcessFlag[] = [];
@@ -33,7 +32,7 @@ function annotation(p: TrackedProcess): ProcessAnnotation {
  * the groups built afresh are handed to `decorate` (in place) before they are kept (see GroupViewCache).
  */
 export function snapshotGroups(
-  monitor: Monitor,
+  monitor: TrackedTable,
   {
     all = false,
     cache,
@@ -72,7 +71,7 @@ export function snapshotGroups(
   return [...reused, ...cache.keep(built)];
 }
 
-function buildViews(monitor: Monitor, live: readonly TrackedProcess[]): GroupView[] {
+function buildViews(monitor: TrackedTable, live: readonly TrackedProcess[]): GroupView[] {
   const byPid = new Map(live.map((p) => [p.record.pid, p]));
   const records = live.map((p) => p.record);
   // The monitor attributed each process at first sight; grouping only needs that map.
@@ -104,7 +103,7 @@ function mergeFlags(a: readonly GroupFlag[], b: readonly GroupFlag[]): GroupFlag
 
 /** One lane per process that was ever in the group (or left it by setsid), for the timeline view. */
 export function groupTimeline(
-  monitor: Monitor,
+  monitor: TrackedTable,
   groupId: string,
   sinceMs = 0,
   now = Date.now(),
