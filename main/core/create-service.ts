@@ -9,7 +9,7 @@ import { stopAndRecord, type StopOutcome } from './actions/stop-and-record';
 import { stopSession } from './actions/stop-session';
 import { Monitor } from './monitor/monitor';
 import { keepRequests } from './keep-requests';
-import { GroupContext } from './monitor/views/group-context';
+import { DECORATED_VIEW_MAX_AGE_MS, GroupContext } from './provenance/group-context';
 import { GroupViewCache } from './monitor/views/group-view-cache';
 import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/views/monitor-views';
@@ -108,7 +108,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   });
 
   const context = new GroupContext({
-    monitor,
+    processes: () => monitor.trackedProcesses(),
+    agentViews: () => snapshotGroups(monitor),
     sampler,
     matcher: () => matcher,
     settings: () => settings,
@@ -118,7 +119,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   const host = options.host ?? new HostInfoSource();
   let seq = 0;
   const snapshotListeners = new Set<(s: Snapshot) => void>();
-  const views = new GroupViewCache();
+  const views = new GroupViewCache({ decoratedMaxAgeMs: DECORATED_VIEW_MAX_AGE_MS });
   // While the monitor's view version stands still, the views it would build are the ones built last.
   // Their provenance also comes from files (transcripts, session files, the hooks' ended sessions) and
   // cwd and ports, which change without the monitor seeing it: views are built again at least every
@@ -129,7 +130,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     // Monotonic: a wall clock set back must not keep old views on screen.
     const at = performance.now();
     if (built?.version === version && at - built.at < VIEWS_MAX_AGE_MS) return built.groups;
-    const groups = context.currentViews(views);
+    const groups = context.currentViews((decorate) =>
+      snapshotGroups(monitor, { all: true, cache: views, decorate }),
+    );
     monitor.incidentPorts.noteViews(groups);
     built = { version, at, groups };
     return groups;

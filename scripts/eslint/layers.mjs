@@ -33,7 +33,7 @@ export const LAYERS = {
   [`${MONITOR}/incidents`]: [...BELOW_MONITOR, ...rooms('table')],
   [`${MONITOR}/checks`]: [...BELOW_MONITOR, ...rooms('table', 'incidents')],
   [`${MONITOR}/schedule`]: [...BELOW_MONITOR, ...rooms('table')],
-  [`${MONITOR}/views`]: [...BELOW_MONITOR, `${CORE}/provenance`, ...rooms('table')],
+  [`${MONITOR}/views`]: [...BELOW_MONITOR, ...rooms('table')],
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
   [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import { GroupContext } from '../../main/core/monitor/views/group-context';
-import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/views/group-view-cache';
+import { DECORATED_VIEW_MAX_AGE_MS, GroupContext } from '../../main/core/provenance/group-context';
+import { GroupViewCache } from '../../main/core/monitor/views/group-view-cache';
 import { Monitor } from '../../main/core/monitor/monitor';
+import { snapshotGroups } from '../../main/core/monitor/views/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';
 import { handPolledMatcher, handPolledSettings, sweepingMonitor } from '../support/sweeping-monitor';
@@ -22,7 +23,8 @@ function decoratedViews(): { poll: () => void; views: () => GroupView[]; advance
   ({ monitor, sampler } = made);
   const m = made.monitor;
   const context = new GroupContext({
-    monitor: m,
+    processes: () => m.trackedProcesses(),
+    agentViews: () => snapshotGroups(m),
     sampler,
     matcher: () => handPolledMatcher,
     settings: () => handPolledSettings,
@@ -30,10 +32,10 @@ function decoratedViews(): { poll: () => void; views: () => GroupView[]; advance
     files: { keeps: () => [], keepsChanged: () => {}, endedSessions: () => new Map() },
   });
   let now = 0;
-  const cache = new GroupViewCache({ now: () => now });
+  const cache = new GroupViewCache({ decoratedMaxAgeMs: DECORATED_VIEW_MAX_AGE_MS, now: () => now });
   return {
     poll: () => m.poll(),
-    views: () => context.currentViews(cache),
+    views: () => context.currentViews((decorate) => snapshotGroups(m, { all: true, cache, decorate })),
     advance: (ms) => {
       now += ms;
     },

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import { DECORATED_VIEW_MAX_AGE_MS, GroupViewCache } from '../../main/core/monitor/views/group-view-cache';
+import { GroupViewCache } from '../../main/core/monitor/views/group-view-cache';
+import { DECORATED_VIEW_MAX_AGE_MS } from '../../main/core/provenance/group-context';
 import { Monitor } from '../../main/core/monitor/monitor';
 import { snapshotGroups } from '../../main/core/monitor/views/monitor-views';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
@@ -105,7 +106,7 @@ describe("a kept view's members compared by their records' values", () => {
 
   it("keeps an agent's group while no agent's process is related otherwise, and within the bound", () => {
     let now = 0;
-    const cache = new GroupViewCache({ now: () => now });
+    const cache = new GroupViewCache({ decoratedMaxAgeMs: DECORATED_VIEW_MAX_AGE_MS, now: () => now });
     const attribution = { agent: 'claude-code', isAgent: false, agentPid: 7 };
     const agent = member(rec({ pid: 7 }), { ...attribution, isAgent: true });
     const p = member(rec({ pid: 42, ppid: 7 }), attribution);

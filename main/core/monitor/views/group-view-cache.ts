@@ -1,5 +1,4 @@
 import type { GroupView } from '../../../../shared/model';
-import { PROCESS_REFRESH_MS } from '../../provenance/add-provenance';
 import { groupFlags } from '../table/group-flags';
 import type { ProcessRecord } from '../../model/process-record';
 import { valuesDiffer } from '../table/record-values';
@@ -7,15 +6,11 @@ import type { TrackedProcess, TrackedTable } from '../table/tracked';
 
 type ViewSource = Pick<TrackedTable, 'liveGroup'>;
 
-/**
- * How long an agent's group's view is kept, at most, with what decoration added to it: its provenance
- * also comes from what the monitor does not watch (transcripts, session and MCP files, cwd and ports).
- * As long as provenance trusts a process's cwd and ports, and so at most every other whole-table sweep
- * while a page looks: decorating every agent's group at each sweep was a fifth of a sweep's cost.
- */
-export const DECORATED_VIEW_MAX_AGE_MS = PROCESS_REFRESH_MS;
-
 export interface GroupViewCacheOptions {
+  /**
+   * How long an agent's group's view is kept, at most, with its decoration: the service's provenance
+   * says (provenance/group-context.ts DECORATED_VIEW_MAX_AGE_MS). Absent: while its inputs stand.
+   */
   decoratedMaxAgeMs?: number;
   /** Monotonic milliseconds: a wall clock set back must not keep a view longer. */
   now?: () => number;
@@ -53,10 +48,7 @@ export class GroupViewCache {
   private readonly decoratedMaxAgeMs: number;
   private readonly now: () => number;
 
-  constructor({
-    decoratedMaxAgeMs = DECORATED_VIEW_MAX_AGE_MS,
-    now = () => performance.now(),
-  }: GroupViewCacheOptions = {}) {
+  constructor({ decoratedMaxAgeMs = Infinity, now = () => performance.now() }: GroupViewCacheOptions = {}) {
     this.decoratedMaxAgeMs = decoratedMaxAgeMs;
     this.now = now;
   }

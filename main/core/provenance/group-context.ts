@@ -1,18 +1,34 @@
-import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../../shared/model';
-import type { AgentMatcher } from '../../analysis/agent-matcher';
-import type { Attribution } from '../../analysis/attribution';
-import { MONITOR_FILE_READ_BUDGET_MS, Provenance } from '../../provenance/add-provenance';
-import { identityKey } from '../../model/identity';
-import type { ProcessRecord } from '../../model/process-record';
-import type { ProcessSampler } from '../../sampling/process-sampler';
-import { markAgentServices } from '../../analysis/agent-services';
-import { markAgentTasks, type AgentTaskLists } from '../../analysis/agent-tasks';
-import { markBackgroundTasks } from '../../analysis/background-tasks';
-import { markKept, type KeepRecord } from '../../analysis/kept-marks';
-import { flagSessionEnded, heldSessions, type EndedSessions } from '../../analysis/session-ended';
-import type { GroupViewCache } from './group-view-cache';
-import type { TrackedTable } from '../table/tracked';
-import { snapshotGroups } from './monitor-views';
+import type { GroupView, MonitorEvent, SessionRef, Settings } from '../../../shared/model';
+import type { AgentMatcher } from '../analysis/agent-matcher';
+import type { Attribution } from '../analysis/attribution';
+import { MONITOR_FILE_READ_BUDGET_MS, PROCESS_REFRESH_MS, Provenance } from './add-provenance';
+import { identityKey } from '../model/identity';
+import type { ProcessRecord } from '../model/process-record';
+import type { ProcessSampler } from '../sampling/process-sampler';
+import { markAgentServices } from '../analysis/agent-services';
+import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
+import { markBackgroundTasks } from '../analysis/background-tasks';
+import { markKept, type KeepRecord } from '../analysis/kept-marks';
+import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
+
+/**
+ * How long an agent's group's view is kept, at most, with what decoration added to it: its provenance
+ * also comes from what the monitor does not watch (transcripts, session and MCP files, cwd and ports).
+ * As long as provenance trusts a process's cwd and ports, and so at most every other whole-table sweep
+ * while a page looks: decorating every agent's group at each sweep was a fifth of a sweep's cost.
+ */
+export const DECORATED_VIEW_MAX_AGE_MS = PROCESS_REFRESH_MS;
+
+/** A process as the monitor tracks it: what provenance reads of it. */
+export interface TrackedReading {
+  record: ProcessRecord;
+  attribution: Attribution | null;
+  /** When it exited; null while it runs. */
+  exitedAt: number | null;
+}
+
+/** Builds the monitor's group views; `decorate` gets, in place, the ones built afresh (monitor-views.ts). */
+export type BuildViews = (decorate: (built: GroupView[]) => void) => GroupView[];
 
 /** Events worth naming their session and tool call: the ones a person or a script acts on. */
 const NAMED_EVENTS = new Set<MonitorEvent['type']>([
@@ -26,7 +42,10 @@ const NAMED_EVENTS = new Set<MonitorEvent['type']>([
 ]);
 
 export interface GroupContextOptions {
-  monitor: TrackedTable;
+  /** The processes the monitor tracks: the service passes them in, provenance reads no monitor. */
+  processes: () => Iterable<TrackedReading>;
+  /** The monitor's views of the agents' groups, undecorated: an event's group is found among them. */
+  agentViews: () => GroupView[];
   sampler: ProcessSampler;
   matcher: () => AgentMatcher;
   settings: () => Settings;
@@ -74,19 +93,11 @@ export class GroupContext {
   }
 
   /**
-   * Every group's view, decorated: those `cache` keeps with their provenance come back as they were,
-   * only the ones built afresh are read for it (see GroupViewCache).
+   * Views `build` makes, decorated: those its cache keeps with their provenance come back as they were,
+   * only the ones built afresh are read for it (see monitor/views/group-view-cache.ts).
    */
-  currentViews(cache: GroupViewCache): GroupView[] {
-    return this.markKept(
-      this.flagEnded(
-        snapshotGroups(this.options.monitor, {
-          all: true,
-          cache,
-          decorate: (built) => this.addProvenance(built),
-        }),
-      ),
-    );
+  currentViews(build: BuildViews): GroupView[] {
+    return this.markKept(this.flagEnded(build((built) => this.addProvenance(built))));
   }
 
   /**
@@ -106,11 +117,11 @@ export class GroupContext {
 
   /** Provenance, in place, on views just built from the monitor. */
   private addProvenance(groups: GroupView[]): void {
-    const { monitor, sampler, matcher, settings } = this.options;
+    const { processes, sampler, matcher, settings } = this.options;
     this.provenance.setOptions({ transcripts: settings().provenance?.transcripts ?? true });
     const records: ProcessRecord[] = [];
     const attributions = new Map<number, Attribution>();
-    for (const p of monitor.trackedProcesses()) {
+    for (const p of processes()) {
       if (p.exitedAt !== null) continue;
       records.push(p.record);
       if (p.attribution) attributions.set(p.record.pid, p.attribution);
@@ -133,7 +144,7 @@ export class GroupContext {
     const ended = this.options.files.endedSessions();
     if (ended.size === 0) return groups;
     const markers = new Map<number, Readonly<Record<string, string>>>();
-    for (const p of this.options.monitor.trackedProcesses())
+    for (const p of this.options.processes())
       if (p.exitedAt === null) markers.set(p.record.pid, p.record.markers);
     const running = this.runningProcesses();
     const agents = this.provenance.liveAgents().filter((a) => running.has(identityKey(a.pid, a.startKey)));
@@ -189,13 +200,13 @@ export class GroupContext {
   /** The identities (pid and start stamp) of the processes running now. */
   private runningProcesses(): Set<string> {
     const keys = new Set<string>();
-    for (const p of this.options.monitor.trackedProcesses())
+    for (const p of this.options.processes())
       if (p.exitedAt === null) keys.add(identityKey(p.record.pid, p.record.startKey));
     return keys;
   }
 
   private viewOf(event: MonitorEvent): GroupView | undefined {
-    return snapshotGroups(this.options.monitor).find((g) => g.id === event.groupId || g.pgid === event.pgid);
+    return this.options.agentViews().find((g) => g.id === event.groupId || g.pgid === event.pgid);
   }
 }
 
