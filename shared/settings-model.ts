@@ -55,7 +55,7 @@ export interface Settings {
   pollIntervalMs: number;
   /**
    * The poll interval while nothing moves: agents' processes neither born nor exiting, every agent
-   * marking its tool calls, no view open (main/core/monitor/watch-pace.ts). Never shorter than
+   * marking its tool calls, no view open (main/core/monitor/schedule/watch-pace.ts). Never shorter than
    * pollIntervalMs, so setting it at or below that keeps every poll at pollIntervalMs. Absent means
    * DEFAULT_QUIET_POLL_INTERVAL_MS.
    */

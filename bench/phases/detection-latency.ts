@@ -16,7 +16,7 @@ export interface LatencyVariant {
   wrapperLivesSeconds: number;
   /**
    * Seconds without any tool call before each trial: the monitor's watch between polls is then off
-   * (main/core/monitor/watch-pace.ts, busy for 5 s after an agent's process came or went), so a wrapper
+   * (main/core/monitor/schedule/watch-pace.ts, busy for 5 s after an agent's process came or went), so a wrapper
    * gone before any look is found by the next poll. 0: trials follow each other within a second.
    */
   quietSeconds?: number;

@@ -113,7 +113,7 @@ async function start(): Promise<void> {
     notifier.consider(snapshot);
   });
   // A sleep is neither a runaway nor an exit storm: CPU readings and hot streaks restart on both edges.
-  // The monitor finds its own stalls (App Nap, a starved worker: monitor/stall.ts) by the monotonic
+  // The monitor finds its own stalls (App Nap, a starved worker: monitor/schedule/stall.ts) by the monotonic
   // clock, which stands still while the machine sleeps, so a sleep is said here.
   powerMonitor.on('suspend', rebaseline);
   powerMonitor.on('resume', rebaseline);

@@ -114,7 +114,7 @@ export async function takeOneShotSnapshot(
           heldSessions(groups, provenance.liveAgents()),
         )
       : groups;
-  // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
+  // Running on purpose, as the monitor's views say it (provenance/group-context.ts): kept, or a live background task.
   return {
     sampledAt,
     groups: markAgentServices(
