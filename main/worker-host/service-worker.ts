@@ -7,6 +7,7 @@ import { answerRequest } from '../core/service-requests';
 import { createCorralService } from '../core/create-service';
 import { startServiceHooks } from '../hooks/service-hooks';
 import { TrayFeed } from '../core/worker/tray-feed';
+import { onViewTick } from '../core/view-ticks';
 import type {
   SnapshotDetail,
   WorkerCall,
@@ -37,7 +38,8 @@ let detail: SnapshotDetail = 'agents';
 
 // With no window showing every group, the tray gets agents' groups (tray-feed.ts): at once after a run
 // that delivered events (a flag came or went), and otherwise every few polls, when it would show
-// something new. A window's view is subscribed only while it is visible.
+// something new; on the view tick the service's own snapshots hang on (view-ticks.ts). A window's view
+// is subscribed only while it is visible.
 const TRAY_REFRESH_POLLS = 5;
 const tray = new TrayFeed(running);
 let pollsSincePost = 0;
@@ -45,15 +47,11 @@ const postAgents = (snapshot: Snapshot | null): void => {
   pollsSincePost = 0;
   if (snapshot) post({ kind: 'snapshot', snapshot });
 };
-const offAgentPushes = [
-  running.monitor.onTick((hadEvents) => {
-    if (hadEvents && detail === 'agents') postAgents(tray.now());
-  }),
-  running.monitor.onPoll(() => {
-    if (++pollsSincePost >= TRAY_REFRESH_POLLS && detail === 'agents') postAgents(tray.refresh());
-  }),
-];
-const offAgents = (): void => offAgentPushes.forEach((off) => off());
+const offAgents = onViewTick(running.monitor, (tick) => {
+  if (detail !== 'agents') return;
+  if (tick === 'events') postAgents(tray.now());
+  else if (++pollsSincePost >= TRAY_REFRESH_POLLS) postAgents(tray.refresh());
+});
 let offView: (() => void) | null = null;
 const showEverything = (all: boolean): void => {
   if (all) offView ??= service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot }));
