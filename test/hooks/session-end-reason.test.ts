@@ -67,7 +67,7 @@ describe("SessionEnd's reason", { timeout: 120_000 }, () => {
     });
   });
 
-  it("Gemini CLI: what its hooks start carries GEMINI_SESSION_ID, so it has that session and ends with it", async () => {
+  it('Gemini CLI: what its hooks start carries GEMINI_SESSION_ID, so it has that session and ends with it', async () => {
     const data = tempDirForTest('corral-gemini-end-');
     const session = randomUUID();
     // A hook command's environment as Gemini CLI 0.61.0 builds it (HookRunner): the relaunched CLI's
