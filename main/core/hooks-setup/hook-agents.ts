@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  AGENT_NAMES,
   AGENT_TABLE,
   HOOK_AGENT_NAMES,
   markersMeaning,
@@ -8,7 +9,6 @@ import {
   type HookEventSpec,
 } from '../../../shared/agents';
 import { isSecretEnv } from '../analysis/secret-env';
-import { BUILTIN_SIGNATURES } from '../analysis/signatures';
 
 // The agents Corral can install hooks for, and where each one reads them: their entries in the agent
 // table (shared/agents.ts). Where each fact comes from and what was verified with the real CLIs:
@@ -66,11 +66,15 @@ export function isHookAgent(name: string): name is HookAgent {
   return (HOOK_AGENTS as readonly string[]).includes(name);
 }
 
+/** The agents' own pid markers (CLAUDE_PID…): a recorded session end is not believed while that agent runs. */
+export const AGENT_PID_MARKERS: readonly string[] = AGENT_NAMES.flatMap((a) =>
+  markersMeaning(a, 'pid', 'pid-session'),
+);
+
 /** Every environment key a hook's scan needs from the sampler. */
 export const HOOK_MARKER_KEYS: ReadonlySet<string> = new Set(
   [
     ...Object.values(HOOK_AGENT_SPECS).flatMap((s) => [...s.sessionMarkers, ...s.agentMarkers]),
-    // The agent's own pid (CLAUDE_PID…): a recorded session end is not believed while it runs.
-    ...BUILTIN_SIGNATURES.flatMap((s) => (s.pidEnv ? [s.pidEnv] : [])),
+    ...AGENT_PID_MARKERS,
   ].filter((k) => !isSecretEnv(k)),
 );
