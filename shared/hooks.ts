@@ -1,7 +1,8 @@
 // Agent hooks as the front ends see them: which agents have Corral's hooks, and what installing changes.
 
-export const HOOK_AGENT_NAMES = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
-export type HookAgentName = (typeof HOOK_AGENT_NAMES)[number];
+import type { HookAgentName } from './agents';
+/** The agents with hooks: those whose entry in shared/agents.ts (the one table) has a hook spec. */
+export { HOOK_AGENT_NAMES, type HookAgentName } from './agents';
 
 export interface HookAgentStatus {
   agent: HookAgentName;

@@ -6,19 +6,8 @@ export type * from './teardown-model';
 export type * from './settings-model';
 export type * from './timeline-model';
 
-export const AGENT_NAMES = [
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'cursor-agent',
-  'aider',
-  'opencode',
-  'qwen-code',
-  'copilot',
-  'goose',
-  'amp',
-] as const;
-export type BuiltinAgentName = (typeof AGENT_NAMES)[number];
+/** Every built-in agent's name: shared/agents.ts (the one table). */
+export { AGENT_NAMES, type BuiltinAgentName } from './agents';
 
 /** Flags on a single process. */
 export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';

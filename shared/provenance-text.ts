@@ -10,9 +10,25 @@ export function projectName(project: string | null | undefined): string | null {
   return parts.length > 0 ? parts[parts.length - 1]! : project;
 }
 
-/** As many characters of a session id as `corral kill --session` accepts for a prefix (8). */
-export function shortSessionId(id: string): string {
-  return id.length <= 8 ? id : id.slice(0, 8);
+/**
+ * A session id as short as it can be told from the other sessions shown (`among`): its shortest prefix
+ * of 8 characters or more (what `corral kill --session` accepts) that none of them starts with. Codex's
+ * ids begin with a timestamp (UUIDv7), so two sessions begun within about a minute share their first 8.
+ */
+export function shortSessionId(id: string, among: Iterable<string> = []): string {
+  let shared = 0;
+  for (const other of among) {
+    if (other === id) continue;
+    let n = 0;
+    while (n < id.length && id[n] === other[n]) n++;
+    shared = Math.max(shared, n);
+  }
+  return id.slice(0, Math.max(8, shared + 1));
+}
+
+/** The session ids of these groups, each once: what shortSessionId tells a session from. */
+export function sessionIdsOf(groups: readonly Pick<GroupView, 'session'>[]): Set<string> {
+  return new Set(groups.flatMap((g) => (g.session ? [g.session.id] : [])));
 }
 
 /** Whether a session's agent runs, in words (SessionRef.agentAlive: true, false, or not known). */

@@ -8,6 +8,7 @@ import {
   leftoverCommand,
   projectName,
   sessionAgentWords,
+  sessionIdsOf,
   shortSessionId,
 } from '../../shared/provenance-text';
 import { spawnStormNow } from '../../shared/spawn-storm-words';
@@ -72,14 +73,17 @@ export function whatText(g: GroupView): string {
   return printable(`${described}${portsText(g.ports)}`);
 }
 
-/** The heading a group sits under: its agent, and its agent session when known. */
-export function headingText(g: GroupView): string {
+/**
+ * The heading a group sits under: its agent, and its agent session when known, its id as short as the
+ * other sessions shown (`sessions`) allow.
+ */
+export function headingText(g: GroupView, sessions: Iterable<string> = []): string {
   if (!g.agent) return 'no agent';
   const agent = agentWords(g.agent);
   if (!g.session) return agent;
   const project = projectName(g.session.project) ?? 'unknown project';
   return printable(
-    `${agent} · ${project} · session ${shortSessionId(g.session.id)} · ${sessionAgentWords(g.session.agentAlive)}`,
+    `${agent} · ${project} · session ${shortSessionId(g.session.id, sessions)} · ${sessionAgentWords(g.session.agentAlive)}`,
   );
 }
 
@@ -101,10 +105,11 @@ export function byHeading(
   compare: (a: GroupView, b: GroupView) => number = compareGroups,
 ): Array<{ heading: string; groups: GroupView[] }> {
   const sections = new Map<string, { heading: string; groups: GroupView[] }>();
+  const sessions = sessionIdsOf(groups);
   for (const g of [...groups].sort(compare)) {
     const key = headingKey(g);
     let section = sections.get(key);
-    if (!section) sections.set(key, (section = { heading: headingText(g), groups: [] }));
+    if (!section) sections.set(key, (section = { heading: headingText(g, sessions), groups: [] }));
     section.groups.push(g);
   }
   return [...sections.values()];

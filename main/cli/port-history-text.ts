@@ -8,10 +8,11 @@ import { formatDuration, formatTable, printable } from './terminal-text';
  */
 export function renderPortHistory(port: number, history: readonly PortHolding[], now: number): string[] {
   if (history.length === 0) return [];
+  const sessions = history.flatMap((h) => (h.sessionId ? [h.sessionId] : []));
   const rows = history.map((h) => {
     const who = [
       h.agent ?? 'no agent',
-      h.sessionId ? `session ${printable(shortSessionId(h.sessionId))}` : null,
+      h.sessionId ? `session ${printable(shortSessionId(h.sessionId, sessions))}` : null,
       h.project ? printable(projectName(h.project) ?? h.project) : null,
     ].filter((w) => w !== null);
     return [

@@ -44,7 +44,7 @@ interface Payload extends HookPayload {
 }
 
 function carriesSession(r: ProcessRecord, spec: HookAgentSpec, sessionId: string): boolean {
-  if (spec.sessionMarkers.length === 0) return spec.agentMarkers.some((k) => r.markers[k] !== undefined);
+  if (!spec.toolCallsCarrySession) return spec.agentMarkers.some((k) => r.markers[k] !== undefined);
   return spec.sessionMarkers.some((k) => r.markers[k] === sessionId);
 }
 

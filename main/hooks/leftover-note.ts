@@ -1,3 +1,4 @@
+import { commandThatMatters } from '../../shared/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import type { ProcessRecord } from '../core/model/process-record';
@@ -10,6 +11,7 @@ export interface LeftoverGroup {
   groupId: string;
   processes: {
     pid: number;
+    /** What `ps` and the UI call it: the command inside an agent's wrapper shell (commandThatMatters). */
     command: string;
     ports: number[];
     /** Read inside execve's window: `command` is the program's name, its command line not yet readable. */
@@ -48,7 +50,7 @@ export function leftoverGroups(
           pid: r.pid,
           ...(recordInExecWindow(r)
             ? { command: r.name, starting: true as const }
-            : { command: commandOf(r) }),
+            : { command: commandThatMatters(commandOf(r)) }),
           ports: ports.get(r.pid) ?? [],
         })),
     };

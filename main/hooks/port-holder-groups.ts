@@ -1,8 +1,7 @@
 import { commandThatMatters } from '../../shared/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
-import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
-import { HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
+import { AGENT_PID_MARKERS, HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
 import type { PortListener } from '../core/sampling/linux/port-listeners';
 import type { ProcessRecord } from '../core/model/process-record';
 import type { EndedSessions } from '../core/analysis/session-ended';
@@ -23,8 +22,6 @@ export function sessionOfMarkers(
   }
   return null;
 }
-
-const AGENT_PID_MARKERS = BUILTIN_SIGNATURES.flatMap((s) => (s.pidEnv ? [s.pidEnv] : []));
 
 /** Pure: whether the agent a process's markers name by pid (CLAUDE_PID…) still runs, started before it. */
 export function namedAgentAlive(

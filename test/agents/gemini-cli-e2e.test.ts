@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -138,5 +138,30 @@ describe.skipIf(skip !== undefined)(
         expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
       },
     );
+
+    it("a process its hook started carries GEMINI_SESSION_ID: it has the session's id", async () => {
+      const home = tempDir('corral-gemini-home-');
+      const cwd = tempDir('corral-gemini-cwd-');
+      const marker = `${6000 + Math.floor(Math.random() * 3000)}`;
+      // A user's hook that starts something and returns (its own session, output closed).
+      const hook = `setsid sleep ${marker} </dev/null >/dev/null 2>&1 &`;
+      const hooks = {
+        BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: hook }] }],
+      };
+      mkdirSync(join(home, '.gemini'), { recursive: true });
+      writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ hooks }));
+      await runGemini({ command: 'echo hello', description: 'Say hello', cwd, home });
+      const started = (await psGroups(['--all'])).find((g) =>
+        g.processes.some((p) => p.command === `sleep ${marker}`),
+      );
+      expect(started?.agent?.name).toBe('gemini-cli');
+      const id = started?.session?.id ?? '';
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      // The same session whose chat records the CLI wrote (`…/chats/session-<date>-<first 8 of the id>.jsonl`).
+      const chats = readdirSync(join(home, '.gemini', 'tmp'), { recursive: true }).map(String);
+      expect(chats.some((f) => f.includes('chats/session-') && f.endsWith(`-${id.slice(0, 8)}.jsonl`))).toBe(
+        true,
+      );
+    });
   },
 );

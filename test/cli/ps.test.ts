@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { FakeAgent } from '../support/fake-agent';
 import { readProcStat } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { spawnGroup, tempDirForTest } from '../support/spawned-groups';
+import { toolCallLeavingTail } from '../support/tool-call-leftover';
 import { waitFor } from '../support/wait-for';
 
 interface PsJson {
@@ -128,5 +130,25 @@ describe('corral ps', () => {
     const unknown = await runCli(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('tells two Codex sessions begun within a minute apart in its headings (their ids share the first 8)', async () => {
+    // Codex's thread ids are UUIDv7: the first 12 hex digits are the start in ms, so the first 8 change
+    // every 65.5 s. Two sessions begun a second apart, in the same such span:
+    const start = Date.now() - (Date.now() % 65_536) + 1_000;
+    const [a, b] = [start, start + 1_000].map((ms) => {
+      const hex = ms.toString(16).padStart(12, '0') + randomBytes(10).toString('hex');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    }) as [string, string];
+    expect(a.slice(0, 8)).toBe(b.slice(0, 8));
+    for (const thread of [a, b]) await toolCallLeavingTail({ CODEX_CI: '1', CODEX_THREAD_ID: thread });
+
+    const result = await runCli(['ps', '--all'], { env: { CORRAL_CONFIG: '/nonexistent', COLUMNS: '300' } });
+    const shorts = result.stdout
+      .split('\n')
+      .flatMap((l) => /^▸ codex · .* session (\S+) ·/.exec(l)?.[1] ?? []);
+    expect(shorts).toHaveLength(2);
+    // Each heading names one session only, by a prefix `corral kill --session` takes (8 characters or more).
+    for (const id of [a, b]) expect(shorts.filter((s) => s.length >= 8 && id.startsWith(s))).toHaveLength(1);
   });
 });

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
+import { quoteAsData } from '../../main/hooks/quote-as-data';
 import { isAlive } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { cleanEnv, removeDir, spawnGroup, type SpawnedGroup } from '../support/spawned-groups';
@@ -101,6 +102,38 @@ describe('corral hook (the command agents run)', { timeout: 180_000 }, () => {
     );
     expect(group).toBeDefined();
     expect(note).toContain(`corral kill ${group!.id}`);
+  });
+
+  it("names a leftover that kept Claude Code's wrapper command line by the command inside it, as ps does", async () => {
+    const data = dataDir();
+    const session = randomUUID();
+    // The snapshot Claude Code's wrapper sources (2.1.332: ~/.claude/shell-snapshots/snapshot-bash-<ms>-<id>.sh).
+    const snapshots = join(data, '.claude', 'shell-snapshots');
+    mkdirSync(snapshots, { recursive: true });
+    const snapshot = join(snapshots, 'snapshot-bash-1764771000000-x1y2z3.sh');
+    writeFileSync(snapshot, 'export PATH=/usr/bin:/bin\n');
+    await runHook('claude-code', 'PreToolUse', payload(session, 'PreToolUse'), data);
+    // The wrapper exactly as 2.1.332 runs a call; the backgrounded loop is its fork and keeps its argv.
+    const loop = 'while :; do sleep 5; done & echo $! > "$DIR/pid"';
+    const wrapper = spawnGroup(
+      `source ${snapshot} && eval '${loop}' \\< /dev/null && pwd -P >| "$DIR/claude-9f3a-cwd"`,
+      { env: cleanEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }) },
+    );
+    const leftover = Number(await wrapper.ready('pid'));
+    await waitFor(`tool shell ${wrapper.pid} to exit`, () => !isAlive(wrapper.pid));
+    expect(readFileSync(`/proc/${leftover}/cmdline`, 'utf8')).toContain('shell-snapshots/snapshot-bash-');
+
+    const post = await runHook('claude-code', 'PostToolUse', payload(session, 'PostToolUse'), data);
+    const note = (JSON.parse(post.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(note).toContain(
+      `- pid ${leftover} (process group ${wrapper.pgid}), command line: ${quoteAsData(loop)}`,
+    );
+    expect(note).not.toContain('shell-snapshots');
+    expect(note).not.toContain('more characters not shown');
+    // The same words `corral ps` shows for the group.
+    const ps = await runCli(['ps', '--all'], { env: { CORRAL_DATA_DIR: data } });
+    expect(ps.stdout).toContain(loop);
   });
 
   it("quotes a leftover's command line as data: escapes and tags neutralised, length-bounded", async () => {

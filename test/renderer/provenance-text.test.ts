@@ -5,6 +5,7 @@ import {
   leftoverCommand,
   portsText,
   projectName,
+  sessionIdsOf,
   shortSessionId,
 } from '../../shared/provenance-text';
 
@@ -52,5 +53,17 @@ describe('provenance text', () => {
     expect(leftoverCommand({ leaderPid: 5, processes, toolCall })).toBe('npm run dev');
     expect(shortSessionId('3f0e5a52-7a53-4c55')).toBe('3f0e5a52');
     expect(shortSessionId('4521')).toBe('4521');
+  });
+
+  it('shortens a session id to the part that tells it from the others shown (Codex ids begin with a timestamp)', () => {
+    // Two thread ids Codex CLI 0.171.0 wrote within a second (test/fixtures/codex/rollout-…jsonl).
+    const a = '01a22d9f-7ee7-7e92-9956-73056e14f01f';
+    const b = '01a22d9f-7ef2-7fd2-a1e3-3b279547b759';
+    expect(shortSessionId(a, [a, b])).toBe('01a22d9f-7ee');
+    expect(shortSessionId(b, [a, b])).toBe('01a22d9f-7ef');
+    expect(shortSessionId(a, [a, '3f0e5a52-7a53-4c55'])).toBe('01a22d9f');
+    expect(shortSessionId('01a22d9f', ['01a22d9f-7ee7'])).toBe('01a22d9f');
+    const groups = [a, b, a].map((id) => ({ session: { id } })) as never[];
+    expect([...sessionIdsOf([...groups, { session: null } as never])]).toEqual([a, b]);
   });
 });

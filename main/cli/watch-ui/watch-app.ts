@@ -12,6 +12,7 @@ import { commandThatMatters } from '../../../shared/command-summary';
 import { DEFAULT_KEEP_MS, keptLabel } from '../../../shared/keep-duration';
 import { FLAG_MEANING } from '../../../shared/flag-words';
 import type { GroupView } from '../../../shared/model';
+import { sessionIdsOf } from '../../../shared/provenance-text';
 // The renderer's own wording: the same confirmation list and the same story as the UI.
 import { stopModes, stopTargets } from '../../../renderer/src/stop/stop-targets';
 import { targetsSentence } from '../../../renderer/src/stop/stop-wording';
@@ -287,7 +288,9 @@ export function createWatchApp(ink: typeof InkModule) {
     if (mode === 'confirm' && confirming) {
       out.push(...confirmLines(Text, confirming, graceMs, width, stopping));
     } else if (mode === 'detail' && group) {
-      out.push(...detailLines(Text, group, snapshot?.sampledAt ?? Date.now(), term, story).slice(0, room));
+      out.push(
+        ...detailLines(Text, group, groups, snapshot?.sampledAt ?? Date.now(), term, story).slice(0, room),
+      );
     } else if (!snapshot) {
       out.push(h(Text, { key: 'wait' }, 'Looking at the process table…'));
     } else if (ids.length === 0) {
@@ -378,12 +381,17 @@ function confirmLines(
 function detailLines(
   Text: typeof InkModule.Text,
   group: GroupView,
+  shown: readonly GroupView[],
   now: number,
   term: { colour: boolean; width: number; height: number },
   story: string | null,
 ): ReactNode[] {
   const lines: ReactNode[] = [
-    h(Text, { key: 'd-h', bold: true, wrap: 'truncate' }, `Group ${group.id} · ${headingText(group)}`),
+    h(
+      Text,
+      { key: 'd-h', bold: true, wrap: 'truncate' },
+      `Group ${group.id} · ${headingText(group, sessionIdsOf(shown))}`,
+    ),
   ];
   for (const flag of group.flags)
     lines.push(

@@ -1,19 +1,23 @@
+import {
+  HOOK_AGENT_NAMES,
+  markersMeaning,
+  SESSION_MEANINGS,
+  type HookAgentName,
+} from '../../../shared/agents';
 import type { GroupView } from '../../../shared/model';
 
 // Sessions an agent's SessionEnd hook reported ended (storage/ended-sessions.ts keeps them), and the
 // pure decision which groups are their leftovers.
 
-/** Environment markers whose value is an agent session id (the id its hook payloads carry), and whose agent's. */
-const SESSION_ID_MARKER_AGENTS = {
-  CLAUDE_CODE_SESSION_ID: 'claude-code',
-  CODEX_THREAD_ID: 'codex',
-  CODEX_SESSION_ID: 'codex',
-  QWEN_CODE_SESSION_ID: 'qwen-code',
-} as const;
-
-export const SESSION_ID_MARKERS = Object.keys(
-  SESSION_ID_MARKER_AGENTS,
-) as (keyof typeof SESSION_ID_MARKER_AGENTS)[];
+/**
+ * Environment markers whose value is a session id the agent's hooks report ends of (the id its hook
+ * payloads carry), and whose agent's: from the agent table.
+ */
+const SESSION_ID_MARKER_AGENTS: ReadonlyMap<string, HookAgentName> = new Map(
+  HOOK_AGENT_NAMES.flatMap((agent) =>
+    markersMeaning(agent, ...SESSION_MEANINGS).map((k) => [k, agent] as const),
+  ),
+);
 
 export interface EndedSession {
   agent: string;
@@ -74,9 +78,9 @@ export function endedSessionOf(
   held: HeldSessions,
 ): EndedSession | null {
   if (ended.size === 0) return null;
-  for (const key of SESSION_ID_MARKERS) {
+  for (const [key, agent] of SESSION_ID_MARKER_AGENTS) {
     const id = markers[key];
-    if (!id || held.sessions.has(id) || held.untied.has(SESSION_ID_MARKER_AGENTS[key])) continue;
+    if (!id || held.sessions.has(id) || held.untied.has(agent)) continue;
     const end = ended.get(id);
     if (end && startedAt <= end.endedAt + 1000) return end;
   }

@@ -21,6 +21,7 @@ export function PortHistoryList({ group, ports }: { group: GroupView; ports: rea
   if (history.length === 0) return null;
   const drift = [...portDrift(history), ...ports.filter((p) => !history.some((h) => h.port === p))];
   const shown = history.slice(-SHOWN).reverse();
+  const sessions = shown.flatMap((h) => (h.sessionId ? [h.sessionId] : []));
   return (
     <span className="port-history" data-testid="port-history">
       {drift.length > 1 ? (
@@ -36,7 +37,7 @@ export function PortHistoryList({ group, ports }: { group: GroupView; ports: rea
             title={`${visibleText(h.command)} (group ${h.groupId})`}
           >
             <span className="port">:{h.port}</span>
-            {h.sessionId ? ` session ${visibleText(shortSessionId(h.sessionId))}` : ''}
+            {h.sessionId ? ` session ${visibleText(shortSessionId(h.sessionId, sessions))}` : ''}
             {h.project ? ` · ${visibleText(projectName(h.project) ?? h.project)}` : ''} ·{' '}
             {holdingWhen(h, now, formatDuration)} · {visibleText(h.command)}
           </li>

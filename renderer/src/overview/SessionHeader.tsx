@@ -1,5 +1,10 @@
 import type { GroupView, SessionRef } from '../../../shared/model';
-import { projectName, sessionAgentWords, shortSessionId } from '../../../shared/provenance-text';
+import {
+  projectName,
+  sessionAgentWords,
+  sessionIdsOf,
+  shortSessionId,
+} from '../../../shared/provenance-text';
 import { Age } from '../shared-ui/Age';
 import { sessionLeftovers } from '../store/selectors';
 
@@ -30,7 +35,7 @@ const AGENT_STATE = {
 /** One agent session under its agent: project, short id, whether its agent lives, its first leftover's age. */
 export function SessionHeader({ session, allGroups, columns, compact, onStopSession }: SessionHeaderProps) {
   const leftovers = sessionLeftovers(allGroups, session.id);
-  const short = shortSessionId(session.id);
+  const short = shortSessionId(session.id, sessionIdsOf(allGroups));
   const agentWords = sessionAgentWords(session.agentAlive);
   const agent = AGENT_STATE[agentWords];
   const project = projectName(session.project);

@@ -2,7 +2,7 @@ import { visibleText } from '../../../shared/visible-text';
 import { useState, type ReactNode } from 'react';
 import type { SessionGroupOutcome, StopSessionResult } from '../../../shared/contract';
 import type { GroupView, SessionRef } from '../../../shared/model';
-import { leftoverCommand, projectName, shortSessionId } from '../../../shared/provenance-text';
+import { leftoverCommand, projectName, sessionIdsOf, shortSessionId } from '../../../shared/provenance-text';
 import { errorMessage } from '../sync/errors';
 import type { TeardownState } from '../store/teardown-slice';
 import { groupsOfSession } from '../store/selectors';
@@ -67,6 +67,8 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
   const keepsAgent = useCorral((s) =>
     groupsOfSession(s.snapshot?.groups ?? [], session.id).some((g) => g.containsAgent),
   );
+  // A string, not the groups, for the same reason: as short as the other sessions shown allow.
+  const shortId = useCorral((s) => shortSessionId(session.id, sessionIdsOf(s.snapshot?.groups ?? [])));
   const graceMs = useGraceMs();
   const count = leftovers.reduce((sum, g) => sum + g.processes.length, 0);
   const project = projectName(session.project);
@@ -82,7 +84,7 @@ export function StopSessionDialog({ session, leftovers, onClose }: StopSessionDi
 
   return (
     <StopModal
-      title={`Stop everything session ${shortSessionId(session.id)} left`}
+      title={`Stop everything session ${shortId} left`}
       testId="stop-session-dialog"
       subtitle={
         <span title={session.project ?? undefined}>
