@@ -1,6 +1,6 @@
 import { holdingWhen, portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/port-history';
 import { shortSessionId, projectName } from '../../shared/provenance-text';
-import { formatDuration, formatTable, printable } from './terminal-text';
+import { formatTable, printable } from './terminal-text';
 
 /**
  * `corral ps --port N`'s history: who held N and its neighbours in the last day, oldest first, with
@@ -18,7 +18,7 @@ export function renderPortHistory(port: number, history: readonly PortHolding[],
       `  :${h.port}`,
       printable(h.command),
       who.join(' · '),
-      holdingWhen(h, now, formatDuration),
+      holdingWhen(h, now),
       h.groupId,
     ];
   });
