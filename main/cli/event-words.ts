@@ -8,7 +8,6 @@ import { printable } from './terminal-text';
 
 type Detail = NonNullable<MonitorEvent['detail']>;
 
-
 /**
  * What an event means, in words first (the terms — `originalPpid`, the pipe's inode — stay in
  * `watch --json`): "adopted by PID 1: its parent (pid 655) exited".

@@ -14,13 +14,7 @@ export function renderPortHistory(port: number, history: readonly PortHolding[],
       h.sessionId ? `session ${printable(shortSessionId(h.sessionId))}` : null,
       h.project ? printable(projectName(h.project) ?? h.project) : null,
     ].filter((w) => w !== null);
-    return [
-      `  :${h.port}`,
-      printable(h.command),
-      who.join(' · '),
-      holdingWhen(h, now),
-      h.groupId,
-    ];
+    return [`  :${h.port}`, printable(h.command), who.join(' · '), holdingWhen(h, now), h.groupId];
   });
   const lines = [
     `Earlier on :${port} and the ${PORT_DRIFT_SPAN} ports above it (last 24 h, from incidents):`,

@@ -102,9 +102,7 @@ describe('decideNotification', () => {
       },
     ]);
     expect(notice!.title).toBe('codex: processes started without end');
-    expect(notice!.body).toBe(
-      'yes 7 starts 14,550 processes a minute, mostly /bin/true; running for 1h30m.',
-    );
+    expect(notice!.body).toBe('yes 7 starts 14,550 processes a minute, mostly /bin/true; running for 1h30m.');
     expect(notice!.stop).toEqual({ groupId: '7:7:1', orphansOnly: false });
   });
 
@@ -250,7 +248,9 @@ describe('notification text naming the project and the tool call', () => {
     wrapped.processes[0]!.command =
       "/bin/bash -c source /root/.claude/shell-snapshots/snapshot-bash-1.sh && eval 'python3 -m http.server' \\< /dev/null";
     const [notice] = run([{ at: NOW, groups: [wrapped] }]);
-    expect(notice!.body).toBe('claude-code in shop left `python3 -m http.server` running, 3m00s ago (50% CPU).');
+    expect(notice!.body).toBe(
+      'claude-code in shop left `python3 -m http.server` running, 3m00s ago (50% CPU).',
+    );
     const portOnly = run([{ at: NOW, groups: [group(11, { ports })] }]);
     expect(portOnly[0]!.body).toBe('claude-code left `yes 11` running on :3000, 3m00s ago (50% CPU).');
   });

@@ -57,7 +57,9 @@ describe('corral keep', () => {
     const listed = (JSON.parse(list.stdout) as { keeps: Array<{ groupId: string; note: string }> }).keeps;
     expect(listed.map((k) => [k.groupId, k.note])).toEqual([[before.id, 'the dev server I asked for']]);
     const text = await cli(dir, ['keep', '--list']);
-    expect(text.stdout).toMatch(new RegExp(`${before.id}\\s+kept, (?:3h00m|2h59m) left\\s+the dev server I asked for`));
+    expect(text.stdout).toMatch(
+      new RegExp(`${before.id}\\s+kept, (?:3h00m|2h59m) left\\s+the dev server I asked for`),
+    );
 
     const unkeep = await cli(dir, ['unkeep', before.id, '--json']);
     expect(unkeep.code).toBe(0);
