@@ -48,12 +48,15 @@ describe('what the history and the timeline say after a stop the user asked for'
       const signals = timeline.lanes.flatMap((l) => l.markers.filter((m) => m.kind === 'signal'));
       expect(signals.length).toBeGreaterThan(0);
       expect(signals.map((m) => m.label)).toContain(`SIGTERM → -${call.pid} (sent)`);
+      // A real stop sends SIGCONT after SIGTERM: on its marker (detail), never in the story (issue 47).
+      expect(signals.map((m) => m.label)).toContain(`SIGCONT → -${call.pid} (sent)`);
       expect(signals.every((m) => /^corral kill \(pid \d+\)$/.test(m.by ?? ''))).toBe(true);
       const story = timelineSummary(timeline, Date.now());
       expect(story).toMatch(
         /stopped by corral kill \(pid \d+\) at [^:]+:\d\d:\d\d[^:]*: SIGTERM → -\d+ \(sent\)/,
       );
       expect(story).not.toContain('all exited');
+      expect(story).not.toContain('SIGCONT');
     } finally {
       await h.stop();
     }
