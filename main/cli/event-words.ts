@@ -63,7 +63,11 @@ function factWords(e: MonitorEvent): string {
     case 'signal-sent':
       // SIGCONT follows every SIGTERM (stopped members must run to end): said in words, not the kernel's name.
       if (d.signal === 'SIGCONT')
-        return `woken so that paused processes can end${d.result === 'sent' ? '' : ` (${d.result})`}`;
+        return d.result === 'sent'
+          ? 'woken so that paused processes can end'
+          : d.result === 'ESRCH'
+            ? 'nothing left to wake: its processes had ended'
+            : `could not be woken (${d.result})`;
       return `${d.signal} sent to ${String(d.target).startsWith('-') ? `group ${String(d.target).slice(1)}` : `pid ${d.target}`}${d.by ? ` by ${d.by}` : ''}${d.result === 'sent' ? '' : ` (${d.result})`}`;
     case 'policy-matched':
       return `policy ${d.policy} matches (${d.action}${d.executed ? '' : ', observe mode: nothing done'})`;
