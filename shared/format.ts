@@ -1,6 +1,6 @@
 // How a person reads sizes and durations: the desktop's tray, notifications and windows alike. The
-// terminal keeps its own compact words for table columns (main/cli/terminal-text.ts) on top of
-// scaleBytes. Pure; shared by main and the renderer.
+// terminal keeps its own compact size words for table columns (main/cli/terminal-text.ts) on top of
+// scaleBytes; durations read the same everywhere. Pure; shared by main and the renderer.
 
 const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
@@ -28,22 +28,25 @@ export function formatBytes(bytes: number): string {
   return `${figure} ${BYTE_UNITS[unit]}`;
 }
 
-/** `45s`, `12m`, `3h 12m`, `2d 4h`: coarse enough for a menu, a notification or an age in a row. */
+/**
+ * `45s`, `12m05s`, `3h05m`, `2d4h`: every duration Corral shows, in the CLI's tables and `watch`, the
+ * UI's tables and timeline, the tray, notifications and the hook's notes alike. Compact enough for a
+ * column, exact enough that two views of one group never read "2m" and "2m54s".
+ */
 export function formatDuration(ms: number): string {
   if (Number.isNaN(ms)) return '?';
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
   const h = Math.floor(m / 60);
-  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
-  const d = Math.floor(h / 24);
-  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
+  if (h < 24) return `${h}h${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(h / 24)}d${h % 24}h`;
 }
 
-/** The step formatDuration reads `ms` in: a second, a minute (up to a day), an hour. */
+/** The step formatDuration reads `ms` in: a second (up to an hour), a minute (up to a day), an hour. */
 function durationStep(ms: number): number {
-  if (ms < 60_000) return 1000;
+  if (ms < 3_600_000) return 1000;
   if (ms < 24 * 3_600_000) return 60_000;
   return 3_600_000;
 }

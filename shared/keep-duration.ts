@@ -1,5 +1,6 @@
 // How long a keep lasts, as the CLI takes it (`--for 30m`, `8h`, `2d`) and as the UI and `corral ps`
-// show what is left of it ("kept, 3 h left"). Pure; shared by the CLI and the renderer.
+// show what is left of it ("kept, 2h59m left"). Pure; shared by the CLI and the renderer.
+import { formatDuration } from './format';
 
 /** How long a keep lasts when no duration is given: a working day. */
 export const DEFAULT_KEEP_MS = 8 * 3_600_000;
@@ -16,16 +17,7 @@ export function parseKeepDuration(text: string): number | null {
   return ms > 0 ? ms : null;
 }
 
-/** What is left of a keep, in one rounded unit: `45 min`, `3 h`, `2 d`. */
-export function formatKeepLeft(leftMs: number): string {
-  const minutes = Math.max(1, Math.ceil(leftMs / 60_000));
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h`;
-  return `${Math.round(hours / 24)} d`;
-}
-
-/** The words a kept group is shown with: `kept, 3 h left`. */
+/** The words a kept group is shown with: `kept, 2h59m left`, in the one duration format. */
 export function keptLabel(until: number, now: number): string {
-  return `kept, ${formatKeepLeft(until - now)} left`;
+  return `kept, ${formatDuration(until - now)} left`;
 }

@@ -2,6 +2,7 @@
 // server's drift (3000 → 3001 → 3002, each new session starting it again on the next free port) is
 // visible from any of those ports. The same in `corral ps --port` and in the UI.
 import { INCIDENT_END_WORDS } from './end-words';
+import { formatDuration } from './format';
 import { commandThatMatters } from './command-summary';
 import type { Incident, IncidentEnd } from './model';
 
@@ -96,11 +97,8 @@ const END_WORDS: Record<IncidentEnd, string> = {
   unknown: 'end not known',
 };
 
-/**
- * When a group held the port and how that ended, "2 h ago, stopped by you 5 min ago", in each
- * medium's own duration words (the terminal's and the UI's `formatDuration`).
- */
-export function holdingWhen(h: PortHolding, now: number, formatDuration: (ms: number) => string): string {
+/** When a group held the port and how that ended, "2h05m ago, stopped by you 5m12s ago". */
+export function holdingWhen(h: PortHolding, now: number): string {
   const end = h.until === null ? END_WORDS.open : `${END_WORDS[h.end]} ${formatDuration(now - h.until)} ago`;
   return `${formatDuration(now - h.from)} ago, ${end}`;
 }

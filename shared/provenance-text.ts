@@ -68,13 +68,13 @@ export function leftoverCommand(group: Pick<GroupView, 'processes' | 'leaderPid'
 }
 
 /**
- * A working directory as seen from its project: `web/app` inside it, `.` at its root, the path itself
- * outside it (or when the project is unknown).
+ * A working directory as seen from its project: `web/app` inside it, `project root` at its root (a lone
+ * `.` tells a newcomer nothing), the path itself outside it (or when the project is unknown).
  */
 export function cwdInProject(cwd: string, project: string | null | undefined): string {
   if (!project) return cwd;
   const root = project.endsWith('/') ? project.slice(0, -1) : project;
-  if (cwd === root) return '.';
+  if (cwd === root) return 'project root';
   if (cwd.startsWith(`${root}/`)) return cwd.slice(root.length + 1);
   return cwd;
 }

@@ -1,18 +1,12 @@
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
 import { commandThatMatters } from '../../shared/command-summary';
 import { formatCpuSeconds } from '../../shared/cpu-time';
-import { FLAG_MEANING } from '../../shared/flag-words';
+import { INCIDENT_END_WORDS } from '../../shared/end-words';
+import { FLAG_MEANING, flagWords } from '../../shared/flag-words';
 import type { MonitorEvent } from '../../shared/model';
 import { printable } from './terminal-text';
 
 type Detail = NonNullable<MonitorEvent['detail']>;
-
-const END_WORDS: Record<string, string> = {
-  exited: 'its processes exited',
-  'stopped-by-user': 'stopped by you',
-  'stopped-by-policy': 'stopped by a policy',
-  cleared: 'its flags cleared',
-};
 
 /**
  * What an event means, in words first (the terms — `originalPpid`, the pipe's inode — stay in
@@ -63,10 +57,17 @@ function factWords(e: MonitorEvent): string {
     case 'spawn-storm-cleared':
       return `starts processes slowly again (${d.birthsPerMinute} a minute)`;
     case 'incident-opened':
-      return `leak recorded (${d.kind}; corral history lists it)`;
+      return `leak recorded (${flagWords(String(d.kind))}; corral history lists it)`;
     case 'incident-closed':
-      return `leak over: ${END_WORDS[String(d.end)] ?? String(d.end)}, CPU ${formatCpuSeconds(Number(d.cpuSeconds ?? 0))}`;
+      return `leak over: ${(INCIDENT_END_WORDS as Record<string, string>)[String(d.end)] ?? String(d.end)}, CPU ${formatCpuSeconds(Number(d.cpuSeconds ?? 0))}`;
     case 'signal-sent':
+      // SIGCONT follows every SIGTERM (stopped members must run to end): said in words, not the kernel's name.
+      if (d.signal === 'SIGCONT')
+        return d.result === 'sent'
+          ? 'woken so that paused processes can end'
+          : d.result === 'ESRCH'
+            ? 'nothing left to wake: its processes had ended'
+            : `could not be woken (${d.result})`;
       return `${d.signal} sent to ${String(d.target).startsWith('-') ? `group ${String(d.target).slice(1)}` : `pid ${d.target}`}${d.by ? ` by ${d.by}` : ''}${d.result === 'sent' ? '' : ` (${d.result})`}`;
     case 'policy-matched':
       return `policy ${d.policy} matches (${d.action}${d.executed ? '' : ', observe mode: nothing done'})`;

@@ -1,6 +1,6 @@
 import { holdingWhen, portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/port-history';
 import { shortSessionId, projectName } from '../../shared/provenance-text';
-import { formatDuration, formatTable, printable } from './terminal-text';
+import { formatTable, printable } from './terminal-text';
 
 /**
  * `corral ps --port N`'s history: who held N and its neighbours in the last day, oldest first, with
@@ -15,13 +15,7 @@ export function renderPortHistory(port: number, history: readonly PortHolding[],
       h.sessionId ? `session ${printable(shortSessionId(h.sessionId, sessions))}` : null,
       h.project ? printable(projectName(h.project) ?? h.project) : null,
     ].filter((w) => w !== null);
-    return [
-      `  :${h.port}`,
-      printable(h.command),
-      who.join(' · '),
-      holdingWhen(h, now, formatDuration),
-      h.groupId,
-    ];
+    return [`  :${h.port}`, printable(h.command), who.join(' · '), holdingWhen(h, now), h.groupId];
   });
   const lines = [
     `Earlier on :${port} and the ${PORT_DRIFT_SPAN} ports above it (last 24 h, from incidents):`,

@@ -10,24 +10,14 @@ export function printable(text: string): string {
   return visibleText(text);
 }
 
-// Not shared/format.ts's words on purpose: a table column wants them compact (`1.5K`, `12m05s`, as ps has it).
+// Not shared/format.ts's size words on purpose: a table column wants them compact (`1.5K`, as ps has it).
+// Durations read the same in every view: shared/format.ts's formatDuration.
+export { formatDuration } from '../../shared/format';
 
 /** `512B`, `1.5K`, `12M`, `3.2G`. */
 export function formatBytes(bytes: number): string {
   const { figure, unit } = scaleBytes(bytes, 10);
   return `${figure}${'BKMGT'[unit]}`;
-}
-
-/** `45s`, `12m05s`, `3h05m` (up to two days), `2d4h`. */
-export function formatDuration(ms: number): string {
-  if (Number.isNaN(ms)) return '?';
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h${String(m % 60).padStart(2, '0')}m`;
-  return `${Math.floor(h / 24)}d${h % 24}h`;
 }
 
 /** Left-aligned columns; the last column is not padded. */

@@ -1,5 +1,6 @@
 // What the tray shows, as plain data: decided here, drawn by tray-menu.ts.
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
+import { flagsInWords } from '../../shared/flag-words';
 import type { GroupView, Snapshot } from '../../shared/model';
 import {
   formatDuration,
@@ -76,7 +77,7 @@ function groupItem(group: GroupView, now: number): TrayMenuItem {
       : '';
   return {
     type: 'submenu',
-    label: `${command} — ${formatCpu(group.cpuPercent)}, ${formatDuration(now - group.startedAt)} [${group.flags.join(', ')}${kept}]`,
+    label: `${command} — ${formatCpu(group.cpuPercent)}, ${formatDuration(now - group.startedAt)} [${flagsInWords(group.flags).join(', ')}${kept}]`,
     items: [
       { type: 'label', label: `${group.processes.length} process(es), group ${group.pgid}` },
       { type: 'action', label: 'Show in Corral', action: { kind: 'open-group', groupId: group.id } },

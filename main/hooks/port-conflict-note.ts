@@ -1,3 +1,4 @@
+import { formatDuration } from '../../shared/format';
 import type { PortListener } from '../core/sampling/linux/port-listeners';
 import { portsInUse } from './port-in-use';
 import { shortSessionId } from '../../shared/provenance-text';
@@ -28,18 +29,6 @@ export interface PortHolderGroup {
   } | null;
 }
 
-// Not shared/format.ts's formatDuration on purpose: a sentence the agent reads wants rounded, spelled units.
-/** "40 s", "5 min", "2 h", "3 d": how long ago, as a person says it. */
-export function agoWords(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 90) return `${s} s`;
-  const min = Math.round(s / 60);
-  if (min < 90) return `${min} min`;
-  const h = Math.round(min / 60);
-  if (h < 48) return `${h} h`;
-  return `${Math.round(h / 24)} d`;
-}
-
 /** The ports an after-tool payload's output says are in use (none when it says no such thing). */
 export function portsNamedIn(payload: unknown): number[] {
   return portsInUse(toolOutputText(payload), toolCommandText(payload));
@@ -59,7 +48,7 @@ interface NoteSessions {
 function holderLine(port: number, g: PortHolderGroup, sessions: NoteSessions, now: number): string {
   const { thisSession } = sessions;
   const what = `Port ${port} is held by ${quoteAsData(g.command)}`;
-  const ago = agoWords(now - g.startedAt);
+  const ago = formatDuration(now - g.startedAt);
   const where = `process group ${g.pgid}`;
   const kill = `\`corral kill --port ${port}\``;
   const s = g.session;
@@ -76,7 +65,7 @@ function holderLine(port: number, g: PortHolderGroup, sessions: NoteSessions, no
   const project = s.project === null ? '' : ` in ${quoteAsData(s.project, 160)}`;
   const started = `${what} that ${session} started ${ago} ago${project} (${where})`;
   if (s.endedAt !== null) {
-    return `${started}; that session ended ${agoWords(now - s.endedAt)} ago, so this is its leftover: reuse it, or stop it with ${kill}.`;
+    return `${started}; that session ended ${formatDuration(now - s.endedAt)} ago, so this is its leftover: reuse it, or stop it with ${kill}.`;
   }
   return `${started}; that session may still be running and using it: use another port, or ask the user before stopping it with ${kill}.`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatTable } from '../../main/cli/terminal-text';
+import { formatBytes, formatTable } from '../../main/cli/terminal-text';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -18,22 +18,6 @@ describe("the terminal's compact sizes", () => {
     [12 * MiB, '12M'],
     [3.2 * GiB, '3.2G'],
   ])('%i bytes → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
-});
-
-describe("the terminal's compact durations", () => {
-  it.each([
-    [0, '0s'],
-    [59_999, '59s'],
-    [60_000, '1m00s'],
-    [725_000, '12m05s'],
-    [3_599_999, '59m59s'],
-    [3_600_000, '1h00m'],
-    [48 * 3_600_000 - 1, '47h59m'],
-    [48 * 3_600_000, '2d0h'],
-    [52 * 3_600_000, '2d4h'],
-    [-5, '0s'],
-    [NaN, '?'],
-  ])('%d ms → %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
 });
 
 describe('formatTable', () => {

@@ -1,3 +1,4 @@
+import { describeEvent } from '../../main/cli/event-words';
 import { describe, expect, it } from 'vitest';
 import type { GroupView, Incident } from '../../shared/model';
 import { nothingOnPort } from '../../main/core/provenance/resolve-targets';
@@ -48,12 +49,24 @@ describe('what the history and the timeline say after a stop the user asked for'
       const signals = timeline.lanes.flatMap((l) => l.markers.filter((m) => m.kind === 'signal'));
       expect(signals.length).toBeGreaterThan(0);
       expect(signals.map((m) => m.label)).toContain(`SIGTERM → -${call.pid} (sent)`);
+      // A real stop sends SIGCONT after SIGTERM: on its marker (detail), never in the story (issue 47).
+      // (ESRCH when the group was empty by then.)
+      expect(signals.map((m) => m.label).join('\n')).toMatch(
+        new RegExp(`SIGCONT → -${call.pid} \\((sent|ESRCH)\\)`),
+      );
       expect(signals.every((m) => /^corral kill \(pid \d+\)$/.test(m.by ?? ''))).toBe(true);
       const story = timelineSummary(timeline, Date.now());
       expect(story).toMatch(
         /stopped by corral kill \(pid \d+\) at [^:]+:\d\d:\d\d[^:]*: SIGTERM → -\d+ \(sent\)/,
       );
       expect(story).not.toContain('all exited');
+      expect(story).not.toContain('SIGCONT');
+      // watch's event lines say the SIGCONT in words too; `watch --json` keeps the signal's name.
+      await h.next('signal-sent', (e) => e.pgid === call.pid && e.detail?.signal === 'SIGCONT');
+      const sent = h.events.filter((e) => e.type === 'signal-sent' && e.pgid === call.pid);
+      const lines = sent.map(describeEvent);
+      expect(lines.join('\n')).not.toContain('SIGCONT');
+      expect(lines.join('\n')).toMatch(/woken so that paused processes can end|nothing left to wake/);
     } finally {
       await h.stop();
     }

@@ -115,10 +115,10 @@ describe('corral watch on a terminal', () => {
       );
       tmux.keys('K');
       screen = await tmux.waitScreen('the keep reported', (s) =>
-        s.includes(`Kept group ${server.pid} (kept, 8 h left)`),
+        new RegExp(`Kept group ${server.pid} \\(kept, (?:8h00m|7h59m) left\\)`).test(s),
       );
       await tmux.waitScreen('the row says kept', (s) =>
-        /\(kept, 8 h left\) .*http\.server/.test(selectedLine(s)),
+        /\(kept, (?:8h00m|7h59m) left\) .*http\.server/.test(selectedLine(s)),
       );
       const kept = await runCli(['keep', '--list', '--json'], {
         env: { CORRAL_DATA_DIR: dataDir, CORRAL_CONFIG: '/nonexistent' },

@@ -66,7 +66,7 @@ describe('decideNotification', () => {
     expect(rest).toEqual([]);
     expect(notice).toEqual({
       title: 'claude-code: process left behind',
-      body: 'yes 5 kept running after its tool call ended, 3m ago (50% CPU).',
+      body: 'yes 5 kept running after its tool call ended, 3m00s ago (50% CPU).',
       groupId: '5:5:1',
       stop: { groupId: '5:5:1', orphansOnly: false },
     });
@@ -80,7 +80,7 @@ describe('decideNotification', () => {
       },
     ]);
     expect(notice!.title).toBe('codex: runaway process');
-    expect(notice!.body).toBe('yes 6 has been using 99% CPU; running for 1h 30m.');
+    expect(notice!.body).toBe('yes 6 has been using 99% CPU; running for 1h30m.');
   });
 
   it('announces a spawn storm with its rate and the command it repeats, in the CLI and UI words', () => {
@@ -102,9 +102,7 @@ describe('decideNotification', () => {
       },
     ]);
     expect(notice!.title).toBe('codex: processes started without end');
-    expect(notice!.body).toBe(
-      'yes 7 starts 14,550 processes a minute, mostly /bin/true; running for 1h 30m.',
-    );
+    expect(notice!.body).toBe('yes 7 starts 14,550 processes a minute, mostly /bin/true; running for 1h30m.');
     expect(notice!.stop).toEqual({ groupId: '7:7:1', orphansOnly: false });
   });
 
@@ -144,7 +142,7 @@ describe('decideNotification', () => {
     expect(shown).toEqual([
       {
         title: 'claude-code: 40 new incidents',
-        body: '40 left behind; the oldest for 3m. Open Corral to review them.',
+        body: '40 left behind; the oldest for 3m00s. Open Corral to review them.',
         groupId: '139:139:1',
         stop: null,
       },
@@ -226,7 +224,7 @@ describe('notification text naming the project and the tool call', () => {
     const [notice] = run([{ at: NOW, groups: [group(7, { session, toolCall, ports })] }]);
     expect(notice).toEqual({
       title: 'claude-code in shop: process left behind',
-      body: 'claude-code in shop left `npm run dev` running on :3000, 3m ago (50% CPU).',
+      body: 'claude-code in shop left `npm run dev` running on :3000, 3m00s ago (50% CPU).',
       groupId: '7:7:1',
       stop: { groupId: '7:7:1', orphansOnly: false },
     });
@@ -236,13 +234,13 @@ describe('notification text naming the project and the tool call', () => {
     const described = { ...toolCall, description: 'Start the dev server' };
     const [orphan] = run([{ at: NOW, groups: [group(8, { session, toolCall: described, ports })] }]);
     expect(orphan!.body).toBe(
-      'claude-code in shop left `npm run dev` running on :3000 (Start the dev server), 3m ago (50% CPU).',
+      'claude-code in shop left `npm run dev` running on :3000 (Start the dev server), 3m00s ago (50% CPU).',
     );
     const [runaway] = run([
       { at: NOW, groups: [group(9, { flags: ['runaway'], cpuPercent: 99, session, toolCall, ports })] },
     ]);
     expect(runaway!.title).toBe('claude-code in shop: runaway process');
-    expect(runaway!.body).toBe('`npm run dev` on :3000 has been using 99% CPU; running for 1h 30m.');
+    expect(runaway!.body).toBe('`npm run dev` on :3000 has been using 99% CPU; running for 1h30m.');
   });
 
   it('uses what is known: a session without a tool call names the project and the unwrapped command', () => {
@@ -250,13 +248,15 @@ describe('notification text naming the project and the tool call', () => {
     wrapped.processes[0]!.command =
       "/bin/bash -c source /root/.claude/shell-snapshots/snapshot-bash-1.sh && eval 'python3 -m http.server' \\< /dev/null";
     const [notice] = run([{ at: NOW, groups: [wrapped] }]);
-    expect(notice!.body).toBe('claude-code in shop left `python3 -m http.server` running, 3m ago (50% CPU).');
+    expect(notice!.body).toBe(
+      'claude-code in shop left `python3 -m http.server` running, 3m00s ago (50% CPU).',
+    );
     const portOnly = run([{ at: NOW, groups: [group(11, { ports })] }]);
-    expect(portOnly[0]!.body).toBe('claude-code left `yes 11` running on :3000, 3m ago (50% CPU).');
+    expect(portOnly[0]!.body).toBe('claude-code left `yes 11` running on :3000, 3m00s ago (50% CPU).');
   });
 
   it('keeps the older wording when nothing about the session, tool call or ports is known', () => {
     const [notice] = run([{ at: NOW, groups: [group(12, { session: null, toolCall: null, ports: [] })] }]);
-    expect(notice!.body).toBe('yes 12 kept running after its tool call ended, 3m ago (50% CPU).');
+    expect(notice!.body).toBe('yes 12 kept running after its tool call ended, 3m00s ago (50% CPU).');
   });
 });

@@ -97,12 +97,12 @@ describe('buildTrayMenuModel', () => {
     const model = buildTrayMenuModel(snap(groups), state);
     expect(labels(model.items).slice(0, 7)).toEqual([
       'claude-code',
-      'sleep 3 — 100% CPU, 3h 12m [orphan, runaway]',
-      'sleep 2 — 40% CPU, 3h 12m [orphan]',
+      'sleep 3 — 100% CPU, 3h12m [orphan, runaway]',
+      'sleep 2 — 40% CPU, 3h12m [orphan]',
       'codex',
-      'sleep 1 — 12% CPU, 3h 12m [orphan]',
+      'sleep 1 — 12% CPU, 3h12m [orphan]',
       'unknown agent',
-      'sleep 4 — 95% CPU, 3h 12m [orphan]',
+      'sleep 4 — 95% CPU, 3h12m [orphan]',
     ]);
     const first = model.items[1] as Extract<TrayMenuItem, { type: 'submenu' }>;
     expect(first.items).toEqual([
@@ -130,7 +130,7 @@ describe('buildTrayMenuModel', () => {
     );
     expect(model.title).toBe('');
     const sub = model.items[1] as Extract<TrayMenuItem, { type: 'submenu' }>;
-    expect(sub.label).toContain('[orphan, kept, 3h left]');
+    expect(sub.label).toContain('[orphan, kept, 3h00m left]');
     expect(sub.items).toContainEqual({
       type: 'action',
       label: 'Stop keeping it',
@@ -162,7 +162,7 @@ describe('buildTrayMenuModel', () => {
 
   it.each([
     [null, 'Pause notifications for 1 hour', { kind: 'pause-notifications', forMs: HOUR }],
-    [NOW + 45 * 60_000, 'Resume notifications (paused, 45m left)', { kind: 'resume-notifications' }],
+    [NOW + 45 * 60_000, 'Resume notifications (paused, 45m00s left)', { kind: 'resume-notifications' }],
     [NOW - 1, 'Pause notifications for 1 hour', { kind: 'pause-notifications', forMs: HOUR }],
   ])('notification item when paused until %s', (pausedUntil, label, action) => {
     const model = buildTrayMenuModel(snap([]), { ...state, notificationsPausedUntil: pausedUntil });
@@ -181,7 +181,7 @@ describe('buildTrayMenuModel', () => {
 
   it('falls back to the PGID when a group has no readable members', () => {
     const model = buildTrayMenuModel(snap([group(8, { processes: [], cpuPercent: null })]), state);
-    expect(labels(model.items)[1]).toBe('group 8 — CPU ?, 3h 12m [orphan]');
+    expect(labels(model.items)[1]).toBe('group 8 — CPU ?, 3h12m [orphan]');
   });
 });
 

@@ -77,7 +77,7 @@ const server = createServer().listen(0, '127.0.0.1', () => writeFileSync(process
       // The holder's command line names its temporary paths: a long one is cut, and the note says so.
       expect(body).toMatch(
         new RegExp(
-          `- Port ${port} is held by \\\\"[^"]*serve\\.mjs [^"]*\\\\"(?: \\(\\d+ more characters not shown\\))? \\(process group ${holder.pgid}, started \\d+ s ago\\), which no agent started: it is not a leftover\\. Use another port, or ask the user about it; do not stop it\\.`,
+          `- Port ${port} is held by \\\\"[^"]*serve\\.mjs [^"]*\\\\"(?: \\(\\d+ more characters not shown\\))? \\(process group ${holder.pgid}, started \\d[\\dhms]* ago\\), which no agent started: it is not a leftover\\. Use another port, or ask the user about it; do not stop it\\.`,
         ),
       );
       expect(body).not.toContain(`corral kill --port ${port}`);

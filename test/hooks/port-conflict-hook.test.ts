@@ -129,7 +129,7 @@ describe('the after-tool hook names who holds a port the output says is in use',
     const line = note.split('\n').find((l) => l.startsWith(`- Port ${s.port} `))!;
     expect(line).toMatch(
       new RegExp(
-        `^- Port ${s.port} is held by "${escapeRegExp(process.execPath)} [^"]*"${CUT} that this session started \\d+ s ago \\(process group ${s.pgid}\\); reuse it, or stop it with \`corral kill --port ${s.port}\`\\.$`,
+        `^- Port ${s.port} is held by "${escapeRegExp(process.execPath)} [^"]*"${CUT} that this session started \\d[\\dhms]* ago \\(process group ${s.pgid}\\); reuse it, or stop it with \`corral kill --port ${s.port}\`\\.$`,
       ),
     );
     // The group it names is the one corral ps shows on that port.
@@ -174,7 +174,7 @@ describe('the after-tool hook names who holds a port the output says is in use',
       'PostToolUse',
     );
     expect(ended).toMatch(
-      /; that session ended \d+ s ago, so this is its leftover: reuse it, or stop it with `corral kill --port \d+`\.$/m,
+      /; that session ended \d[\dhms]* ago, so this is its leftover: reuse it, or stop it with `corral kill --port \d+`\.$/m,
     );
   });
 
@@ -188,7 +188,7 @@ describe('the after-tool hook names who holds a port the output says is in use',
     );
     expect(note).toMatch(
       new RegExp(
-        `^- Port ${port} is held by "[^"]*"${CUT} \\(process group ${plain.pgid}, started \\d+ s ago\\), which no agent started: it is not a leftover\\. Use another port, or ask the user about it; do not stop it\\.$`,
+        `^- Port ${port} is held by "[^"]*"${CUT} \\(process group ${plain.pgid}, started \\d[\\dhms]* ago\\), which no agent started: it is not a leftover\\. Use another port, or ask the user about it; do not stop it\\.$`,
         'm',
       ),
     );

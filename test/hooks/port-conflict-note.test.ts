@@ -34,24 +34,24 @@ const line = (note: string) => note.split('\n')[1];
 describe('portConflictNote', () => {
   it("this session's server", () => {
     expect(line(portConflictNote(payload(inUse(3000)), listening(3000, [4250]), [group({})], NOW))).toBe(
-      '- Port 3000 is held by "npm run dev" that this session started 2 h ago (process group 4242); reuse it, or stop it with `corral kill --port 3000`.',
+      '- Port 3000 is held by "npm run dev" that this session started 2h00m ago (process group 4242); reuse it, or stop it with `corral kill --port 3000`.',
     );
   });
 
   it("another session's, still running or ended", () => {
     const other = payload(inUse(3000), 'another-session');
     expect(line(portConflictNote(other, listening(3000, [4250]), [group({})], NOW))).toBe(
-      '- Port 3000 is held by "npm run dev" that another Claude Code session ("3f0e5a52") started 2 h ago in "/work/shop" (process group 4242); that session may still be running and using it: use another port, or ask the user before stopping it with `corral kill --port 3000`.',
+      '- Port 3000 is held by "npm run dev" that another Claude Code session ("3f0e5a52") started 2h00m ago in "/work/shop" (process group 4242); that session may still be running and using it: use another port, or ask the user before stopping it with `corral kill --port 3000`.',
     );
     const ended = group({
       session: { agent: 'Claude Code', id: SESSION, project: null, endedAt: NOW - 45 * 60_000 },
     });
     expect(line(portConflictNote(other, listening(3000, [4250]), [ended], NOW))).toBe(
-      '- Port 3000 is held by "npm run dev" that another Claude Code session ("3f0e5a52") started 2 h ago (process group 4242); that session ended 45 min ago, so this is its leftover: reuse it, or stop it with `corral kill --port 3000`.',
+      '- Port 3000 is held by "npm run dev" that another Claude Code session ("3f0e5a52") started 2h00m ago (process group 4242); that session ended 45m00s ago, so this is its leftover: reuse it, or stop it with `corral kill --port 3000`.',
     );
     const gemini = group({ session: { agent: 'Gemini CLI', id: null, project: null, endedAt: null } });
     expect(line(portConflictNote(other, listening(3000, [4250]), [gemini], NOW))).toContain(
-      'that another Gemini CLI session started 2 h ago (process group 4242); that session may still be running',
+      'that another Gemini CLI session started 2h00m ago (process group 4242); that session may still be running',
     );
   });
 
@@ -68,7 +68,7 @@ describe('portConflictNote', () => {
       NOW,
     );
     expect(line(note)).toBe(
-      '- Port 5432 is held by "postgres -D /var/lib/postgresql" (process group 4242, started 3 d ago), which no agent started: it is not a leftover. Use another port, or ask the user about it; do not stop it.',
+      '- Port 5432 is held by "postgres -D /var/lib/postgresql" (process group 4242, started 3d0h ago), which no agent started: it is not a leftover. Use another port, or ask the user about it; do not stop it.',
     );
     expect(note).not.toContain('corral kill');
   });

@@ -34,7 +34,7 @@ describe('corral keep', () => {
     const keep = await cli(dir, ['keep', before.id, '--for', '3h', '--note', 'the dev server I asked for']);
     expect(keep.code).toBe(0);
     expect(keep.stdout).toContain(`Kept ${before.id}`);
-    expect(keep.stdout).toContain('kept, 3 h left');
+    expect(keep.stdout).toContain('kept, 3h00m left');
 
     // A separate process reads the keep back from the data directory.
     const { sampledAt, groups } = await psGroups(dir);
@@ -49,7 +49,7 @@ describe('corral keep', () => {
       env: { CORRAL_DATA_DIR: dir, CORRAL_CONFIG: '/nonexistent', COLUMNS: '300', NO_COLOR: '1' },
     });
     const line = table.stdout.split('\n').find((l) => l.includes(before.id));
-    expect(line).toContain('(kept, 3 h left)');
+    expect(line).toMatch(/\(kept, (?:3h00m|2h59m) left\)/);
     expect(line).toContain('orphan');
 
     const list = await cli(dir, ['keep', '--list', '--json']);
@@ -57,7 +57,9 @@ describe('corral keep', () => {
     const listed = (JSON.parse(list.stdout) as { keeps: Array<{ groupId: string; note: string }> }).keeps;
     expect(listed.map((k) => [k.groupId, k.note])).toEqual([[before.id, 'the dev server I asked for']]);
     const text = await cli(dir, ['keep', '--list']);
-    expect(text.stdout).toMatch(new RegExp(`${before.id}\\s+kept, 3 h left\\s+the dev server I asked for`));
+    expect(text.stdout).toMatch(
+      new RegExp(`${before.id}\\s+kept, (?:3h00m|2h59m) left\\s+the dev server I asked for`),
+    );
 
     const unkeep = await cli(dir, ['unkeep', before.id, '--json']);
     expect(unkeep.code).toBe(0);

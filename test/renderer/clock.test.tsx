@@ -110,28 +110,28 @@ describe('Age', () => {
   }
 
   it('counts on between pushes, rendering only when its text changes and never its row', async () => {
-    // Started 58 s before the snapshot's sample.
+    // Started 2 s short of an hour before the snapshot's sample: from the hour on, an age reads in minutes.
     const api = new FakeCorralApi({ 'snapshot:get': () => makeSnapshot(1, [], { sampledAt: T0 }) });
     renderWithCorral(
       <Row>
         <Profiler id="age" onRender={() => ageRenders++}>
-          <Age since={T0 - 58_000} />
+          <Age since={T0 - 3_598_000} />
         </Profiler>
       </Row>,
       api,
     );
     await flush();
     const age = () => screen.getByTestId('age').textContent;
-    expect(age()).toBe('58s');
+    expect(age()).toBe('59m58s');
     [rowRenders, ageRenders] = [0, 0];
 
     await advance(1000);
-    expect(age()).toBe('59s');
+    expect(age()).toBe('59m59s');
     await advance(1000);
-    expect(age()).toBe('1m');
+    expect(age()).toBe('1h00m');
     expect([rowRenders, ageRenders]).toEqual([0, 2]);
     await advance(5000);
-    expect(age()).toBe('1m');
+    expect(age()).toBe('1h00m');
     expect([rowRenders, ageRenders]).toEqual([0, 2]);
   });
 });

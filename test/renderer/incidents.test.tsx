@@ -88,11 +88,10 @@ describe('incidents page', () => {
     renderWithCorral(<IncidentsPage />, api);
     const history = await screen.findByRole('table', { name: 'Incident history' });
     const row = within(history).getAllByRole('row')[1]!;
-    expect([...row.querySelectorAll('.badge')].map((b) => b.textContent)).toEqual([
-      'orphan',
-      'leaderless',
-      'runaway',
-    ]);
+    // Every flag, by its term, in the one table's words (issue 47: the page showed the terms).
+    const badges = [...row.querySelectorAll('.badge')];
+    expect(badges.map((b) => b.getAttribute('data-flag'))).toEqual(['orphan', 'leaderless', 'runaway']);
+    expect(badges.map((b) => b.textContent)).toEqual(['orphan', 'shell gone', 'runaway']);
     expect(row.textContent).toContain('(or earlier)');
   });
 

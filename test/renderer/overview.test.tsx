@@ -58,6 +58,11 @@ describe('overview', () => {
     const agent = screen.getByTestId('agent');
     expect(agent.getAttribute('data-agent')).toBe('claude-code');
     expect(within(agent).getByTestId('session').getAttribute('data-sid')).toBe('90');
+    // No agent session is known: the heading says so; the kernel's session number only in its tooltip,
+    // never as "session 90" where "session" means the agent's (issue 47).
+    const heading = within(agent).getByTestId('session');
+    expect(heading.textContent).toBe('no agent session known');
+    expect(heading.querySelector('td')!.getAttribute('title')).toBe('Unix session 90');
     const row = within(agent).getByRole('row', { name: /yes/ });
     expect(row.getAttribute('data-group-id')).toBe(orphaned.id);
     expect([...row.querySelectorAll('[data-flag]')].map((b) => b.textContent)).toEqual([

@@ -21,8 +21,8 @@ describe('provenance text', () => {
 
   it.each([
     ['/home/me/shop/web/app', '/home/me/shop', 'web/app'],
-    ['/home/me/shop', '/home/me/shop', '.'],
-    ['/home/me/shop', '/home/me/shop/', '.'],
+    ['/home/me/shop', '/home/me/shop', 'project root'],
+    ['/home/me/shop', '/home/me/shop/', 'project root'],
     ['/home/me/shopping/x', '/home/me/shop', '/home/me/shopping/x'],
     ['/tmp', null, '/tmp'],
   ])('cwdInProject(%j, %j) = %j', (cwd, project, shown) => {

@@ -163,7 +163,7 @@ describe('overview by agent and session', () => {
     expect(shop.textContent).not.toContain(SHOP.id);
     expect(within(shop).getByTestId('session-agent').textContent).toBe('agent alive');
     // The session's first leftover (the dev server, 12 minutes before the snapshot), not the agent.
-    expect(within(shop).getByTestId('session-age').textContent).toBe('first leftover 12m ago');
+    expect(within(shop).getByTestId('session-age').textContent).toMatch(/^first leftover 12m0\ds ago$/);
     expect(within(headings[1]!).getByTestId('session-agent').textContent).toBe('agent exited');
     expect(headings[1]!.textContent).toContain('blog');
 
@@ -195,7 +195,7 @@ describe('overview by agent and session', () => {
     expect(within(row).getByTestId('group-ports').textContent).toBe(':3000');
 
     const atRoot = screen.getAllByTestId('group-row').find((r) => r.dataset.groupId === watcher.id)!;
-    expect(within(atRoot).getByTestId('group-cwd').textContent).toBe('.');
+    expect(within(atRoot).getByTestId('group-cwd').textContent).toBe('project root');
     expect(within(atRoot).queryByTestId('tool-description')).toBeNull();
     expect(within(atRoot).queryByTestId('group-ports')).toBeNull();
     const outside = screen.getAllByTestId('group-row').find((r) => r.dataset.groupId === blogLeftover.id)!;

@@ -19,11 +19,18 @@ export function runCli(
     env = {},
     timeoutMs = 60_000,
     command = [process.execPath, TSX, CLI],
-  }: { env?: Record<string, string>; timeoutMs?: number; command?: string[] } = {},
+    stdin,
+  }: {
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    command?: string[];
+    /** What the CLI reads on stdin (a hook's payload); none when not given. */
+    stdin?: string;
+  } = {},
 ): Promise<CliResult> {
   const [file, ...prefix] = command;
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       file!,
       [...prefix, ...args],
       {
@@ -46,5 +53,6 @@ export function runCli(
         resolve({ code, stdout, stderr });
       },
     );
+    if (stdin !== undefined) child.stdin?.end(stdin);
   });
 }

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { DEFAULT_KEEP_MS, keptLabel } from '../../../shared/keep-duration';
-import { FLAG_MEANING } from '../../../shared/flag-words';
+import { FLAG_MEANING, flagWords } from '../../../shared/flag-words';
 import type { GroupView } from '../../../shared/model';
 import { sessionIdsOf } from '../../../shared/provenance-text';
 // The renderer's own wording: the same confirmation list and the same story as the UI.
@@ -398,7 +398,7 @@ function detailLines(
       h(
         Text,
         { key: `d-f-${flag}`, wrap: 'truncate' },
-        `  ${flag}: ${FLAG_MEANING[flag as keyof typeof FLAG_MEANING] ?? flag}`,
+        `  ${flagWords(flag)}: ${FLAG_MEANING[flag as keyof typeof FLAG_MEANING] ?? flag}`,
       ),
     );
   lines.push(

@@ -15,5 +15,5 @@ export function socketPathTooLong(path: string, platform: NodeJS.Platform = proc
   const bytes = Buffer.byteLength(path);
   const max = maxSocketPathBytes(platform);
   if (bytes <= max) return null;
-  return `the hook socket ${path} is ${bytes} bytes long, more than the ${max} a Unix socket address holds: set CORRAL_DATA_DIR to a shorter directory; meanwhile the command hooks fall back to the one-shot reader`;
+  return `the hook socket ${path} is ${bytes} bytes long, more than the ${max} a Unix socket address holds: set CORRAL_DATA_DIR to a shorter directory; meanwhile each hook call starts Corral on its own, which is slower`;
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { IncidentFilter } from '../../../shared/contract';
+import { flagWords } from '../../../shared/flag-words';
 import { INCIDENT_FLAGS, isIncidentFlag, parseHistoryTime } from '../../../shared/incident-filter';
 import { AGENT_NAMES } from '../../../shared/model';
 
@@ -97,7 +98,7 @@ export function IncidentFilters({ onChange }: { onChange: (filter: IncidentFilte
           <option value="">any</option>
           {INCIDENT_FLAGS.map((flag) => (
             <option key={flag} value={flag}>
-              {flag}
+              {flagWords(flag)}
             </option>
           ))}
         </select>

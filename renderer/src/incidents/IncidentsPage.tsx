@@ -8,6 +8,8 @@ import { formatBytes, formatCpuSeconds, formatDateTime, formatDuration } from '.
 import { useCorral, useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
 import { cpuBurnByAgent, cpuBurnByDay, type BurnRow } from './cpu-burn';
+import { Age } from '../shared-ui/Age';
+import { FlagBadges } from '../shared-ui/FlagBadges';
 import { IncidentFilters } from './IncidentFilters';
 import { PAGE_SIZE } from './page-size';
 import { incidentEndWords } from '../../../shared/end-words';
@@ -179,12 +181,8 @@ function IncidentTable({ incidents, filtered }: { incidents: Incident[]; filtere
               {incident.openedAtSource === 'noticed' ? ' (or earlier)' : ''}
             </td>
             <td data-label="Flags">
-              {/* One incident per leaked group: every flag it had, the first one first. */}
-              {incident.flags.map((flag) => (
-                <span key={flag} className={`badge badge-${flag}`}>
-                  {flag}
-                </span>
-              ))}
+              {/* One incident per leaked group: every flag it had, the first one first, in the table's words. */}
+              <FlagBadges flags={incident.flags.length > 0 ? incident.flags : [incident.kind]} />
               {incident.spawnStorm ? (
                 <span
                   className="spawn-storm-words"
@@ -218,7 +216,12 @@ function IncidentTable({ incidents, filtered }: { incidents: Incident[]; filtere
               </span>
             </td>
             <td data-label="Duration" className="num">
-              {incident.closedAt === null ? 'open' : formatDuration(incident.closedAt - incident.openedAt)}
+              {/* As `corral history` has it: an open incident's duration so far. */}
+              {incident.closedAt === null ? (
+                <Age since={incident.openedAt} />
+              ) : (
+                formatDuration(incident.closedAt - incident.openedAt)
+              )}
             </td>
             <td data-label="CPU" className="num">
               {formatCpuSeconds(incident.cpuSeconds)}

@@ -97,7 +97,10 @@ export function GroupTable({ compact, onStop, onStopAgentOrphans, onStopSession 
               />
             ) : (
               <tr key={session.key} className="session-row" data-testid="session" data-sid={session.sid}>
-                <td colSpan={columns}>session {session.sid}</td>
+                {/* No agent session is known: the kernel's session number only in the tooltip (the glossary's "Unix session"). */}
+                <td colSpan={columns} title={`Unix session ${session.sid}`}>
+                  no agent session known
+                </td>
               </tr>
             ),
             ...session.groups.map((group) => (

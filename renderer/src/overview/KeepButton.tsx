@@ -7,7 +7,7 @@ import { useCorral, useCorralApi } from '../store/store-context';
 /**
  * "Keep running" beside Stop: the user wants this group (a dev server they asked for). A kept group
  * keeps its flags but raises no notification and matches no policy stop; it is shown as
- * "kept, 3 h left" with an Unkeep. The core pushes the kept state in its next snapshot.
+ * "kept, 2h59m left" with an Unkeep. The core pushes the kept state in its next snapshot.
  */
 export function KeepButton({ group, compact }: { group: GroupView; compact: boolean }) {
   const api = useCorralApi();

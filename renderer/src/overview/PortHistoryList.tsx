@@ -2,7 +2,6 @@ import type { GroupView } from '../../../shared/model';
 import { holdingWhen, portDrift, portHistoryUpTo } from '../../../shared/port-history';
 import { projectName, shortSessionId } from '../../../shared/provenance-text';
 import { visibleText } from '../../../shared/visible-text';
-import { formatDuration } from '../shared-ui/format';
 import { useCorral } from '../store/store-context';
 import { useRecentIncidents } from './recent-incidents';
 
@@ -13,8 +12,7 @@ const SHOWN = 3;
  */
 export function PortHistoryList({ group, ports }: { group: GroupView; ports: readonly number[] }) {
   const incidents = useRecentIncidents();
-  // Minutes are enough for "2 h ago": the row is not drawn again every second.
-  const now = useCorral((s) => Math.floor(s.now / 60_000) * 60_000);
+  const now = useCorral((s) => s.now);
   if (incidents.length === 0 || ports.length === 0) return null;
   const top = Math.max(...ports);
   const history = portHistoryUpTo(incidents, top, now).filter((h) => h.groupId !== group.id);
@@ -39,7 +37,7 @@ export function PortHistoryList({ group, ports }: { group: GroupView; ports: rea
             <span className="port">:{h.port}</span>
             {h.sessionId ? ` session ${visibleText(shortSessionId(h.sessionId, sessions))}` : ''}
             {h.project ? ` · ${visibleText(projectName(h.project) ?? h.project)}` : ''} ·{' '}
-            {holdingWhen(h, now, formatDuration)} · {visibleText(h.command)}
+            {holdingWhen(h, now)} · {visibleText(h.command)}
           </li>
         ))}
       </ul>

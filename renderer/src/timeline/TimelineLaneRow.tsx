@@ -104,7 +104,7 @@ export const TimelineLaneRow = memo(function TimelineLaneRow({
             width={unseenGeometry.width}
             height={BAR_HEIGHT}
           >
-            <title>Not observed: the process ran before Corral saw it</title>
+            <title>Before Corral saw it: the process ran, but Corral was not watching yet</title>
           </rect>
         ) : null}
         {lane.segments.map((segment, i) => {

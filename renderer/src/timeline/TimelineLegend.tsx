@@ -14,7 +14,7 @@ export function TimelineLegend() {
         <svg className="swatch" width="12" height="10" aria-hidden="true">
           <rect className="segment-not-observed" width="12" height="10" />
         </svg>{' '}
-        not observed
+        before Corral saw it
       </li>
       <li>▼ signal</li>
       <li>◆ leader exit</li>

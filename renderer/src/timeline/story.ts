@@ -105,7 +105,11 @@ export function timelineSummary(timeline: GroupTimeline, now: number): string {
     parts.push(`was runaway at ${formatClock(Math.min(...runaway.map((s) => s.from)))}`);
   const burned = lanes.reduce((sum, l) => sum + (l.cpuSeconds ?? 0), 0);
   parts.push(`CPU burned ${formatCpuSeconds(burned)}`);
-  const signals = lanes.flatMap((l) => l.markers.filter((m) => m.kind === 'signal'));
+  // The SIGCONT that follows each SIGTERM (so stopped members can act on it) is kernel detail: its
+  // marker's tooltip shows it; the story a newcomer reads does not.
+  const signals = lanes.flatMap((l) =>
+    l.markers.filter((m) => m.kind === 'signal' && !m.label.startsWith('SIGCONT')),
+  );
   if (signals.length > 0) {
     const inOrder = [...signals].sort((a, b) => a.at - b.at);
     const first = inOrder[0]!;
