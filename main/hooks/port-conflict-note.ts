@@ -1,4 +1,4 @@
-import type { PortListener } from '../core/sampling/linux/port-listeners';
+import type { PortListener } from '../core/sampling/hook-sampler';
 import { portsInUse } from './port-in-use';
 import { quoteAsData } from './quote-as-data';
 import { toolCommandText, toolOutputText } from './tool-output-text';

@@ -3,7 +3,7 @@ import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
-import type { PortListener } from '../core/sampling/linux/port-listeners';
+import type { PortListener } from '../core/sampling/hook-sampler';
 import type { ProcessRecord } from '../core/model/process-record';
 import type { EndedSessions } from '../core/analysis/session-ended';
 import type { PortHolderGroup } from './port-conflict-note';

@@ -5,18 +5,9 @@ import { readIdentity } from './process-identity';
 import { parseStat, type StatFields } from './stat-parser';
 import { procRecord, type ProcUnits } from './proc-record';
 import type { ProcessRecord } from '../../model/process-record';
-import type { ProcessSampler } from '../process-sampler';
+import type { HookSampler } from '../hook-sampler';
 import { listProcPids } from './list-proc-pids';
 import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
-
-/** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
-export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'> & {
-  /**
-   * A process's start (ProcessRecord.startKey) from its stat alone, null when sampleSome would find no
-   * process there (gone, a thread, unreadable): the cheap look for walking down the pid counter.
-   */
-  startKeyOf?(pid: number): number | null;
-};
 
 /**
  * The hook's own one-shot /proc reader (Linux). The monitor's LinuxSampler keeps descriptors open

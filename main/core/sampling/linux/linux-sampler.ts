@@ -23,7 +23,7 @@ import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
-import { readInExecWindow } from './exec-window';
+import { readInExecWindow } from '../../analysis/exec-window';
 import { keepText, readIdentity, sameText, ttyOf, type IdentityCache } from './process-identity';
 import { runDelayMs, SchedstatProbe } from './schedstat-probe';
 import { parseStat, statState } from './stat-parser';
