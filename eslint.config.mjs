@@ -19,6 +19,10 @@ const NO_SPAWN = rule(
   '^(node:)?child_process$',
   'the monitor watches and decides; it starts no process (actions/ and os/ do)',
 );
+const PAST_HOOK_SAMPLER = rule(
+  '/sampling/(linux|darwin)/',
+  'hooks read the system through sampling/hook-sampler.ts (the service through service-hook-reads.ts)',
+);
 /** Ways around the import rules above: each would import without an import declaration they check. */
 const SIDE_DOORS = [
   {
@@ -102,6 +106,7 @@ export default tseslint.config(
   },
   layer(['main/electron/**', 'preload/**'], []),
   layer(['main/core/monitor/**'], [NO_ELECTRON, NO_SPAWN]),
+  layer(['main/hooks/**', 'main/core/hooks-setup/**'], [NO_ELECTRON, PAST_HOOK_SAMPLER]),
   layer(['main/core/analysis/**', 'main/core/model/**'], [NO_ELECTRON, PURE]),
   layer(['shared/**', 'renderer/**/*.{ts,tsx}'], [NO_ELECTRON, NODE]),
   layer(['preload/**'], [NODE]),

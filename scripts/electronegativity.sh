@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Doyensec's Electronegativity over the Electron code and the renderer page. Any finding fails the
-# run, except four that only ask a human to review what they found, and were reviewed (docs/building.md,
+# run, except four that only ask a human to review what they found, and were reviewed (docs/electron-security.md,
 # "Electron security"):
 #   PRELOAD_JS_CHECK  the preload exposes named functions only, never ipcRenderer
 #   CSP_GLOBAL_CHECK  the CSP is set, in a header and in index.html's meta tag

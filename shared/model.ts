@@ -13,7 +13,7 @@ export { AGENT_NAMES, type BuiltinAgentName } from './agents';
 export type ProcessFlag = 'orphan' | 'runaway' | 'held-pipe' | 'escaped';
 /**
  * Flags on a whole group. `session-ended`: a member belongs to an agent session that its SessionEnd
- * hook reported as ended (main/hooks/ended-sessions.ts). `memory-hog`: its memory stayed above
+ * hook reported as ended (main/core/storage/ended-sessions.ts). `memory-hog`: its memory stayed above
  * `memory.groupMegabytes` for `memory.windowSeconds`. `spawn-storm`: it started more than
  * `spawnStorm.birthsPerMinute` processes a minute (or one command line more than
  * `spawnStorm.repeatsPerMinute` times) for `spawnStorm.windowSeconds`, or its live members kept growing

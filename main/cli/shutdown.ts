@@ -6,7 +6,7 @@ export const SHUTDOWN_DEADLINE_MS = 5000;
  * shutdown is bounded: should that stop never settle (a socket that does not close, a teardown that
  * hangs), the process exits at SHUTDOWN_DEADLINE_MS all the same, and at once on a second signal.
  * The timer is unref'd: a stop that ends in time lets the process end as soon as it is done. (The main
- * thread never waits on a file: agents' files are opened non-blocking, sampling/untrusted-file.ts, so
+ * thread never waits on a file: agents' files are opened non-blocking, files/untrusted-file.ts, so
  * the signal is always seen.)
  */
 export function untilSignalled(command: string): Promise<NodeJS.Signals> {

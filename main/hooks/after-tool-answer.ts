@@ -1,6 +1,6 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgentSpec } from '../core/hooks-setup/hook-agents';
-import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
+import { listeningTcpPorts } from '../core/sampling/hook-sampler';
 import { findLeftovers } from './find-leftovers';
 import { afterToolOutput, leftoverGroups, leftoverNote, type KnownGroupId } from './leftover-note';
 import { portNote } from './port-note';

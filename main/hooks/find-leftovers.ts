@@ -1,6 +1,6 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgentSpec } from '../core/hooks-setup/hook-agents';
-import { recordInExecWindow } from '../core/sampling/linux/exec-window';
+import { recordInExecWindow } from '../core/analysis/exec-window';
 
 export interface LeftoverQuery {
   spec: HookAgentSpec;

@@ -1,6 +1,6 @@
 import type { ProcessRecord } from '../core/model/process-record';
 import type { HookAgent, HookAgentSpec } from '../core/hooks-setup/hook-agents';
-import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
+import type { HookSampler } from '../core/sampling/hook-sampler';
 import { answerAfterTool, type AfterToolCall } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import type { KnownGroupId } from './leftover-note';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HOOK_MARKER_KEYS, isHookAgent } from '../core/hooks-setup/hook-agents';
 import { resolveDataDir } from '../core/storage/data-dir';
 import { appendOwnFile, ensureOwnDataDir } from '../core/storage/own-data-dir';
-import { HookProcReader, type HookSampler } from '../core/sampling/linux/hook-proc-reader';
+import { createHookSampler } from '../core/sampling/hook-sampler';
 import { runHook } from './run-hook';
 import { onlyAdditionalContext } from './hook-output';
 
@@ -18,13 +18,6 @@ function logError(dataDir: string, text: string): void {
   } catch {
     // Nowhere left to report (or a data directory refused: nothing is written there); the agent must still go on.
   }
-}
-
-/** Linux: the hook's own light /proc reader. Elsewhere the platform's sampler, loaded only then. */
-async function hookSampler(): Promise<HookSampler> {
-  if (process.platform === 'linux') return new HookProcReader(HOOK_MARKER_KEYS);
-  const { createSampler } = await import('../core/sampling/create-sampler');
-  return createSampler({ markerKeys: HOOK_MARKER_KEYS });
 }
 
 /**
@@ -41,7 +34,7 @@ export async function runHookProcess(args: string[], out: (text: string) => void
       throw new Error(`expected: ${HOOK_USAGE}; got: ${args.join(' ')}`);
     }
     const stdin = readFileSync(0, 'utf8');
-    const sampler = await hookSampler();
+    const sampler = await createHookSampler(HOOK_MARKER_KEYS);
     const text = onlyAdditionalContext(
       runHook(agent, event, stdin, { dataDir, sampler, pid: process.pid, now: Date.now() }),
     );

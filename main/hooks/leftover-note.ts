@@ -2,7 +2,7 @@ import { commandThatMatters } from '../../shared/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import type { ProcessRecord } from '../core/model/process-record';
-import { recordInExecWindow } from '../core/sampling/linux/exec-window';
+import { recordInExecWindow } from '../core/analysis/exec-window';
 import { quoteAsData } from './quote-as-data';
 
 export interface LeftoverGroup {

@@ -1,5 +1,5 @@
 import type { ProcessRecord } from '../core/model/process-record';
-import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
+import type { HookSampler } from '../core/sampling/hook-sampler';
 
 /** Beyond this many pids probed downwards, listing the whole table is cheaper. */
 const MAX_PROBES = 20_000;

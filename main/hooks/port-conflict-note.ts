@@ -1,5 +1,5 @@
 import { formatDuration } from '../../shared/format';
-import type { PortListener } from '../core/sampling/linux/port-listeners';
+import type { PortListener } from '../core/sampling/hook-sampler';
 import { portsInUse } from './port-in-use';
 import { shortSessionId } from '../../shared/provenance-text';
 import { quoteAsData } from './quote-as-data';

@@ -2,7 +2,7 @@ import { commandThatMatters } from '../../shared/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import { AGENT_PID_MARKERS, HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';
-import type { PortListener } from '../core/sampling/linux/port-listeners';
+import type { PortListener } from '../core/sampling/hook-sampler';
 import type { ProcessRecord } from '../core/model/process-record';
 import type { EndedSessions } from '../core/analysis/session-ended';
 import type { PortHolderGroup } from './port-conflict-note';

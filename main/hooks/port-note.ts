@@ -1,5 +1,4 @@
-import { portListeners } from '../core/sampling/linux/port-listeners';
-import { readCwds } from '../core/sampling/linux/proc-cwd';
+import { cwdOf, portListeners } from '../core/sampling/hook-sampler';
 import { loadEndedSessions } from '../core/storage/ended-sessions';
 import { portConflictNote, portsNamedIn } from './port-conflict-note';
 import { portHolderGroups } from './port-holder-groups';
@@ -20,11 +19,6 @@ export function portNote(payload: unknown, ctx: HookContext): string {
   const listeners = portListeners(ports, { deadline: ctx.now + LOOK_BUDGET_MS });
   const holding = [...listeners.values()].some((l) => l.pids.length > 0);
   const records = holding ? ctx.sampler.sampleSome(ctx.sampler.listPids()) : [];
-  const groups = portHolderGroups(
-    listeners,
-    records,
-    loadEndedSessions(ctx.dataDir),
-    (pid) => readCwds([pid]).get(pid) ?? null,
-  );
+  const groups = portHolderGroups(listeners, records, loadEndedSessions(ctx.dataDir), cwdOf);
   return portConflictNote(payload, listeners, groups, ctx.now);
 }

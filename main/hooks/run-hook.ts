@@ -1,5 +1,5 @@
 import type { ProcessRecord } from '../core/model/process-record';
-import type { HookSampler } from '../core/sampling/linux/hook-proc-reader';
+import type { HookSampler } from '../core/sampling/hook-sampler';
 import type { HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { answerAfterTool } from './after-tool-answer';

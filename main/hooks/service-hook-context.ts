@@ -1,12 +1,7 @@
 import { AgentMatcher } from '../core/analysis/agent-matcher';
 import { BUILTIN_SIGNATURES } from '../core/analysis/signatures';
 import { HOOK_MARKER_KEYS } from '../core/hooks-setup/hook-agents';
-import { AT_CLKTCK, auxvValue } from '../core/sampling/linux/auxv';
-import { listeningTcpPorts } from '../core/sampling/linux/listening-ports';
-import { readPidMax, uptimeMsOf } from '../core/sampling/linux/pid-counter';
-import { readTcpListenerPorts } from '../core/sampling/linux/tcp-listener-diag';
-import { HookProcReader } from '../core/sampling/linux/hook-proc-reader';
-import { ProcFileReader } from '../core/sampling/linux/proc-files';
+import { serviceHookReads } from '../core/sampling/service-hook-reads';
 import type { PidCounterFeed } from '../core/sampling/pid-counter-feed';
 import type { ServiceHookContext } from './hook-answer';
 import type { KnownGroupId } from './leftover-note';
@@ -37,15 +32,14 @@ export function serviceHookContextFactory(
   wiring: ServiceHookWiring = {},
 ): (() => ServiceHookContext) | null {
   if (process.platform !== 'linux') return null;
-  const sampler = new HookProcReader(HOOK_MARKER_KEYS, procRoot);
-  const tickMs = 1000 / (auxvValue(AT_CLKTCK) ?? 100);
-  const pidMax = readPidMax(procRoot);
+  const reads = serviceHookReads(HOOK_MARKER_KEYS, procRoot);
+  const { sampler, tickMs, pidMax, tcpPorts } = reads;
   const matcher = new AgentMatcher(BUILTIN_SIGNATURES);
   const isAgent: ServiceHookContext['isAgent'] = (r) => matcher.agentOf(r) !== null;
   const lastAnswered = new Map<string, number>();
   const feed = wiring.monitorReadings;
   const pidReadings = new PidCounterReadings(PID_READING_MAX_AGE_MS / tickMs, feed ? { feed, tickMs } : null);
-  const uptimeMs = wiring.uptimeMs ?? procUptimeMs(procRoot);
+  const uptimeMs = wiring.uptimeMs ?? reads.uptimeMs;
   const readTicks = (): number => Math.floor(uptimeMs() / tickMs);
   // The counter first, then the clock: every pid at or below the counter was handed out by that tick.
   // The monitor's clock between the two places its readings on the tick clock (PidCounterReadings).
@@ -57,9 +51,6 @@ export function serviceHookContextFactory(
     return ticks;
   };
   noteReading();
-  // A leftover's listeners in this namespace from one sock_diag dump of listeners, not the TCP tables.
-  const tcpPorts = (pids: number[]): Map<number, number[]> =>
-    listeningTcpPorts(pids, procRoot, readTcpListenerPorts);
   return () => {
     const nowTicks = noteReading();
     return {
@@ -75,17 +66,5 @@ export function serviceHookContextFactory(
       tcpPorts,
       knownGroupId: wiring.knownGroupId,
     };
-  };
-}
-
-/** /proc/uptime in milliseconds, read through one kept reader. */
-function procUptimeMs(procRoot: string): () => number {
-  const uptime = new ProcFileReader();
-  return () => {
-    const read = uptime.read(`${procRoot}/uptime`, { singleShot: true });
-    if (!read) throw new Error(`cannot read ${procRoot}/uptime`);
-    const ms = uptimeMsOf(uptime.bytes.toString('latin1', 0, read.length));
-    if (ms === null) throw new Error(`${procRoot}/uptime is not a number`);
-    return ms;
   };
 }

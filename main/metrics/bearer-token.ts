@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isRefusal, readUntrustedFile } from '../core/sampling/untrusted-file';
+import { isRefusal, readUntrustedFile } from '../core/files/untrusted-file';
 import { UsageError } from '../common/usage-error';
 
 /** Short tokens can be guessed by anyone who can reach the port. */

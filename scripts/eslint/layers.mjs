@@ -22,10 +22,11 @@ export const LAYERS = {
   [`${CORE}/analysis`]: ['shared', ...core('model')],
   [`${CORE}/os`]: ['shared'],
   [`${CORE}/host`]: ['shared'],
+  [`${CORE}/files`]: ['shared'],
   [`${CORE}/sampling`]: ['shared', ...core('model', 'analysis', 'os')],
   [`${CORE}/config`]: ['shared', ...core('analysis')],
-  [`${CORE}/storage`]: ['shared', ...core('model', 'analysis', 'sampling')],
-  [`${CORE}/provenance`]: ['shared', ...core('model', 'analysis', 'sampling')],
+  [`${CORE}/storage`]: ['shared', ...core('model', 'analysis', 'files')],
+  [`${CORE}/provenance`]: ['shared', ...core('model', 'analysis', 'files', 'sampling')],
   // The monitor's rooms (ARCHITECTURE.md): the table of what is tracked, the incidents recorded of it,
   // the checks over both, when to look (schedule), the views built of it; monitor.ts runs them all.
   [MONITOR]: [...BELOW_MONITOR, ...rooms('table', 'incidents', 'checks', 'schedule', 'views')],
@@ -38,12 +39,23 @@ export const LAYERS = {
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
   [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
   // storage: the hook endpoint and client are written in the user's own data directory (own-data-dir.ts).
-  [`${CORE}/hooks-setup`]: ['shared', ...core('analysis', 'sampling', 'storage')],
+  [`${CORE}/hooks-setup`]: ['shared', ...core('analysis', 'files', 'sampling', 'storage')],
   [`${CORE}/user-service`]: ['shared', ...core('hooks-setup')],
   // The service (service.ts, create-service.ts, service-requests.ts) assembles the core's parts.
   [CORE]: [
     'shared',
-    ...core('model', 'analysis', 'os', 'host', 'sampling', 'config', 'storage', 'provenance', 'monitor'),
+    ...core(
+      'model',
+      'analysis',
+      'os',
+      'host',
+      'files',
+      'sampling',
+      'config',
+      'storage',
+      'provenance',
+      'monitor',
+    ),
     ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
     ...rooms('views'),
   ],
@@ -53,7 +65,7 @@ export const LAYERS = {
   'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],
   'main/transport': ['shared', CORE],
   'main/hooks': ['shared', ...core('model', 'analysis', 'sampling', 'storage', 'hooks-setup')],
-  'main/metrics': ['shared', 'main/common', CORE, ...core('sampling')],
+  'main/metrics': ['shared', 'main/common', CORE, ...core('files')],
   'main/serve': ['shared', 'main/common', 'main/transport', CORE],
   // The watch UI shows a stop and a timeline in the renderer's words (renderer/src/stop, timeline).
   'main/cli': [

@@ -5,6 +5,8 @@ import type { ProcessRecord } from '../../main/core/model/process-record';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import type { GroupView, ProcessFlag } from '../../shared/model';
 import { makeGroup } from '../transport/fake-corral-service';
+import { spawnGroup, type SpawnedGroup } from '../support/spawned-groups';
+import { waitFor } from '../support/wait-for';
 
 export const newSampler = (): LinuxSampler => new LinuxSampler({ markerKeys: new Set() });
 
@@ -65,4 +67,20 @@ export function groupViewFor(
     processes: members.map((r) => toProcessView(r, { cpuPercent: null, flags })),
     ...extra,
   });
+}
+
+/** A real leftover (a `tail` in a group of its own) and its view, as a service's snapshot would show it. */
+export async function spawnedGroupView(
+  extra: Partial<GroupView> = {},
+  flags: ProcessFlag[] = ['orphan'],
+): Promise<{ leftover: SpawnedGroup; view: GroupView }> {
+  const leftover = spawnGroup('echo ok > "$DIR/ready"; exec tail -f /dev/null');
+  await leftover.ready('ready');
+  const sampler = newSampler();
+  try {
+    await waitFor("tail to be exec'd", () => sampler.readOne(leftover.pid)?.name === 'tail');
+    return { leftover, view: groupViewFor(sampler, leftover.pgid, extra, flags) };
+  } finally {
+    sampler.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
 import { CLI_ENV, psGroups } from '../provenance/live-support';
 import {
@@ -15,15 +15,15 @@ import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { runCli } from '../support/run-cli';
 import { tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 const skip = claudeCodeSkipReason();
-if (skip) console.warn(`[skipped] Claude Code --bg end-to-end test: ${skip}`);
-else console.info(`[agent] ${claudeCodeVersionLine()}`);
+if (!skip) console.info(`[agent] ${claudeCodeVersionLine()}`);
 
 const isSpare = (argv: readonly string[]): boolean => argv.includes('--bg-spare');
 const isService = (argv: readonly string[]): boolean => argv[1] === 'daemon' && argv[2] === 'run';
 
-describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`, () => {
+describeUnless(skip)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`, () => {
   it('one service entry, its session under it, no spare as an agent, the leak attributed to the session and its call', async () => {
     const cwd = realpathSync(tempDirForTest('corral-bg-cwd-'));
     const { home } = makeClaudeHome();

@@ -3,11 +3,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { CODEX_VERSION, codexSkipReason, runCodex } from '../support/codex-cli';
 import { startFakeResponsesApi, type FakeResponsesApi } from '../support/fake-responses-api';
 import { trackGroupsOfRun } from '../support/claude-code';
 import { removeDir } from '../support/spawned-groups';
+import { describeUnless } from '../support/skip';
 
 // The hooks run this checkout's built CLI (npm run build; npm test builds first).
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -15,8 +16,7 @@ const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.
 const skip =
   codexSkipReason() ??
   (existsSync(BUILT_CLI) ? undefined : `the built CLI ${BUILT_CLI} is missing (run npm run build)`);
-if (skip) console.warn(`[skipped] Codex hooks end-to-end test: ${skip}`);
-else console.info(`[agent] Codex CLI ${CODEX_VERSION}`);
+if (!skip) console.info(`[agent] Codex CLI ${CODEX_VERSION}`);
 
 const dirs: string[] = [];
 let api: FakeResponsesApi | undefined;
@@ -26,7 +26,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-describe.skipIf(skip !== undefined)(
+describeUnless(skip)(
   `Codex CLI ${CODEX_VERSION} with Corral hooks (real CLI, fake Responses API)`,
   { timeout: 180_000 },
   () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { TeardownResult } from '../../shared/model';
 import { startFakeGeminiApi, type FakeGeminiApi } from '../support/fake-gemini-api';
 import { GEMINI_CLI, makeAgentHome, nodeCliSkipReason, runNodeCli } from '../support/node-agent-clis';
@@ -11,13 +11,13 @@ import { runCli } from '../support/run-cli';
 import { removeDir } from '../support/spawned-groups';
 import { trackGroupsOfRun } from '../support/claude-code';
 import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from '../provenance/live-support';
+import { describeUnless } from '../support/skip';
 
 // The hooks run this checkout's built CLI (npm run build; npm test builds first).
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 
 const skip = nodeCliSkipReason(GEMINI_CLI);
-if (skip) console.warn(`[skipped] Gemini CLI end-to-end tests: ${skip}`);
-else console.info(`[agent] Gemini CLI ${GEMINI_CLI.version} (${process.execPath} ${process.version})`);
+if (!skip) console.info(`[agent] Gemini CLI ${GEMINI_CLI.version} (${process.execPath} ${process.version})`);
 
 const dirs: string[] = [];
 let api: FakeGeminiApi | undefined;
@@ -85,7 +85,7 @@ async function runGemini(options: {
   return { run, api, after: after! };
 }
 
-describe.skipIf(skip !== undefined)(
+describeUnless(skip)(
   `Gemini CLI ${GEMINI_CLI.version} (real CLI, fake generateContent API)`,
   { timeout: 180_000 },
   () => {

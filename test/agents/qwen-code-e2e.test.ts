@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { TeardownResult } from '../../shared/model';
 import {
   startFakeChatCompletionsApi,
@@ -14,13 +14,13 @@ import { runCli } from '../support/run-cli';
 import { removeDir } from '../support/spawned-groups';
 import { trackGroupsOfRun } from '../support/claude-code';
 import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from '../provenance/live-support';
+import { describeUnless } from '../support/skip';
 
 // The hooks run this checkout's built CLI (npm run build; npm test builds first).
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
 
 const skip = nodeCliSkipReason(QWEN_CODE);
-if (skip) console.warn(`[skipped] Qwen Code end-to-end tests: ${skip}`);
-else console.info(`[agent] Qwen Code ${QWEN_CODE.version} (${process.execPath} ${process.version})`);
+if (!skip) console.info(`[agent] Qwen Code ${QWEN_CODE.version} (${process.execPath} ${process.version})`);
 
 const dirs: string[] = [];
 let api: FakeChatCompletionsApi | undefined;
@@ -71,7 +71,7 @@ async function runQwen(options: {
   return { run, api, after: after! };
 }
 
-describe.skipIf(skip !== undefined)(
+describeUnless(skip)(
   `Qwen Code ${QWEN_CODE.version} (real CLI, fake Chat Completions API)`,
   { timeout: 180_000 },
   () => {

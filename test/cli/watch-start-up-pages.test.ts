@@ -5,10 +5,11 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { START_UP_SETTLED_MS } from '../../main/core/release-start-up-pages';
 import { cleanEnv, removeCreatedGroups, removeDir, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 const LAUNCHER = fileURLToPath(new URL('../../bin/corral.mjs', import.meta.url));
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -18,7 +19,6 @@ const reason =
     : !existsSync(BUILT_CLI)
       ? `${BUILT_CLI} is missing (npm run build)`
       : undefined;
-if (reason) console.warn(`[skipped] watch start-up pages test: ${reason}`);
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -35,7 +35,7 @@ function rssFileKb(pid: number): number | undefined {
   }
 }
 
-describe.skipIf(reason !== undefined)('corral watch after start-up', () => {
+describeUnless(reason)('corral watch after start-up', () => {
   it('holds well under half the file-backed pages it started with, and still stops cleanly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'corral-start-up-pages-'));
     dirs.push(dir);

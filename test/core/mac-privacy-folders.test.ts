@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inMacPrivacyFolder } from '../../main/core/sampling/mac-privacy-folders';
+import { inMacPrivacyFolder } from '../../main/core/files/mac-privacy-folders';
 
 const home = '/Users/ada';
 

@@ -26,7 +26,7 @@ import {
   openUntrustedFile,
   readRange,
   readUntrustedFile,
-} from '../../main/core/sampling/untrusted-file';
+} from '../../main/core/files/untrusted-file';
 
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const READER = fileURLToPath(new URL('../fixtures/read-untrusted.ts', import.meta.url));

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createCorralMetrics, CORRAL_METRIC_NAMES } from '../../main/metrics/corral-metrics';
 import { dashboardExprs, metricNamesIn } from './promql-names';
 import { tempDirForTest } from '../support/spawned-groups';
+import { describeUnless } from '../support/skip';
 
 const root = resolve(__dirname, '../..');
 const deploy = join(root, 'deploy');
@@ -28,9 +29,8 @@ async function exportedNames(): Promise<Set<string>> {
 const promtoolSkip = has('promtool')
   ? null
   : "promtool is not installed (Debian's prometheus package: bash scripts/install-test-deps.sh)";
-if (promtoolSkip) console.log(`deploy-files.test.ts: promtool checks skipped, ${promtoolSkip}`);
 
-describe.skipIf(promtoolSkip !== null)('deploy/prometheus, checked by promtool', () => {
+describeUnless(promtoolSkip)('deploy/prometheus, checked by promtool', () => {
   it('the alerting rules load', () => {
     const out = execFileSync('promtool', ['check', 'rules', join(deploy, 'prometheus/corral-alerts.yml')], {
       encoding: 'utf8',

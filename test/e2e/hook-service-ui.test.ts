@@ -9,13 +9,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { probeHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint-probe';
 import { runCli } from '../support/run-cli';
 import { startServe } from '../support/serve-process';
 import { noHorizontalScroll, withinWidth } from '../support/page-fit';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 const ARTIFACTS = 'test-artifacts';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
@@ -28,7 +29,6 @@ const reason =
     : !existsSync(BUILT_CLI)
       ? `${BUILT_CLI} is missing (npm run build)`
       : undefined;
-if (reason) console.warn(`[skipped] hook service UI test: ${reason}`);
 
 let browser: Browser;
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -65,7 +65,7 @@ async function listenAt(
   return close;
 }
 
-describe.skipIf(reason !== undefined)("the Hooks section's hook service, in real Chromium", () => {
+describeUnless(reason)("the Hooks section's hook service, in real Chromium", () => {
   it('shows who answers the hooks, in plain words, for every state the probe tells', async () => {
     const serve = await startServe({ pollIntervalMs: 500 });
     cleanups.push(() => serve.stop());

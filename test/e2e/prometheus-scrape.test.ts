@@ -4,12 +4,13 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { FakeAgent } from '../support/fake-agent';
 import { startMetricsProcess } from '../support/metrics-process';
 import { tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { dashboardExprs, withGrafanaVariables } from '../deploy/promql-names';
+import { describeUnless } from '../support/skip';
 
 const root = resolve(__dirname, '../..');
 const PROMETHEUS = '/usr/bin/prometheus';
@@ -18,7 +19,6 @@ const skipReason = !existsSync(PROMETHEUS)
   : !existsSync(join(root, 'out/main/corral.js'))
     ? 'the CLI is not built (run npm run build)'
     : null;
-if (skipReason) console.log(`prometheus-scrape.test.ts: skipped, ${skipReason}`);
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -100,7 +100,7 @@ async function startPrometheus(targetPort: number) {
   };
 }
 
-describe.skipIf(skipReason !== null)('a real Prometheus scraping corral metrics', () => {
+describeUnless(skipReason)('a real Prometheus scraping corral metrics', () => {
   it('sees a leaked busy loop flagged orphan and its leftover CPU grow, through the HTTP API', async () => {
     const corral = await startMetricsProcess(['--port', '0'], {
       config: { pollIntervalMs: 250, runaway: { cpuPercent: 10, windowSeconds: 1 } },

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeHeldPipe } from '../../main/core/analysis/held-pipes/describe-held-pipe';
 import { findHeldPipes } from '../../main/core/sampling/linux/find-held-pipes';
-import { procLabel } from '../../main/core/sampling/linux/proc-label';
+import { commandOf } from '../../main/core/analysis/grouping';
+import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive } from '../support/proc';
 import { spawnGroup, trackGroup } from '../support/spawned-groups';
@@ -11,6 +12,14 @@ import { waitFor } from '../support/wait-for';
 /** Live members of the tool call's group (pgid = wrapper pid) once the wrapper is gone. */
 function survivors(pgid: number): number[] {
   return groupMembers(pgid).map((s) => s.pid);
+}
+
+/** A process's command as the monitor names it in a held pipe's description (held-pipe-check.ts). */
+function commandOfPid(pid: number): string | null {
+  const s = new LinuxSampler({ markerKeys: new Set() });
+  const r = s.readOne(pid);
+  s.close();
+  return r ? commandOf(r) : null;
 }
 
 function comm(pid: number): string {
@@ -35,7 +44,7 @@ describe('findHeldPipes on a Node-based agent (seed 2: stdout is a socketpair)',
       [sleepPid, 1, 'socket', agent.pid],
       [sleepPid, 2, 'socket', agent.pid],
     ]);
-    expect(describeHeldPipe(held[0]!, procLabel)).toMatch(
+    expect(describeHeldPipe(held[0]!, commandOfPid)).toMatch(
       new RegExp(
         `^socket:\\[\\d+\\] fd 1 of pid ${sleepPid} \\(sleep 30\\) → read by pid ${agent.pid} \\(claude\\)$`,
       ),
@@ -92,8 +101,8 @@ describe('findHeldPipes on an agent that reads through a real pipe', () => {
         readerFd: expect.any(Number),
       },
     ]);
-    expect(describeHeldPipe(held[0]!, procLabel)).toBe(
-      `pipe:[${held[0]!.inode}] fd 1 of pid ${sleepPid} (sleep 30) → read by pid ${agent.pid} (${procLabel(agent.pid)})`,
+    expect(describeHeldPipe(held[0]!, commandOfPid)).toBe(
+      `pipe:[${held[0]!.inode}] fd 1 of pid ${sleepPid} (sleep 30) → read by pid ${agent.pid} (${commandOfPid(agent.pid)})`,
     );
 
     process.kill(-wrapperPid, 'SIGKILL');

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS } from '../../main/core/hooks-setup/hook-agents';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
@@ -15,9 +15,9 @@ import {
 } from '../support/claude-code';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { removeDir } from '../support/spawned-groups';
+import { describeUnless } from '../support/skip';
 
 const reason = claudeWithBuiltCliSkipReason();
-if (reason) console.warn(`[skipped] Claude Code end-to-end hooks test: ${reason}`);
 
 const dirs: string[] = [];
 let api: FakeMessagesApi | undefined;
@@ -93,7 +93,7 @@ async function oneTurn(
   return { leftoverPid: Number(m![1]), nextRequest: JSON.stringify(after.body), data };
 }
 
-describe.skipIf(reason !== undefined)(
+describeUnless(reason)(
   `Claude Code ${CLAUDE_CODE_VERSION} with Corral hooks (real CLI, fake API)`,
   { timeout: 180_000 },
   () => {

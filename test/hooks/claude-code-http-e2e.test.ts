@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ensureHookEndpoint, HOOK_TOKEN_HEADER } from '../../main/core/hooks-setup/hook-endpoint';
 import { installHooks } from '../../main/core/hooks-setup/hooks-setup';
 import {
@@ -19,11 +19,11 @@ import { startWorkerService } from '../../main/core/worker/worker-service';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { waitFor } from '../support/wait-for';
 import { cleanEnv, removeDir, trackGroup } from '../support/spawned-groups';
+import { describeUnless } from '../support/skip';
 
 const reason = claudeWithBuiltCliSkipReason(
   'the service answers hooks on Linux (elsewhere they run one-shot)',
 );
-if (reason) console.warn(`[skipped] Claude Code http hooks end-to-end test: ${reason}`);
 // The desktop app's core and hook server, built beside the CLI by npm run build.
 const WORKER_ENTRY = fileURLToPath(new URL('../../out/main/service-worker.js', import.meta.url));
 
@@ -176,7 +176,7 @@ async function oneTurn(s: Setup): Promise<{ leftoverPid: number; nextRequest: st
   return { leftoverPid: Number(m![1]), nextRequest: JSON.stringify(after.body), ms };
 }
 
-describe.skipIf(reason !== undefined)(
+describeUnless(reason)(
   `Claude Code ${CLAUDE_CODE_VERSION} with Corral's http hooks answered by a running Corral (real CLI, fake API)`,
   { timeout: 240_000 },
   () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import {
   CLAUDE_CODE_VERSION,
   BUILT_CLI,
@@ -13,9 +13,9 @@ import {
 } from '../support/claude-code';
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { cleanEnv, removeDir, spawnGroup } from '../support/spawned-groups';
+import { describeUnless } from '../support/skip';
 
 const reason = claudeWithBuiltCliSkipReason('the port holder is read from /proc (Linux)');
-if (reason) console.warn(`[skipped] Claude Code port-conflict end-to-end test: ${reason}`);
 
 const dirs: string[] = [];
 let api: FakeMessagesApi | undefined;
@@ -31,7 +31,7 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-describe.skipIf(reason !== undefined)(
+describeUnless(reason)(
   `Claude Code ${CLAUDE_CODE_VERSION}: a port in use, told to the model (real CLI, fake API)`,
   { timeout: 180_000 },
   () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { installHooks } from '../../main/core/hooks-setup/hooks-setup';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
@@ -17,12 +17,12 @@ import {
 import { startFakeMessagesApi, type FakeMessagesApi } from '../support/fake-messages-api';
 import { squatPortAsNobody } from '../support/port-squatter';
 import { removeDir } from '../support/spawned-groups';
+import { describeUnless } from '../support/skip';
 
 const reason =
   claudeWithBuiltCliSkipReason('the service answers hooks on Linux (elsewhere they run one-shot)') ??
   nobodyCannotRunCheckout ??
   undefined;
-if (reason) console.warn(`[skipped] Claude Code hook port squat test: ${reason}`);
 
 const dirs: string[] = [];
 let api: FakeMessagesApi | undefined;
@@ -38,7 +38,7 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-describe.skipIf(reason !== undefined)(
+describeUnless(reason)(
   `Claude Code ${CLAUDE_CODE_VERSION}, default hooks and permissions, another user squatting the hook port`,
   { timeout: 180_000 },
   () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
@@ -16,9 +16,9 @@ import {
 import { squatPortAsNobody } from '../support/port-squatter';
 import { cleanEnv, removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
+import { describeUnless } from '../support/skip';
 
 const reason = hookClientSkipReason ?? nobodyCannotRunCheckout ?? undefined;
-if (reason) console.warn(`[skipped] hook channel against another user: ${reason}`);
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -36,7 +36,7 @@ function asNobody(perl: string, ...args: string[]): { status: number | null; std
   return { status: r.status, stderr: r.stderr };
 }
 
-describe.skipIf(reason !== undefined)('the hook channel, against another local user (nobody)', () => {
+describeUnless(reason)('the hook channel, against another local user (nobody)', () => {
   it('nobody can neither connect to the hook socket nor remove or replace it', async () => {
     const s = setUpHookClient();
     dirs.push(s.data);

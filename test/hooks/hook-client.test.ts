@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
@@ -17,9 +17,9 @@ import {
   type ClientSetup,
   hookClientSkipReason,
 } from '../support/hook-client-run';
+import { describeUnless } from '../support/skip';
 
 const reason = hookClientSkipReason;
-if (reason) console.warn(`[skipped] hook client test: ${reason}`);
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -96,7 +96,7 @@ function expectNote(out: string, leftover: number): void {
   expect(parsed.hookSpecificOutput.additionalContext).toContain(`- pid ${leftover} (process group `);
 }
 
-describe.skipIf(reason !== undefined)('the command hook client (perl, on the Unix socket)', () => {
+describeUnless(reason)('the command hook client (perl, on the Unix socket)', () => {
   it('is written 0700 in the data directory, holds no token, and is plain perl with no modules', () => {
     const s = setUp();
     expect(statSync(s.client).mode & 0o777).toBe(0o700);

@@ -19,6 +19,7 @@ import { runCli } from '../support/run-cli';
 import { startServe, type ServeProcess } from '../support/serve-process';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 // The live service and the status command are the built CLI (npm run build), as installed.
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -28,7 +29,6 @@ const reason =
     : !existsSync(BUILT_CLI)
       ? `${BUILT_CLI} is missing (npm run build)`
       : undefined;
-if (reason) console.warn(`[skipped] hooks status endpoint test: ${reason}`);
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -67,7 +67,7 @@ async function listenOnSocket(
   );
 }
 
-describe.skipIf(reason !== undefined)('corral hooks status: who answers on the endpoint', () => {
+describeUnless(reason)('corral hooks status: who answers on the endpoint', () => {
   it('no socket: nothing listens, and the probe creates nothing', async () => {
     const data = join(dataDir(), 'data');
     expect(await probeHookEndpoint(data)).toEqual({

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { GroupView, Incident, TeardownResult } from '../../shared/model';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
@@ -13,6 +13,7 @@ import { runCli } from '../support/run-cli';
 import { cleanEnv, tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
 import { BUILT_CLI, startWatchJson, type WatchJson } from '../support/watch-json';
+import { describeUnless } from '../support/skip';
 
 // The built CLI and hook, as an installed Corral runs them (the watch answers the hook itself).
 const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
@@ -22,7 +23,6 @@ const reason =
     : !existsSync(BUILT_CLI) || !existsSync(BUILT_HOOK)
       ? 'out/ is missing (npm run build)'
       : undefined;
-if (reason) console.warn(`[skipped] one group id test: ${reason}`);
 
 async function stopWatch(w: WatchJson): Promise<void> {
   const exit = new Promise((resolve) => w.child.on('exit', resolve));
@@ -30,7 +30,7 @@ async function stopWatch(w: WatchJson): Promise<void> {
   await exit;
 }
 
-describe.skipIf(reason !== undefined)('one group, one id (issue 47)', () => {
+describeUnless(reason)('one group, one id (issue 47)', () => {
   it('the id in the hook note is the id watch, ps, history, a later watch and kill --port give the group', async () => {
     const dataDir = tempDirForTest('corral-one-id-');
     const work = tempDirForTest('corral-one-id-work-');

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/model';
-import { cpuUsage } from '../../main/core/storage/cpu-usage';
 import { FakeAgent } from '../support/fake-agent';
 import { startHarness, type Harness } from '../support/service-harness';
 import { waitFor } from '../support/wait-for';
@@ -60,8 +59,8 @@ describe('one leak, one incident', () => {
     expect(closed.end).toBe('exited');
     expect(closed.closedAtSource).toBe('observed');
     expect(closed.phases.runaway[0]!.until).toBe(closed.closedAt);
-    const usage = cpuUsage([closed], { now: Date.now(), timeZone: 'utc' });
-    expect(usage.byAgent).toEqual([{ agent: 'claude-code', cpuSeconds: closed.cpuSeconds }]);
+    expect(closed.agent).toBe('claude-code');
+    expect(closed.cpuSeconds).toBeGreaterThan(0);
   });
 
   it('keeps a restored runaway phase open after a restart until it sees it end', async () => {

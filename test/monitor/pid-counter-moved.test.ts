@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
 import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
 import { matcherFor } from '../../main/core/analysis/signatures';
@@ -11,6 +11,7 @@ import { FakeAgent } from '../support/fake-agent';
 import { cannotForcePids } from '../support/forced-pid';
 import { tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 // The monitor finds new processes through the kernel's pid counter (/proc/loadavg). Writing
 // /proc/sys/kernel/ns_last_pid (kernel/pid_namespace.c, pid_ns_ctl_handler: idr_set_cursor) moves that
@@ -52,9 +53,7 @@ async function watchedAgent(): Promise<{ agent: FakeAgent; monitor: Monitor; eve
 const orphanIn = (events: MonitorEvent[], pgid: number): MonitorEvent | undefined =>
   events.find((e) => e.type === 'orphaned' && e.pgid === pgid);
 
-if (cannotForcePids) console.log(`pid-counter-moved.test.ts skipped: ${cannotForcePids}`);
-
-describe.skipIf(cannotForcePids !== null)('the pid counter moved further than a look can follow', () => {
+describeUnless(cannotForcePids)('the pid counter moved further than a look can follow', () => {
   it('jumped ahead by more pids than are probed one by one: the next look lists the table', async () => {
     const { agent, monitor, events } = await watchedAgent();
     const ahead = counter() + 5_000;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { PolicyRule } from '../../shared/model';
 import { FakeAgent } from '../support/fake-agent';
 import { cannotForcePids, spawnGroupWithPid } from '../support/forced-pid';
@@ -8,6 +8,7 @@ import { groupMembers, isAlive, readProcStat } from '../support/proc';
 import { startHarness, type Harness } from '../support/service-harness';
 import { cleanEnv } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -22,9 +23,7 @@ const STOP_ORPHANED_LOOPS: PolicyRule = {
   graceMs: 500,
 };
 
-if (cannotForcePids) console.log(`reused-pgid.test.ts skipped: ${cannotForcePids}`);
-
-describe.skipIf(cannotForcePids !== null)('a PGID reused after an agent group was stopped', () => {
+describeUnless(cannotForcePids)('a PGID reused after an agent group was stopped', () => {
   it('is a stranger: never attributed to the old agent, flagged as its orphan, or stopped', async () => {
     harness = startHarness({ policyMode: 'enforce', policies: [STOP_ORPHANED_LOOPS] });
     const h = harness;

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TeardownResult } from '../../shared/model';
 import {
   CLAUDE_CODE_VERSION,
@@ -16,12 +16,12 @@ import { runCli } from '../support/run-cli';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from './live-support';
+import { describeUnless } from '../support/skip';
 
 const skip = claudeCodeSkipReason();
-if (skip) console.warn(`[skipped] Claude Code provenance end-to-end tests: ${skip}`);
-else console.info(`[agent] ${claudeCodeVersionLine()}`);
+if (!skip) console.info(`[agent] ${claudeCodeVersionLine()}`);
 
-describe.skipIf(skip !== undefined)(`provenance with the real Claude Code ${CLAUDE_CODE_VERSION} CLI`, () => {
+describeUnless(skip)(`provenance with the real Claude Code ${CLAUDE_CODE_VERSION} CLI`, () => {
   it("a leftover of a real Bash call: its session, project, cwd, port and the agent's description", async () => {
     const { root, sub } = gitWorkTree();
     let home: string | null = null;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { trackGroupsOfRun } from '../support/claude-code';
 import { codexSkipReason, runCodex } from '../support/codex-cli';
 import { startFakeResponsesApi } from '../support/fake-responses-api';
@@ -7,11 +7,11 @@ import { groupMembers } from '../support/proc';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { gitWorkTree, psGroups } from './live-support';
+import { describeUnless } from '../support/skip';
 
 const skip = codexSkipReason();
-if (skip) console.log(`skipped: ${skip}`);
 
-describe.skipIf(skip !== undefined)('provenance with the real Codex CLI', () => {
+describeUnless(skip)('provenance with the real Codex CLI', () => {
   it('a leftover of a real exec_command call: its thread, and the call read back from the session file', async () => {
     const { root, sub } = gitWorkTree();
     let home: string | null = null;

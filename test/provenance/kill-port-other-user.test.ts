@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TeardownResult } from '../../shared/model';
 import { AS_NOBODY } from '../support/as-nobody';
 import { CLAUDE_MARKERS } from '../support/fake-agent';
@@ -7,6 +7,7 @@ import { runCli } from '../support/run-cli';
 import { cleanEnv, spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { CLI_ENV, freePort, psGroups, waitListening } from './live-support';
+import { describeUnless } from '../support/skip';
 
 interface KillByOutput {
   refused: string | null;
@@ -20,9 +21,8 @@ async function killBy(args: string[]): Promise<{ code: number; out: KillByOutput
 
 // setpriv changes user only as root: as anyone else there is no other user's process to start.
 const notRoot = process.getuid?.() !== 0 ? 'needs root to start a listener as nobody' : null;
-if (notRoot) console.log(`kill-port-other-user.test.ts skipped: ${notRoot}`);
 
-describe.skipIf(notRoot !== null)('corral kill --port and a listener of another user', () => {
+describeUnless(notRoot)('corral kill --port and a listener of another user', () => {
   it('never signals it without --any-owner, whatever agent markers its environment forges', async () => {
     const port = await freePort();
     // The leader execs into the listener as nobody; its environment claims to be Claude Code's tool call.

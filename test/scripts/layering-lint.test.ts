@@ -137,6 +137,16 @@ describe('the holes around the layering, closed', () => {
     await expectPasses('main/core/actions/fixture.ts', "export { spawn } from 'node:child_process';\n");
   });
 
+  it("fails a hook reaching past the hook sampler into one platform's sampling code, and passes the sampler", async () => {
+    for (const path of ['main/hooks/fixture.ts', 'main/core/hooks-setup/fixture.ts']) {
+      const into = path.startsWith('main/hooks') ? '../core/sampling' : '../sampling';
+      const errors = await importErrors(path, `export { readCwds } from '${into}/linux/proc-cwd';\n`);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/through sampling\/hook-sampler\.ts/);
+      await expectPasses(path, `export { cwdOf } from '${into}/hook-sampler';\n`);
+    }
+  });
+
   it('fails typeof import(…), import x = require(…) and require(…), and passes the import declarations they stand for', async () => {
     const typeQuery = await importErrors(
       'main/core/monitor/fixture.ts',

@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../main/serve/start-server';
 import type { ServerMessage } from '../../shared/contract';
+import { groupMembers } from '../support/proc';
 import { waitFor } from '../support/wait-for';
+import { spawnedGroupView } from '../actions/group-target';
 import { FakeCorralService, KNOWN_GROUP_ID, makeGroup } from '../transport/fake-corral-service';
 
 let root: string;
@@ -196,17 +198,20 @@ describe('corral serve', () => {
   });
 
   it('stops a group by id, pushes teardown progress, and reports an unknown id as an error', async () => {
+    const { leftover, view } = await spawnedGroupView();
+    service.current = { seq: 2, sampledAt: 1, groups: [view] };
     const { ws, messages } = await connect(tokenQuery(), ownOrigin());
-    const ok = await requestOver(ws, messages, 7, 'group:stop', { groupId: KNOWN_GROUP_ID });
-    expect(ok).toMatchObject({ ok: true, payload: { groupId: KNOWN_GROUP_ID, clean: true } });
+    const ok = await requestOver(ws, messages, 7, 'group:stop', { groupId: view.id });
+    expect(ok).toMatchObject({ ok: true, payload: { groupId: view.id, clean: true } });
+    expect(groupMembers(leftover.pgid)).toEqual([]);
     expect(messages.some((m) => m.kind === 'push' && m.channel === 'teardown:progress')).toBe(true);
 
-    const unknown = await requestOver(ws, messages, 8, 'group:stop', { groupId: '1:1:1' });
+    const unknown = await requestOver(ws, messages, 8, 'group:stop', { groupId: '4243:4243:987654' });
     expect(unknown).toEqual({
       kind: 'response',
       id: 8,
       ok: false,
-      error: expect.stringMatching(/no group with id 1:1:1/),
+      error: expect.stringMatching(/group 4243:4243:987654 is already gone/),
     });
     const rawPid = await requestOver(ws, messages, 9, 'group:stop', { groupId: 4242 });
     expect(rawPid).toMatchObject({ ok: false, error: expect.stringMatching(/not a raw PID or PGID/) });

@@ -4,12 +4,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { SqliteDriverName } from '../../main/core/storage/sqlite-driver';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { nodeWithTsx, runFixture, startFixture } from './run-fixture';
 import { SQLITE_DRIVER_CASES } from './sqlite-drivers';
+import { describeUnless } from '../support/skip';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -49,9 +50,8 @@ function mapsLibsql(pid: number): boolean {
 }
 
 const nodeSqlite = SQLITE_DRIVER_CASES.find((c) => c.name === 'node:sqlite')!;
-if (nodeSqlite.skip) console.log(`sqlite-driver-compat.test.ts: skipped: ${nodeSqlite.skip}`);
 
-describe.skipIf(nodeSqlite.skip !== null)('node:sqlite and libsql on one data directory', () => {
+describeUnless(nodeSqlite.skip)('node:sqlite and libsql on one data directory', () => {
   it.each([
     ['node:sqlite', 'libsql'],
     ['libsql', 'node:sqlite'],

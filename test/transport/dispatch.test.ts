@@ -3,9 +3,7 @@ import { dispatch } from '../../main/transport/dispatch';
 import type { StopSessionResult } from '../../shared/contract';
 import type { TeardownResult } from '../../shared/model';
 import { groupMembers } from '../support/proc';
-import { spawnGroup } from '../support/spawned-groups';
-import { waitFor } from '../support/wait-for';
-import { groupViewFor, newSampler } from '../actions/group-target';
+import { spawnedGroupView } from '../actions/group-target';
 import { FakeCorralService, KNOWN_GROUP_ID, makeGroup } from './fake-corral-service';
 
 describe('dispatch', () => {
@@ -28,29 +26,28 @@ describe('dispatch', () => {
     ]);
   });
 
-  it('stops a group by the id the service reported and forwards progress', async () => {
+  it('stops a group by the id the service reported, and forwards its progress', async () => {
+    const { leftover, view } = await spawnedGroupView();
     const service = new FakeCorralService();
+    service.current = { seq: 2, sampledAt: 1, groups: [view] };
     const progress: TeardownResult[] = [];
-    const result = await dispatch(service, 'group:stop', { groupId: KNOWN_GROUP_ID, dryRun: true }, (p) =>
-      progress.push(p),
-    );
-    expect(result).toMatchObject({
-      ok: true,
-      payload: { groupId: KNOWN_GROUP_ID, dryRun: true, clean: true },
-    });
-    expect(progress).toHaveLength(1);
+    const result = await dispatch(service, 'group:stop', { groupId: view.id }, (p) => progress.push(p));
+    expect(result).toMatchObject({ ok: true, payload: { groupId: view.id, refused: null, clean: true } });
+    const stopped = (result as { payload: TeardownResult }).payload;
+    expect(stopped.signals.map((s) => [s.signal, s.target])).toEqual([
+      ['SIGTERM', `-${leftover.pgid}`],
+      ['SIGCONT', `-${leftover.pgid}`],
+    ]);
+    expect(groupMembers(leftover.pgid)).toEqual([]);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((p) => p.groupId === view.id)).toBe(true);
   });
 
   it("stops a session by its id prefix: every group of it but the agent's, one outcome per group", async () => {
     // The leftover is a real process group; the agent's and the other session's are never signalled.
-    const leftover = spawnGroup('echo ok > "$DIR/ready"; exec tail -f /dev/null');
-    await leftover.ready('ready');
-    const sampler = newSampler();
-    await waitFor("tail to be exec'd", () => sampler.readOne(leftover.pid)?.name === 'tail');
     const session = { id: 'sess-dispatch-1', source: 'env' as const, project: '/p/shop', agentAlive: true };
     const other = { ...session, id: 'sess-other-2' };
-    const real = groupViewFor(sampler, leftover.pgid, { session }, ['orphan']);
-    sampler.close();
+    const { leftover, view: real } = await spawnedGroupView({ session });
     const { id, pgid } = real;
     const service = new FakeCorralService();
     service.current = {
@@ -131,10 +128,10 @@ describe('dispatch', () => {
 
   it('turns an id the service never reported into an error, not a throw', async () => {
     const service = new FakeCorralService();
-    const result = await dispatch(service, 'group:stop', { groupId: '1:2:3' });
+    const result = await dispatch(service, 'group:stop', { groupId: '4243:4243:987654' });
     expect(result).toEqual({
       ok: false,
-      error: 'group:stop: no group with id 1:2:3 in the current snapshot',
+      error: expect.stringMatching(/^group:stop: group 4243:4243:987654 is already gone/),
     });
   });
 

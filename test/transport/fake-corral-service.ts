@@ -1,4 +1,5 @@
-// An in-memory CorralService for transport tests: records calls, emits pushes on demand.
+// A CorralService for transport tests: records calls, emits pushes on demand, and stops groups and
+// sessions through the product's one stop path against this machine's processes.
 import type {
   ConfigProblems,
   KeepGroupRequest,
@@ -22,6 +23,7 @@ import type { CorralService, SettingsUpdate } from '../../main/core/service';
 import { stopAndRecord, type StopRecorder } from '../../main/core/actions/stop-and-record';
 import { stopSession } from '../../main/core/actions/stop-session';
 import { createSampler } from '../../main/core/sampling/create-sampler';
+import type { ProcessSampler } from '../../main/core/sampling/process-sampler';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../shared/hooks';
 import type { HookEndpointView } from '../../shared/hook-endpoint';
 
@@ -77,24 +79,19 @@ export class FakeCorralService implements CorralService {
     return null;
   }
 
+  /** The product's group stop, as create-service.ts wires it: the one stop path against this machine's processes. */
   async stopGroup(request: StopGroupRequest, onProgress?: (partial: TeardownResult) => void) {
     this.calls.push({ method: 'stopGroup', args: [request] });
-    const group = this.current.groups.find((g) => g.id === request.groupId);
-    if (!group) throw new Error(`no group with id ${request.groupId} in the current snapshot`);
-    const result: TeardownResult = {
-      groupId: group.id,
-      pgid: group.pgid,
-      mode: request.orphansOnly ? 'orphans-only' : 'group',
-      dryRun: request.dryRun ?? false,
-      refused: null,
-      startedAt: 1,
-      finishedAt: 2,
-      signals: [],
-      processes: [],
-      clean: true,
-    };
-    onProgress?.({ ...result, clean: false });
-    return result;
+    const outcome = await this.withSampler((sampler) =>
+      stopAndRecord(
+        request,
+        this.current.groups,
+        { graceMs: this.graceMs(), sampler, onProgress },
+        this.recorder,
+      ),
+    );
+    if (outcome.refused !== null) throw new Error(outcome.refused.message);
+    return outcome.result;
   }
 
   /**
@@ -107,17 +104,26 @@ export class FakeCorralService implements CorralService {
   ): Promise<StopSessionResult> {
     this.calls.push({ method: 'stopSession', args: [request] });
     const groups = this.current.groups;
-    const sampler = createSampler({ markerKeys: new Set() });
-    const graceMs = this.current_settings.teardown.graceMs;
-    try {
-      return await stopSession(request, groups, (groupId) =>
+    return this.withSampler((sampler) =>
+      stopSession(request, groups, (groupId) =>
         stopAndRecord(
           { groupId, dryRun: request.dryRun },
           groups,
-          { graceMs, sampler, onProgress },
+          { graceMs: this.graceMs(), sampler, onProgress },
           this.recorder,
         ),
-      );
+      ),
+    );
+  }
+
+  private graceMs(): number {
+    return this.current_settings.teardown.graceMs;
+  }
+
+  private async withSampler<T>(use: (sampler: ProcessSampler) => Promise<T>): Promise<T> {
+    const sampler = createSampler({ markerKeys: new Set() });
+    try {
+      return await use(sampler);
     } finally {
       sampler.close?.();
     }

@@ -1,13 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { REQUEST_CHANNELS, type RequestChannel } from '../../shared/contract';
 import type { TeardownResult } from '../../shared/model';
 import type { CorralService } from '../../main/core/service';
 import { answerRequest, serviceClient, type ServiceClient } from '../../main/core/service-requests';
 import { validateRequest } from '../../main/transport/validate-request';
+import { spawnedGroupView } from '../actions/group-target';
+import { groupMembers } from '../support/proc';
+import { startHarness, type Harness } from '../support/service-harness';
+import { waitFor } from '../support/wait-for';
 
 // The worker's client (serviceClient) and its answering side (answerRequest) are both read off
 // SERVICE_REQUESTS: a method called on the client reaches the same method of the service, with the
-// same arguments, through a payload the transports accept.
+// same arguments, through a payload the transports accept (a recorder stands for the service there),
+// and answers what a real service answers (a real CorralService, and a real group stopped through it).
 
 type Sent = { channel: RequestChannel; payload: unknown; onProgress: unknown };
 type Call = { method: string | symbol; args: unknown[] };
@@ -20,7 +25,7 @@ function roundTrip(): { client: ServiceClient; sent: Sent[]; calls: Call[] } {
       (_target, method) =>
       (...args: unknown[]) => {
         calls.push({ method, args });
-        return { answeredBy: method };
+        return undefined;
       },
   });
   const client = serviceClient((channel, payload, onProgress) => {
@@ -72,8 +77,7 @@ describe('the service client made from SERVICE_REQUESTS', () => {
     '%s(…) sends %s and reaches the same method with the same arguments',
     async (method, args, channel, payload) => {
       const { client, sent, calls } = roundTrip();
-      const answer = await (client[method] as (...a: unknown[]) => Promise<unknown>)(...args);
-      expect(answer).toEqual({ answeredBy: method });
+      await (client[method] as (...a: unknown[]) => Promise<unknown>)(...args);
       const progress = method === 'stopGroup' || method === 'stopSession' ? onProgress : undefined;
       expect(sent).toEqual([{ channel, payload, onProgress: progress }]);
       expect(validateRequest(channel, payload)).toMatchObject({ ok: true });
@@ -96,5 +100,45 @@ describe('the service client made from SERVICE_REQUESTS', () => {
       { method: 'incidents', args: [undefined] },
       { method: 'timeline', args: [GROUP, undefined] },
     ]);
+  });
+
+  describe('over a real service', () => {
+    let harness: Harness | null = null;
+    afterEach(async () => {
+      await harness?.stop();
+      harness = null;
+    });
+
+    /** The client as the worker's host makes it, answered by the real service as the worker answers. */
+    const clientOf = (service: CorralService): ServiceClient =>
+      serviceClient((channel, payload, progress) =>
+        answerRequest(service, channel, structuredClone(payload), progress),
+      );
+
+    it('answers what the service answers itself', async () => {
+      harness = startHarness();
+      const { service } = harness.running;
+      const client = clientOf(service);
+      expect(await client.settings()).toEqual(service.settings());
+      expect(await client.configProblems()).toEqual(await service.configProblems());
+      expect(await client.incidents({ limit: 3 })).toEqual(await service.incidents({ limit: 3 }));
+      expect(await client.policyJournal({ limit: 5 })).toEqual(await service.policyJournal({ limit: 5 }));
+      expect(await client.timeline(GROUP)).toBeNull();
+      await expect(client.stopGroup({ groupId: GROUP })).rejects.toThrow(/already gone|no group/);
+    });
+
+    it('stops a real group the service sees, with its progress', async () => {
+      harness = startHarness();
+      const { service } = harness.running;
+      const { leftover } = await spawnedGroupView();
+      const seen = await waitFor('the group in the service snapshot', () =>
+        service.snapshot().groups.find((g) => g.pgid === leftover.pgid),
+      );
+      const progress: TeardownResult[] = [];
+      const result = await clientOf(service).stopGroup({ groupId: seen.id }, (p) => progress.push(p));
+      expect(result).toMatchObject({ groupId: seen.id, refused: null, clean: true });
+      expect(groupMembers(leftover.pgid)).toEqual([]);
+      expect(progress.length).toBeGreaterThan(0);
+    });
   });
 });

@@ -5,13 +5,14 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { startWorkerService, type WorkerBackedService } from '../../main/core/worker/worker-service';
 import { cleanEnv, removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
 import { waitFor } from '../support/wait-for';
+import { describeUnless } from '../support/skip';
 
 // The desktop app's arrangement without Electron: the built worker (npm run build), as main/electron/index.ts
 // starts it; the one-shot hook is the built hook entry, as an installed Corral runs it.
@@ -23,7 +24,6 @@ const reason =
     : !existsSync(ENTRY) || !existsSync(BUILT_HOOK)
       ? `${ENTRY} or ${BUILT_HOOK} is missing (npm run build)`
       : undefined;
-if (reason) console.warn(`[skipped] worker hooks test: ${reason}`);
 
 let running: WorkerBackedService | null = null;
 const dirs: string[] = [];
@@ -86,7 +86,7 @@ function refusesConnections(socketPath: string): Promise<boolean> {
   });
 }
 
-describe.skipIf(reason !== undefined)('the desktop worker answers agents’ hooks', () => {
+describeUnless(reason)('the desktop worker answers agents’ hooks', () => {
   it('answers a hook on its socket with the note the one-shot reader gives, and lets go of it when stopped', async () => {
     const data = mkdtempSync(join(tmpdir(), 'corral-worker-hooks-'));
     dirs.push(data);

@@ -1,6 +1,7 @@
 import type { ProcessRecord } from '../model/process-record';
 import type { MemberStat } from './member-stats';
-import { commandOf, type Tracked } from './outcome-book';
+import { commandOf } from '../analysis/grouping';
+import type { Tracked } from './outcome-book';
 import { groupHasMembers } from './group-signal';
 import { sleep, type RunContext } from './run-context';
 import type { SignalName } from './teardown-types';

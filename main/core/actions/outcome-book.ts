@@ -1,5 +1,6 @@
 import type { SignalRecord, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
 import type { ProcessRecord } from '../model/process-record';
+import { commandOf } from '../analysis/grouping';
 import { identityKey } from '../model/identity';
 import type { MemberStat } from './member-stats';
 import type { ProcessIdentity, SignalName, SignalResult } from './teardown-types';
@@ -21,10 +22,6 @@ export interface Tracked {
 }
 
 const GONE = new Set(['exited-after-term', 'killed', 'already-gone']);
-
-export function commandOf(record: ProcessRecord): string {
-  return record.argv.length > 0 ? record.argv.join(' ') : record.name;
-}
 
 /** Keeps every process's outcome and every signal sent, and renders them as a TeardownResult. */
 export class OutcomeBook {

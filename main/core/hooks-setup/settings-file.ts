@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { isNotFound, isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
+import { isNotFound, isRefusal, readUntrustedFile } from '../files/untrusted-file';
 import { lstatOrNull } from '../storage/own-data-dir';
 
 /** Agents' settings files are a few kilobytes. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { portListeners } from '../sampling/linux/port-listeners';
+import { portListeners } from '../sampling/hook-sampler';
 
 /**
  * The owners (uid column) of the sockets listening on TCP `port`, from /proc/net/tcp and tcp6, which

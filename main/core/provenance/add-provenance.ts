@@ -7,7 +7,7 @@ import { isIdleAgentMachinery } from '../analysis/agent-services';
 import { commandOf } from '../analysis/grouping';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
-import type { NoteRefusal } from '../sampling/untrusted-file';
+import type { NoteRefusal } from '../files/untrusted-file';
 import { AgentFiles } from './agent-files';
 import { matchToolCall } from './match-tool-call';
 import { matchConfiguredServer } from './match-mcp-server';
@@ -39,7 +39,7 @@ export interface ProvenanceInputs {
  * How long one of the monitor's passes may spend reading agents' files (session files, transcripts, MCP
  * configurations, `.git` lookups): past it, the pass's remaining groups get what their environment says,
  * and their files are read in a later pass. Every open is non-blocking and checked
- * (sampling/untrusted-file.ts), so no single read waits on a FIFO or a device; this bounds many slow ones
+ * (files/untrusted-file.ts), so no single read waits on a FIFO or a device; this bounds many slow ones
  * (a cold disk, a deep tree) so that they cannot hold the watch loop.
  */
 export const MONITOR_FILE_READ_BUDGET_MS = 1000;

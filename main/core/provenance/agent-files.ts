@@ -3,7 +3,7 @@ import type { GroupView } from '../../../shared/model';
 import type { SessionMarks } from '../analysis/agent-matcher';
 import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
-import type { NoteRefusal } from '../sampling/untrusted-file';
+import type { NoteRefusal } from '../files/untrusted-file';
 import { readClaudeSessionFile } from './claude-session-files';
 import type { TranscriptCall } from './claude-transcript-records';
 import { ClaudeTranscripts, TRANSCRIPT_TAIL_BYTES } from './claude-transcripts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isNotFound, isRefusal, readUntrustedFile, type NoteRefusal } from '../sampling/untrusted-file';
+import { isNotFound, isRefusal, readUntrustedFile, type NoteRefusal } from '../files/untrusted-file';
 
 /** Claude Code's session files are a few hundred bytes. */
 const SESSION_FILE_MAX_BYTES = 64 * 1024;

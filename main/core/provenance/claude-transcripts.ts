@@ -9,7 +9,7 @@ import {
   readRange,
   type NoteRefusal,
   type OpenedFile,
-} from '../sampling/untrusted-file';
+} from '../files/untrusted-file';
 import { collectBashCalls, type TranscriptCall } from './claude-transcript-records';
 
 /** How much of one transcript's tail is read at most: the calls that matter are the recent ones. */

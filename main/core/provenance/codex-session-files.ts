@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isRefusal, listUntrustedDir } from '../sampling/untrusted-file';
+import { isRefusal, listUntrustedDir } from '../files/untrusted-file';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;

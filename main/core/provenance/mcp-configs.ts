@@ -6,7 +6,7 @@ import {
   openUntrustedFile,
   readRange,
   type NoteRefusal,
-} from '../sampling/untrusted-file';
+} from '../files/untrusted-file';
 import { codexTomlServers } from './codex-toml-servers';
 import { claudeJsonServers, jsonMcpServers, type McpServerEntry } from './mcp-config-entries';
 

@@ -1,4 +1,4 @@
-import { isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
+import { isRefusal, readUntrustedFile } from '../files/untrusted-file';
 
 /** Home directories by uid from /etc/passwd, read once per instance. */
 export class OwnerHomes {

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { isRefusal, entryKind } from '../sampling/untrusted-file';
+import { isRefusal, entryKind } from '../files/untrusted-file';
 
 /**
  * The project a directory belongs to: the nearest enclosing git work tree (a directory holding a

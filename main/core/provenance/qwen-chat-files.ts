@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { entryKind, isRefusal, listUntrustedDir } from '../sampling/untrusted-file';
+import { entryKind, isRefusal, listUntrustedDir } from '../files/untrusted-file';
 
 /** A projects folder holding more entries than this is not scanned for a session. */
 const MAX_PROJECT_DIRS = 5000;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AgentTaskList } from '../analysis/agent-tasks';
-import { isRefusal, readUntrustedFile } from '../sampling/untrusted-file';
+import { isRefusal, readUntrustedFile } from '../files/untrusted-file';
 import { appendOwnFile, ensureOwnDataDir } from './own-data-dir';
 
 /**

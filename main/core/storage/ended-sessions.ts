@@ -7,7 +7,7 @@ import {
   openUntrustedFile,
   readRange,
   type OpenedFile,
-} from '../sampling/untrusted-file';
+} from '../files/untrusted-file';
 import { appendOwnFile, ensureOwnDataDir, writeOwnFileAtomically } from './own-data-dir';
 
 /**

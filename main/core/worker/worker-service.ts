@@ -8,7 +8,10 @@ export interface WorkerBackedService {
   service: CorralService;
   /** 'all' while a window shows every group; 'agents' otherwise, to keep each tick's message small. */
   setSnapshotDetail(detail: SnapshotDetail): void;
-  /** The machine slept or the process was starved: start CPU readings afresh (see power-policy.ts). */
+  /**
+   * The machine slept or the process was starved: start CPU readings afresh (the app calls it on
+   * powerMonitor's suspend and resume, main/electron/index.ts).
+   */
   rebaseline(): void;
   /**
    * Stops the core and the worker. Resolves even if the worker already died, and within `graceMs`

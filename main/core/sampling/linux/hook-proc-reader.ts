@@ -3,19 +3,11 @@ import { rereadExecWindow, sleepBeforeReread, type BeforeReread } from './exec-w
 import { ProcFileReader } from './proc-files';
 import { readIdentity } from './process-identity';
 import { parseStat, type StatFields } from './stat-parser';
+import { procRecord, type ProcUnits } from './proc-record';
 import type { ProcessRecord } from '../../model/process-record';
-import type { ProcessSampler } from '../process-sampler';
+import type { HookSampler } from '../hook-sampler';
 import { listProcPids } from './list-proc-pids';
 import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
-
-/** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
-export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'> & {
-  /**
-   * A process's start (ProcessRecord.startKey) from its stat alone, null when sampleSome would find no
-   * process there (gone, a thread, unreadable): the cheap look for walking down the pid counter.
-   */
-  startKeyOf?(pid: number): number | null;
-};
 
 /**
  * The hook's own one-shot /proc reader (Linux). The monitor's LinuxSampler keeps descriptors open
@@ -26,9 +18,7 @@ export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newP
  * (a /proc file has no size to go by) were most of its CPU per answer.
  */
 export class HookProcReader implements HookSampler {
-  private readonly tickMs: number;
-  private readonly pageSize: number;
-  private readonly bootTimeMs: number;
+  private readonly units: ProcUnits;
   private pidMax: number | undefined;
   private readonly files = new ProcFileReader();
 
@@ -38,9 +28,12 @@ export class HookProcReader implements HookSampler {
     /** Before each re-read of a process read inside execve's window (a short sleep; tests settle it). */
     private readonly beforeReread: BeforeReread = sleepBeforeReread,
   ) {
-    this.tickMs = 1000 / (auxvValue(AT_CLKTCK) ?? 100);
-    this.pageSize = auxvValue(AT_PAGESZ) ?? 4096;
-    this.bootTimeMs = readBootTimeMs(procRoot);
+    // No getconf fallback: a hook spawns nothing.
+    this.units = {
+      tickMs: 1000 / (auxvValue(AT_CLKTCK) ?? 100),
+      pageSize: auxvValue(AT_PAGESZ) ?? 4096,
+      bootTimeMs: readBootTimeMs(procRoot),
+    };
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
@@ -83,24 +76,6 @@ export class HookProcReader implements HookSampler {
     if (!f) return null;
     const id = readIdentity(this.files, `${this.procRoot}/${pid}`, f.startTicks, f.name, this.markerKeys);
     if (!id) return null;
-    return {
-      pid,
-      ppid: f.ppid,
-      pgid: f.pgid,
-      sid: f.sid,
-      uid: id.uid,
-      state: f.state,
-      startKey: f.startTicks,
-      startedAt: Math.round(this.bootTimeMs + f.startTicks * this.tickMs),
-      cpuTimeMs: (f.utimeTicks + f.stimeTicks) * this.tickMs,
-      childCpuTimeMs: f.childTicks * this.tickMs,
-      rssBytes: Math.max(0, f.rssPages) * this.pageSize,
-      threads: f.threads,
-      name: f.name,
-      argv: id.argv,
-      tty: null,
-      markers: id.markers,
-      environReadable: id.environReadable,
-    };
+    return procRecord(pid, f, id, null, this.units);
   }
 }

@@ -23,10 +23,11 @@ import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
 import { ProcFileReader } from './proc-files';
-import { readInExecWindow } from './exec-window';
+import { readInExecWindow } from '../../analysis/exec-window';
 import { keepText, readIdentity, sameText, ttyOf, type IdentityCache } from './process-identity';
 import { runDelayMs, SchedstatProbe } from './schedstat-probe';
 import { parseStat, statState } from './stat-parser';
+import { procRecord, type ProcUnits } from './proc-record';
 import { listProcPids } from './list-proc-pids';
 import { PendingBirths } from './pending-births';
 import { counterMatchesProc, lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
@@ -58,18 +59,18 @@ export class LinuxSampler implements ProcessSampler {
   private memberRead: ((pids: Iterable<number>) => MemberStat[]) | null = null;
   /** Pids a read could not look at for want of descriptors: read again at every look. */
   private readonly unread = new UnreadPids();
-  private readonly clockTicks: number;
-  private readonly pageSize: number;
-  private readonly bootTimeMs: number;
+  private readonly units: ProcUnits;
   private readonly pidMax: number;
 
   constructor(
     private readonly options: SamplerOptions,
     private readonly procRoot = '/proc',
   ) {
-    this.clockTicks = auxvValue(AT_CLKTCK) ?? getconf('CLK_TCK', 100);
-    this.pageSize = auxvValue(AT_PAGESZ) ?? getconf('PAGESIZE', 4096);
-    this.bootTimeMs = readBootTimeMs(procRoot);
+    this.units = {
+      tickMs: 1000 / (auxvValue(AT_CLKTCK) ?? getconf('CLK_TCK', 100)),
+      pageSize: auxvValue(AT_PAGESZ) ?? getconf('PAGESIZE', 4096),
+      bootTimeMs: readBootTimeMs(procRoot),
+    };
     this.pidMax = readPidMax(procRoot);
     this.probe = new SchedstatProbe(procRoot);
     this.fds = new KeptProcFds(procRoot, this.reader, (pid) => this.forget(pid));
@@ -288,26 +289,7 @@ export class LinuxSampler implements ProcessSampler {
       this.cache.set(pid, fresh);
       known = fresh;
     }
-    const tickMs = 1000 / this.clockTicks;
-    const record: ProcessRecord = {
-      pid,
-      ppid: f.ppid,
-      pgid: f.pgid,
-      sid: f.sid,
-      uid: known.uid,
-      state: f.state,
-      startKey: f.startTicks,
-      startedAt: Math.round(this.bootTimeMs + f.startTicks * tickMs),
-      cpuTimeMs: (f.utimeTicks + f.stimeTicks) * tickMs,
-      childCpuTimeMs: f.childTicks * tickMs,
-      rssBytes: Math.max(0, f.rssPages) * this.pageSize,
-      threads: f.threads,
-      name: f.name,
-      argv: known.argv,
-      tty: ttyOf(known, f.ttyNr),
-      markers: known.markers,
-      environReadable: known.environReadable,
-    };
+    const record = procRecord(pid, f, known, ttyOf(known, f.ttyNr), this.units);
     const waitMs = this.runQueueWaitOf(pid, sched);
     if (waitMs !== null) record.runQueueWaitMs = waitMs;
     known.statText = keepText(known.statText, this.reader.bytes, length);

@@ -1,0 +1,34 @@
+import type { ProcessSampler } from './process-sampler';
+import { HookProcReader } from './linux/hook-proc-reader';
+import { listeningTcpPorts } from './linux/listening-ports';
+import { portListeners, type PortListener } from './linux/port-listeners';
+import { readCwds } from './linux/proc-cwd';
+
+/**
+ * What the hooks read of the system, and the only file of sampling they import: a one-shot hook runs
+ * after every shell command an agent runs, so nothing here loads native code, a config or a database.
+ * The running service's own reads for hooks are in service-hook-reads.ts.
+ */
+
+/** What a hook reads of the process table: a few pids, the pid list, and the pids born since a look. */
+export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newPidsSince'> & {
+  /**
+   * A process's start (ProcessRecord.startKey) from its stat alone, null when sampleSome would find no
+   * process there (gone, a thread, unreadable): the cheap look for walking down the pid counter.
+   */
+  startKeyOf?(pid: number): number | null;
+};
+
+/** Linux: the hook's own light /proc reader. Elsewhere the platform's sampler, loaded only then. */
+export async function createHookSampler(markerKeys: ReadonlySet<string>): Promise<HookSampler> {
+  if (process.platform === 'linux') return new HookProcReader(markerKeys);
+  const { createSampler } = await import('./create-sampler');
+  return createSampler({ markerKeys });
+}
+
+/** A process's working directory (Linux), null when it cannot be read. */
+export function cwdOf(pid: number): string | null {
+  return readCwds([pid]).get(pid) ?? null;
+}
+
+export { listeningTcpPorts, portListeners, type PortListener };
