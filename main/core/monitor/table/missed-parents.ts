@@ -11,11 +11,15 @@ const MAX_DEPTH = 8;
  * could not see (a pid handed out below the counter after ns_last_pid was set back, by CRIU or a test)
  * stays unknown until the next full sweep, minutes later. Its children show it: a leaked loop is found by
  * the first process it forks. Parents come first, so that they are classified before their children.
+ *
+ * A group's creator last read before it called setsid or setpgid (a spawn read between fork and exec) is
+ * read again too: its newcomer's PGID is its pid, so the number is the creator's (a pid stays taken while
+ * a group of that number lives), and the group is named with its leader as a single read would name it.
  */
 export function readWithMissedParents(
   sampler: Pick<ProcessSampler, 'sampleSome'>,
   pids: Iterable<number>,
-  procs: ReadonlyMap<number, TrackedProcess>,
+  procs: ReadonlyMap<number, Pick<TrackedProcess, 'record' | 'exitedAt'>>,
 ): ProcessRecord[] {
   let out = sampler.sampleSome(pids);
   let batch = out;
@@ -23,6 +27,13 @@ export function readWithMissedParents(
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     let missing: number[] | null = null;
     for (const r of batch) {
+      if (r.pgid > 2 && r.pgid !== r.pid && hasStaleGroup(procs.get(r.pgid), r.pgid)) {
+        inBatch ??= new Set(out.map((o) => o.pid));
+        if (!inBatch.has(r.pgid)) {
+          inBatch.add(r.pgid);
+          (missing ??= []).push(r.pgid);
+        }
+      }
       // 0: no parent; 1 and 2: init and kthreadd, which never are missed.
       if (r.ppid <= 2 || procs.has(r.ppid)) continue;
       if (procs.get(r.pid)?.record.startKey === r.startKey) continue;
@@ -37,4 +48,11 @@ export function readWithMissedParents(
     out = [...batch, ...out];
   }
   return out;
+}
+
+function hasStaleGroup(
+  creator: Pick<TrackedProcess, 'record' | 'exitedAt'> | undefined,
+  pgid: number,
+): boolean {
+  return creator !== undefined && creator.exitedAt === null && creator.record.pgid !== pgid;
 }
