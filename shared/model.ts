@@ -138,6 +138,21 @@ export interface SessionRef {
   agentAlive: boolean | null;
   /** The reason the session's SessionEnd hook gave for its end (`other` for `claude stop`), once it ended. */
   endReason?: string;
+  /**
+   * What the agent's own session list (`claude agents --json`, `qwen sessions ps --json`) says of it:
+   * `running` while it lists the session (with its `name`, `kind`, `status`, `state` as the agent words
+   * them), `gone` once a list that named it no longer does (the session ended, `agentAlive: false`).
+   * Absent: no list read names it (main/core/agent-sessions/).
+   */
+  listed?: 'running' | 'gone';
+  /** The session's name in the agent's list (Claude Code: its title, else the prompt). */
+  name?: string;
+  /** Its kind in the agent's list (Claude Code: `background`, `interactive`…; Qwen Code: `tui`, `acp`…). */
+  kind?: string;
+  /** Its status in the agent's list (Claude Code: `busy`, `idle`). */
+  status?: string;
+  /** Its state in the agent's list (Claude Code: `working`…). */
+  state?: string;
 }
 
 /** The agent's tool call that started a group, from the agent's own transcript or environment. */

@@ -7,6 +7,7 @@ import type { GroupView, ProcessView } from '../../shared/model';
 import {
   leftoverCommand,
   projectName,
+  listedSessionWords,
   sessionAgentWords,
   shortSessionId,
 } from '../../shared/provenance-text';
@@ -78,8 +79,9 @@ export function headingText(g: GroupView): string {
   const agent = agentWords(g.agent);
   if (!g.session) return agent;
   const project = projectName(g.session.project) ?? 'unknown project';
+  const listed = listedSessionWords(g.session);
   return printable(
-    `${agent} · ${project} · session ${shortSessionId(g.session.id)} · ${sessionAgentWords(g.session.agentAlive)}`,
+    `${agent} · ${project} · session ${shortSessionId(g.session.id)}${listed ? ` ${listed}` : ''} · ${sessionAgentWords(g.session.agentAlive)}`,
   );
 }
 

@@ -21,10 +21,12 @@ export const LAYERS = {
   [`${CORE}/config`]: ['shared', ...core('analysis')],
   [`${CORE}/storage`]: ['shared', ...core('model', 'analysis', 'sampling')],
   [`${CORE}/provenance`]: ['shared', ...core('model', 'analysis', 'sampling')],
+  // The agents' own session lists, read by running their CLIs (claude agents --json, qwen sessions ps).
+  [`${CORE}/agent-sessions`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/monitor`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
-  [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
+  [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance', 'agent-sessions')],
   // storage: the hook endpoint and client are written in the user's own data directory (own-data-dir.ts).
   [`${CORE}/hooks-setup`]: ['shared', ...core('analysis', 'sampling', 'storage')],
   [`${CORE}/user-service`]: ['shared', ...core('hooks-setup')],
@@ -32,6 +34,7 @@ export const LAYERS = {
   [CORE]: [
     'shared',
     ...core('model', 'analysis', 'os', 'host', 'sampling', 'config', 'storage', 'provenance', 'monitor'),
+    'main/core/agent-sessions',
     ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
   ],
   [`${CORE}/worker`]: ['shared', CORE, ...core('monitor')],

@@ -1,5 +1,10 @@
 import type { GroupView, SessionRef } from '../../../shared/model';
-import { projectName, sessionAgentWords, shortSessionId } from '../../../shared/provenance-text';
+import {
+  listedSessionWords,
+  projectName,
+  sessionAgentWords,
+  shortSessionId,
+} from '../../../shared/provenance-text';
 import { Age } from '../shared-ui/Age';
 import { sessionLeftovers } from '../store/selectors';
 
@@ -34,6 +39,7 @@ export function SessionHeader({ session, allGroups, columns, compact, onStopSess
   const agentWords = sessionAgentWords(session.agentAlive);
   const agent = AGENT_STATE[agentWords];
   const project = projectName(session.project);
+  const listed = listedSessionWords(session);
   const firstLeftover = leftovers.length > 0 ? Math.min(...leftovers.map((g) => g.startedAt)) : null;
   return (
     <tr className="session-row agent-session" data-testid="agent-session" data-session-id={session.id}>
@@ -48,6 +54,15 @@ export function SessionHeader({ session, allGroups, columns, compact, onStopSess
           >
             {short}
           </code>
+          {listed !== null ? (
+            <span
+              className="session-listed"
+              data-testid="session-listed"
+              title="What the agent's own session list says (claude agents --json, qwen sessions ps --json)"
+            >
+              {listed}
+            </span>
+          ) : null}
           <span
             className={`session-agent ${agent.className}`}
             data-testid="session-agent"
