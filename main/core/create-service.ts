@@ -115,7 +115,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     settings: () => settings,
     files: new DecorationFiles(dataDir),
     report: (message) => options.onError?.('provenance', message),
-    sessionLists: new AgentSessionLists({ report: (message) => options.onError?.('agent-sessions', message) }),
+    sessionLists: new AgentSessionLists({
+      report: (message) => options.onError?.('agent-sessions', message),
+    }),
   });
   const host = options.host ?? new HostInfoSource();
   let seq = 0;

@@ -92,12 +92,38 @@ describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION}
       );
       for (const { p } of workers) expect(agentHeadings.join('\n')).not.toContain(`(pid ${p.pid})`);
 
-      // The agent's own session list, then `claude stop`: the session ends, the service exits by itself.
-      const listed = await claudeCommand(['agents', '--json'], env, cwd);
-      const sessions = JSON.parse(listed.stdout) as Array<{ id: string; pid: number; sessionId: string }>;
-      const mine = sessions.find((s) => s.pid === leak.agent!.pid);
-      expect(mine?.sessionId).toBe(leak.session?.id);
-      expect((await claudeCommand(['stop', mine!.id], env, cwd)).code).toBe(0);
+      // The agent's own session list: Corral shows the session's name and state from it (ps --json and
+      // the table). The name moves once (the prompt, then the model's title): compare with the same read.
+      type Listed = {
+        id: string;
+        pid: number;
+        sessionId: string;
+        name: string;
+        status: string;
+        state: string;
+      };
+      const named = await waitFor('the session as its list names it, in ps', async () => {
+        const listed = await claudeCommand(['agents', '--json'], env, cwd);
+        const mine = (JSON.parse(listed.stdout) as Listed[]).find((s) => s.pid === leak.agent!.pid);
+        const g = (await psGroups()).find((x) => x.id === leak.id);
+        return mine && g?.session?.name === mine.name && g.session.state === mine.state
+          ? { mine, g }
+          : undefined;
+      });
+      const { mine } = named;
+      expect(mine.sessionId).toBe(leak.session?.id);
+      expect(named.g.session).toMatchObject({ listed: 'running', kind: 'background', agentAlive: true });
+      const listedTable = await runCli(['ps'], { env: { ...CLI_ENV, COLUMNS: '250' } });
+      expect(listedTable.stdout).toContain(`session ${mine.id} "${mine.name}"`);
+
+      // `claude stop`: the session's end is known from its list at once, before the service exits.
+      expect((await claudeCommand(['stop', mine.id], env, cwd)).code).toBe(0);
+      const ended = await waitFor('the session ended, as its list says', async () => {
+        const g = (await psGroups()).find((x) => x.id === leak.id);
+        return g?.session?.listed === 'gone' ? g : undefined;
+      });
+      expect(ended.session?.agentAlive).toBe(false);
+      expect(ended.flags).toContain('orphan');
       await waitFor('the service to exit by itself', () => !existsSync(`/proc/${servicePid}`), {
         timeoutMs: 60_000,
         intervalMs: 200,

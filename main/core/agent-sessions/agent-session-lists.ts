@@ -83,8 +83,7 @@ export class AgentSessionLists implements ListedSessionsSource {
   /** What the lists say now. */
   current(): ListedSessions {
     const running = new Map<string, ListedSession>();
-    for (const state of this.sources.values())
-      for (const [id, s] of state.running ?? []) running.set(id, s);
+    for (const state of this.sources.values()) for (const [id, s] of state.running ?? []) running.set(id, s);
     return { running, gone: new Map(this.gone) };
   }
 
