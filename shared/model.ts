@@ -100,8 +100,9 @@ export interface ProcessView extends ProcessIds {
   /** For an MCP server, its name where the command line tells it (`filesystem`, `playwright`). */
   mcpServer?: string;
   /**
-   * Why this process of an agent's own service is left over (flagged `orphan`): an older service beside a
-   * newer one, a worker or spare whose service is gone, a worker whose session or spare is gone.
+   * Why this process of an agent's own machinery is left over (flagged `orphan`): an older service beside a
+   * newer one, a worker or spare whose service is gone, a worker whose session or spare is gone, an MCP
+   * server of an earlier generation while a newer one runs the same server (analysis/mcp-generations.ts).
    */
   serviceLeftover?: string;
 }

@@ -52,5 +52,5 @@ export const CLAUDE_CODE_SESSIONS: SessionListReader = {
 
 /** Claude Code's own executable (npm's `…/claude-code/bin/claude.exe`, the installer's `…/claude/versions/<v>`). */
 function isClaudeBinary(exe: string): boolean {
-  return /\/claude-code\/bin\/claude(\.exe)?$|\/claude\/versions\/\d[^/]*$|\/claude(\.exe)?$/.test(exe);
+  return /\/claude-code\/bin\/claude(\.exe)?$|\/claude\/versions\/\d[^/]*$/.test(exe);
 }

@@ -6,6 +6,7 @@ import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
 import { markAgentServices } from '../analysis/agent-services';
+import { markMcpGenerations } from '../analysis/mcp-generations';
 import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
@@ -104,7 +105,9 @@ export class GroupContext {
   markKept(groups: GroupView[]): GroupView[] {
     const { files } = this.options;
     const tasks = markAgentTasks(groups, files.agentTasks?.() ?? new Map());
-    return markAgentServices(markBackgroundTasks(markKept(tasks, files.keeps(), Date.now())));
+    return markMcpGenerations(
+      markAgentServices(markBackgroundTasks(markKept(tasks, files.keeps(), Date.now()))),
+    );
   }
 
   /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */

@@ -3,6 +3,7 @@ import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { markAgentServices } from '../analysis/agent-services';
+import { markMcpGenerations } from '../analysis/mcp-generations';
 import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
@@ -129,8 +130,8 @@ export async function takeOneShotSnapshot(
   // Running on purpose, as the monitor's views say it (monitor/group-context.ts): kept, or a live background task.
   return {
     sampledAt,
-    groups: markAgentServices(
-      markBackgroundTasks(markKept(markAgentTasks(ended, agentTasks), keeps, sampledAt)),
+    groups: markMcpGenerations(
+      markAgentServices(markBackgroundTasks(markKept(markAgentTasks(ended, agentTasks), keeps, sampledAt))),
     ),
   };
 }
