@@ -52,7 +52,7 @@ describe("the agents' own session lists", () => {
     trackGroup(pgid);
     expect(result).toEqual({ problem: 'no answer within 500 ms (stopped)' });
     // SIGKILL was sent to the group: each of its processes (the shell and both sleeps) goes.
-    await waitFor('the list command\'s group to empty', () => groupMembers(pgid).length === 0);
+    await waitFor("the list command's group to empty", () => groupMembers(pgid).length === 0);
   });
 
   it('names a listed session; one a later read no longer lists (or lists stopped) is gone; at most once per interval', async () => {
