@@ -26,6 +26,22 @@ function claudeListFrom(dir: string): SessionListReader {
   };
 }
 
+/** Lists read with that reader, for an agent said to run as this process's user, in a HOME of its own. */
+function listsReading(first: string, clock: { now: number }) {
+  const dir = tempDirForTest('corral-list-');
+  const home = tempDirForTest('corral-list-home-');
+  writeFileSync(join(dir, 'list'), fixture(first));
+  const notes: string[] = [];
+  const lists = new AgentSessionLists({
+    readers: new Map([['claude-code', claudeListFrom(dir)]]),
+    facts: () => ({ exe: '/bin/sh', env: new Map([['HOME', home]]), gid: process.getgid!() }),
+    now: () => clock.now,
+    report: (m) => notes.push(m),
+  });
+  const agents = [{ agent: 'claude-code', pid: process.pid, uid: process.getuid!(), argv: ['claude'] }];
+  return { dir, lists, notes, agents };
+}
+
 describe("the agents' own session lists", () => {
   it("reads a running agent's exe, environment and group from /proc", async () => {
     const g = spawnGroup('sleep 30', {
@@ -56,18 +72,8 @@ describe("the agents' own session lists", () => {
   });
 
   it('names a listed session; one a later read no longer lists (or lists stopped) is gone; at most once per interval', async () => {
-    const dir = tempDirForTest('corral-list-');
-    const home = tempDirForTest('corral-list-home-');
-    writeFileSync(join(dir, 'list'), fixture('agents-busy.json'));
-    let now = 1_000_000;
-    const notes: string[] = [];
-    const lists = new AgentSessionLists({
-      readers: new Map([['claude-code', claudeListFrom(dir)]]),
-      facts: () => ({ exe: '/bin/sh', env: new Map([['HOME', home]]), gid: process.getgid!() }),
-      now: () => now,
-      report: (m) => notes.push(m),
-    });
-    const agents = [{ agent: 'claude-code', pid: process.pid, uid: process.getuid!(), argv: ['claude'] }];
+    const clock = { now: 1_000_000 };
+    const { dir, lists, notes, agents } = listsReading('agents-busy.json', clock);
     await lists.readDue(agents);
     const id = '9488d5a7-000d-4434-b1cf-422d6b27d35f';
     expect(lists.current().running.get(id)).toMatchObject<Partial<ListedSession>>({
@@ -81,38 +87,28 @@ describe("the agents' own session lists", () => {
     await lists.readDue(agents);
     expect(readFileSync(join(dir, 'runs'), 'utf8')).toBe('run\n');
     expect(lists.current().gone.size).toBe(0);
-    now += 60_000;
+    clock.now += 60_000;
     await lists.readDue(agents);
     expect(lists.current().running.size).toBe(0);
-    expect(lists.current().gone.get(id)).toEqual({ agent: 'claude-code', goneAt: now });
+    expect(lists.current().gone.get(id)).toEqual({ agent: 'claude-code', goneAt: clock.now });
     expect(notes).toEqual([]);
   });
 
   it('a session the list names stopped is gone at the first read; a changed format changes nothing and is noted once', async () => {
-    const dir = tempDirForTest('corral-list-');
-    const home = tempDirForTest('corral-list-home-');
-    writeFileSync(join(dir, 'list'), fixture('agents-all-after-stop.json'));
-    let now = 0;
-    const notes: string[] = [];
-    const lists = new AgentSessionLists({
-      readers: new Map([['claude-code', claudeListFrom(dir)]]),
-      facts: () => ({ exe: '/bin/sh', env: new Map([['HOME', home]]), gid: process.getgid!() }),
-      now: () => now,
-      report: (m) => notes.push(m),
-    });
-    const agents = [{ agent: 'claude-code', pid: process.pid, uid: process.getuid!(), argv: ['claude'] }];
+    const clock = { now: 0 };
+    const { dir, lists, notes, agents } = listsReading('agents-all-after-stop.json', clock);
     await lists.readDue(agents);
     expect([...lists.current().gone.keys()]).toEqual(['9488d5a7-000d-4434-b1cf-422d6b27d35f']);
     writeFileSync(join(dir, 'list'), '{"agents": []}');
     for (let i = 0; i < 3; i++) {
-      now += 60_000;
+      clock.now += 60_000;
       await lists.readDue(agents);
     }
     expect(lists.current().gone.size).toBe(1);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toContain('a format not known (not a JSON array)');
     // No agent of its kind runs: nothing is read, nothing is listed.
-    now += 60_000;
+    clock.now += 60_000;
     await lists.readDue([]);
     expect(readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n')).toHaveLength(4);
     expect(lists.current().running.size).toBe(0);

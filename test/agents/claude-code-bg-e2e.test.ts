@@ -10,7 +10,7 @@ import {
   makeClaudeHome,
   trackGroupsOfRun,
 } from '../support/claude-code';
-import { bgEnv, claudeCommand, prepareBgHome } from '../support/claude-code-bg';
+import { bgEnv, claudeCommand, prepareBgHome, removeProcessesOfRun } from '../support/claude-code-bg';
 import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { runCli } from '../support/run-cli';
 import { tempDirForTest } from '../support/spawned-groups';
@@ -136,23 +136,7 @@ describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION}
       expect(after.toolCall?.id).toBe(api.toolUseId);
     } finally {
       await api.close();
-      // Whatever of this run is still there (a host the service left, a spare it started late) goes now, by
-      // the groups that carry this HOME, so no process of it is in the table when the next file runs.
-      await waitFor(
-        'no process of this run left',
-        () => {
-          const pgids = trackGroupsOfRun(home);
-          for (const pgid of pgids) {
-            try {
-              process.kill(-pgid, 'SIGKILL');
-            } catch {
-              // ESRCH: already gone.
-            }
-          }
-          return pgids.length === 0 || undefined;
-        },
-        { timeoutMs: 30_000, intervalMs: 200 },
-      );
+      await removeProcessesOfRun(home);
     }
   }, 180_000);
 });

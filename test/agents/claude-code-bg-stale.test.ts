@@ -9,7 +9,7 @@ import {
   makeClaudeHome,
   trackGroupsOfRun,
 } from '../support/claude-code';
-import { bgEnv, claudeCommand, prepareBgHome } from '../support/claude-code-bg';
+import { bgEnv, claudeCommand, prepareBgHome, removeProcessesOfRun } from '../support/claude-code-bg';
 import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
@@ -91,21 +91,7 @@ describe.skipIf(skip !== undefined)(
         expect(newer.g.agent).toMatchObject({ pid: newer.p.pid, servicePid: newer.p.pid });
       } finally {
         await api.close();
-        await waitFor(
-          'no process of this run left',
-          () => {
-            const pgids = trackGroupsOfRun(home);
-            for (const pgid of pgids) {
-              try {
-                process.kill(-pgid, 'SIGKILL');
-              } catch {
-                // ESRCH: already gone.
-              }
-            }
-            return pgids.length === 0 || undefined;
-          },
-          { timeoutMs: 30_000, intervalMs: 200 },
-        );
+        await removeProcessesOfRun(home);
       }
     }, 180_000);
   },
