@@ -13,6 +13,7 @@ import {
 import { bgEnv, claudeCommand, prepareBgHome, removeProcessesOfRun } from '../support/claude-code-bg';
 import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { runCli } from '../support/run-cli';
+import { startHarness } from '../support/service-harness';
 import { tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
@@ -34,6 +35,7 @@ describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION}
       description: 'Serve the files',
     });
     const env = bgEnv(home, api.baseUrl);
+    const harness = startHarness();
     try {
       const bg = await claudeCommand(['--bg', '--dangerously-skip-permissions', 'Serve the files'], env, cwd);
       expect(bg.code).toBe(0);
@@ -124,6 +126,16 @@ describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION}
       });
       expect(ended.session?.agentAlive).toBe(false);
       expect(ended.flags).toContain('orphan');
+      // The running service reads the list off its poll, and says the same.
+      const watched = await waitFor(
+        'the running service to say the session ended',
+        () => {
+          const g = harness.running.service.snapshot().groups.find((x) => x.pgid === leak.pgid);
+          return g?.session?.listed === 'gone' ? g : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
+      expect(watched.session?.agentAlive).toBe(false);
       await waitFor('the service to exit by itself', () => !existsSync(`/proc/${servicePid}`), {
         timeoutMs: 60_000,
         intervalMs: 200,
@@ -135,6 +147,7 @@ describe.skipIf(skip !== undefined)(`the real Claude Code ${CLAUDE_CODE_VERSION}
       expect(after.flags).toContain('orphan');
       expect(after.toolCall?.id).toBe(api.toolUseId);
     } finally {
+      await harness.stop();
       await api.close();
       await removeProcessesOfRun(home);
     }

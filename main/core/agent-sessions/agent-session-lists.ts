@@ -53,7 +53,8 @@ export class AgentSessionLists implements ListedSessionsSource {
 
   /** Starts a read of each list that is due for the agents running now; never waits. */
   observe(agents: readonly RunningAgent[]): void {
-    void this.readDue(agents);
+    // Off the poll: nothing here may reach the caller, not even a report that throws.
+    this.readDue(agents).catch(() => undefined);
   }
 
   /**
