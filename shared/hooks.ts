@@ -20,6 +20,11 @@ export interface HookAgentStatus {
    * checkout, an uninstalled Node): what is missing. `hooks install` rewrites the command.
    */
   missingCommand?: string;
+  /**
+   * Set when its installed http hooks send a token the hook endpoint no longer holds (the endpoint was
+   * made again since): the running Corral refuses them. `hooks install` writes the current token.
+   */
+  staleToken?: boolean;
   /** Corral has seen this agent run on this machine (now, or in its incident history). */
   seen: boolean;
   /** The agent's own settings directory exists (it was installed and run here). Absent: not known. */

@@ -89,8 +89,9 @@ export interface ProcessView extends ProcessIds {
   /** For an MCP server, its name where the command line tells it (`filesystem`, `playwright`). */
   mcpServer?: string;
   /**
-   * Why this process of an agent's own service is left over (flagged `orphan`): an older service beside a
-   * newer one, a worker or spare whose service is gone, a worker whose session or spare is gone.
+   * Why this process of an agent's own machinery is left over (flagged `orphan`): an older service beside a
+   * newer one, a worker or spare whose service is gone, a worker whose session or spare is gone, an MCP
+   * server of an earlier generation while a newer one runs the same server (analysis/mcp-generations.ts).
    */
   serviceLeftover?: string;
 }
@@ -127,6 +128,21 @@ export interface SessionRef {
   agentAlive: boolean | null;
   /** The reason the session's SessionEnd hook gave for its end (`other` for `claude stop`), once it ended. */
   endReason?: string;
+  /**
+   * What the agent's own session list (`claude agents --json`, `qwen sessions ps --json`) says of it:
+   * `running` while it lists the session (with its `name`, `kind`, `status`, `state` as the agent words
+   * them), `gone` once a list that named it no longer does (the session ended, `agentAlive: false`).
+   * Absent: no list read names it (main/core/agent-sessions/).
+   */
+  listed?: 'running' | 'gone';
+  /** The session's name in the agent's list (Claude Code: its title, else the prompt). */
+  name?: string;
+  /** Its kind in the agent's list (Claude Code: `background`, `interactive`…; Qwen Code: `tui`, `acp`…). */
+  kind?: string;
+  /** Its status in the agent's list (Claude Code: `busy`, `idle`). */
+  status?: string;
+  /** Its state in the agent's list (Claude Code: `working`…). */
+  state?: string;
 }
 
 /** The agent's tool call that started a group, from the agent's own transcript or environment. */

@@ -1,7 +1,7 @@
 // How a leftover's provenance reads, the same in the overview and in notifications: the project's
 // name, a short session id, the command the agent ran, its ports.
 import { commandThatMatters } from './command-summary';
-import type { GroupView, ListeningPort, ProcessView } from './model';
+import type { GroupView, ListeningPort, ProcessView, SessionRef } from './model';
 
 /** The last path component of a project root (`/home/me/shop` → `shop`); null when unknown. */
 export function projectName(project: string | null | undefined): string | null {
@@ -29,6 +29,20 @@ export function shortSessionId(id: string, among: Iterable<string> = []): string
 /** The session ids of these groups, each once: what shortSessionId tells a session from. */
 export function sessionIdsOf(groups: readonly Pick<GroupView, 'session'>[]): Set<string> {
   return new Set(groups.flatMap((g) => (g.session ? [g.session.id] : [])));
+}
+
+/**
+ * What the agent's own session list says of a session, in words: `"Fix the tests" (busy, working)`; `ended
+ * (the agent's list)` once the list no longer names it; null when no list named it.
+ */
+export function listedSessionWords(
+  session: Pick<SessionRef, 'listed' | 'name' | 'status' | 'state'>,
+): string | null {
+  if (session.listed === 'gone') return "ended (the agent's list)";
+  if (session.listed !== 'running') return null;
+  const how = [session.status, session.state].filter((w) => w).join(', ');
+  const name = session.name ? `"${session.name}"` : '';
+  return [name, how ? `(${how})` : ''].filter((w) => w).join(' ') || null;
 }
 
 /** Whether a session's agent runs, in words (SessionRef.agentAlive: true, false, or not known). */

@@ -177,12 +177,14 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       null,
       'PreToolUse + PostToolUse, each one perl',
     ),
+    // The path `corral hooks install` chooses with a service running (Claude Code too, unless --http): the
+    // perl socket client (hooks-setup/hook-client-script.ts), answered over the data directory's socket.
     row(
       'service running, command client: CPU by Corral',
       'ms',
       r.client.cpuMs,
-      null,
-      'the two perl clients + the service',
+      5,
+      "hooks install's path: the two perl socket clients + the service (target: 5 ms per tool call)",
     ),
     row(
       'no service, one-shot hooks (today): agent waits',

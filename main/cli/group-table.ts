@@ -7,6 +7,7 @@ import type { GroupView, ProcessView } from '../../shared/model';
 import {
   leftoverCommand,
   projectName,
+  listedSessionWords,
   sessionAgentWords,
   sessionIdsOf,
   shortSessionId,
@@ -82,8 +83,9 @@ export function headingText(g: GroupView, sessions: Iterable<string> = []): stri
   const agent = agentWords(g.agent);
   if (!g.session) return agent;
   const project = projectName(g.session.project) ?? 'unknown project';
+  const listed = listedSessionWords(g.session);
   return printable(
-    `${agent} · ${project} · session ${shortSessionId(g.session.id, sessions)} · ${sessionAgentWords(g.session.agentAlive)}`,
+    `${agent} · ${project} · session ${shortSessionId(g.session.id, sessions)}${listed ? ` ${listed}` : ''} · ${sessionAgentWords(g.session.agentAlive)}`,
   );
 }
 

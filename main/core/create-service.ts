@@ -31,6 +31,7 @@ import { DecorationFiles } from './storage/decoration-files';
 import { IncidentStore } from './storage/incident-store';
 import { StopRequestInbox } from './storage/stop-requests';
 import { monitorRecorder, policyStop } from './stop-recorders';
+import { AgentSessionLists } from './agent-sessions/agent-session-lists';
 
 export interface CorralServiceOptions {
   config?: LoadedConfig;
@@ -115,6 +116,9 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     settings: () => settings,
     files: new DecorationFiles(dataDir),
     report: (message) => options.onError?.('provenance', message),
+    sessionLists: new AgentSessionLists({
+      report: (message) => options.onError?.('agent-sessions', message),
+    }),
   });
   const host = options.host ?? new HostInfoSource();
   let seq = 0;

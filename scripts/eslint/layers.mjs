@@ -27,6 +27,8 @@ export const LAYERS = {
   [`${CORE}/config`]: ['shared', ...core('analysis')],
   [`${CORE}/storage`]: ['shared', ...core('model', 'analysis', 'files')],
   [`${CORE}/provenance`]: ['shared', ...core('model', 'analysis', 'files', 'sampling')],
+  // The agents' own session lists, read by running their CLIs (claude agents --json, qwen sessions ps).
+  [`${CORE}/agent-sessions`]: ['shared', ...core('model', 'analysis')],
   // The monitor's rooms (ARCHITECTURE.md): the table of what is tracked, the incidents recorded of it,
   // the checks over both, when to look (schedule), the views built of it; monitor.ts runs them all.
   [MONITOR]: [...BELOW_MONITOR, ...rooms('table', 'incidents', 'checks', 'schedule', 'views')],
@@ -37,7 +39,7 @@ export const LAYERS = {
   [`${MONITOR}/views`]: [...BELOW_MONITOR, ...rooms('table')],
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
-  [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
+  [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance', 'agent-sessions')],
   // storage: the hook endpoint and client are written in the user's own data directory (own-data-dir.ts).
   [`${CORE}/hooks-setup`]: ['shared', ...core('analysis', 'files', 'sampling', 'storage')],
   [`${CORE}/user-service`]: ['shared', ...core('hooks-setup')],
@@ -55,6 +57,7 @@ export const LAYERS = {
       'storage',
       'provenance',
       'monitor',
+      'agent-sessions',
     ),
     ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
     ...rooms('views'),

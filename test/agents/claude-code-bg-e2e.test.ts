@@ -10,9 +10,10 @@ import {
   makeClaudeHome,
   trackGroupsOfRun,
 } from '../support/claude-code';
-import { bgEnv, claudeCommand, prepareBgHome } from '../support/claude-code-bg';
+import { bgEnv, claudeCommand, prepareBgHome, removeProcessesOfRun } from '../support/claude-code-bg';
 import { startFakeMessagesApi } from '../support/fake-messages-api';
 import { runCli } from '../support/run-cli';
+import { startHarness } from '../support/service-harness';
 import { tempDirForTest } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 import { describeUnless } from '../support/skip';
@@ -34,6 +35,7 @@ describeUnless(skip)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`,
       description: 'Serve the files',
     });
     const env = bgEnv(home, api.baseUrl);
+    const harness = startHarness();
     try {
       const bg = await claudeCommand(['--bg', '--dangerously-skip-permissions', 'Serve the files'], env, cwd);
       expect(bg.code).toBe(0);
@@ -92,12 +94,48 @@ describeUnless(skip)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`,
       );
       for (const { p } of workers) expect(agentHeadings.join('\n')).not.toContain(`(pid ${p.pid})`);
 
-      // The agent's own session list, then `claude stop`: the session ends, the service exits by itself.
-      const listed = await claudeCommand(['agents', '--json'], env, cwd);
-      const sessions = JSON.parse(listed.stdout) as Array<{ id: string; pid: number; sessionId: string }>;
-      const mine = sessions.find((s) => s.pid === leak.agent!.pid);
-      expect(mine?.sessionId).toBe(leak.session?.id);
-      expect((await claudeCommand(['stop', mine!.id], env, cwd)).code).toBe(0);
+      // The agent's own session list: Corral shows the session's name and state from it (ps --json and
+      // the table). The name moves once (the prompt, then the model's title): compare with the same read.
+      type Listed = {
+        id: string;
+        pid: number;
+        sessionId: string;
+        name: string;
+        status: string;
+        state: string;
+      };
+      const named = await waitFor('the session as its list names it, in ps', async () => {
+        const listed = await claudeCommand(['agents', '--json'], env, cwd);
+        const mine = (JSON.parse(listed.stdout) as Listed[]).find((s) => s.pid === leak.agent!.pid);
+        const g = (await psGroups()).find((x) => x.id === leak.id);
+        return mine && g?.session?.name === mine.name && g.session.state === mine.state
+          ? { mine, g }
+          : undefined;
+      });
+      const { mine } = named;
+      expect(mine.sessionId).toBe(leak.session?.id);
+      expect(named.g.session).toMatchObject({ listed: 'running', kind: 'background', agentAlive: true });
+      const listedTable = await runCli(['ps'], { env: { ...CLI_ENV, COLUMNS: '250' } });
+      expect(listedTable.stdout).toContain(`session ${mine.id} "${mine.name}"`);
+
+      // `claude stop`: the session's end is known from its list at once, before the service exits.
+      expect((await claudeCommand(['stop', mine.id], env, cwd)).code).toBe(0);
+      const ended = await waitFor('the session ended, as its list says', async () => {
+        const g = (await psGroups()).find((x) => x.id === leak.id);
+        return g?.session?.listed === 'gone' ? g : undefined;
+      });
+      expect(ended.session?.agentAlive).toBe(false);
+      expect(ended.flags).toContain('orphan');
+      // The running service reads the list off its poll, and says the same.
+      const watched = await waitFor(
+        'the running service to say the session ended',
+        () => {
+          const g = harness.running.service.snapshot().groups.find((x) => x.pgid === leak.pgid);
+          return g?.session?.listed === 'gone' ? g : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
+      expect(watched.session?.agentAlive).toBe(false);
       await waitFor('the service to exit by itself', () => !existsSync(`/proc/${servicePid}`), {
         timeoutMs: 60_000,
         intervalMs: 200,
@@ -109,24 +147,9 @@ describeUnless(skip)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`,
       expect(after.flags).toContain('orphan');
       expect(after.toolCall?.id).toBe(api.toolUseId);
     } finally {
+      await harness.stop();
       await api.close();
-      // Whatever of this run is still there (a host the service left, a spare it started late) goes now, by
-      // the groups that carry this HOME, so no process of it is in the table when the next file runs.
-      await waitFor(
-        'no process of this run left',
-        () => {
-          const pgids = trackGroupsOfRun(home);
-          for (const pgid of pgids) {
-            try {
-              process.kill(-pgid, 'SIGKILL');
-            } catch {
-              // ESRCH: already gone.
-            }
-          }
-          return pgids.length === 0 || undefined;
-        },
-        { timeoutMs: 30_000, intervalMs: 200 },
-      );
+      await removeProcessesOfRun(home);
     }
   }, 180_000);
 });

@@ -26,7 +26,7 @@ afterEach(async () => {
   dirs.splice(0).forEach(removeDir);
 });
 
-describe('MCP servers named by the agent’s MCP configuration, with real processes', () => {
+describe('MCP servers named by the agent’s MCP configuration or their command line, with real processes', () => {
   it('recognises the configured server by name while its agent lives, and flags it orphan once the agent is gone', async () => {
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'corral-agent-home-')));
     dirs.push(home);
@@ -69,5 +69,54 @@ describe('MCP servers named by the agent’s MCP configuration, with real proces
       mcpServer: 'weather',
     });
     expect(readProcStat(server)?.ppid).not.toBe(agent.pid);
+  });
+
+  it("a generation left after its agent restarted: the old server, reparented, is an orphan that names the newer one; the newer one is the agent's", async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'corral-agent-home-')));
+    dirs.push(home);
+    // Its file name says what it is (`mcp-server-weather`), as npx's packages do; like the servers
+    // claude-code#1935 reports, it does not exit when its agent's end of stdin closes.
+    const script = join(home, 'mcp-server-weather.mjs');
+    writeFileSync(script, SERVER);
+    // The running service remembers who started the server (lineage): the server carries no marker of
+    // its own, so after its agent is gone only that memory ties it to the agent.
+    harness = startHarness();
+    const service = harness.running.service;
+    const view = (pid: number) => {
+      for (const g of service.snapshot().groups) {
+        const p = g.processes.find((x) => x.pid === pid);
+        if (p) return { p, g };
+      }
+      return undefined;
+    };
+    // The agent (a stand-in named claude, as Claude Code's process is) starts its server, then dies.
+    const first = await FakeAgent.start({ env: { HOME: home }, cwd: home });
+    const old = await first.startServer([process.execPath, script, join(home, 'old-ready')]);
+    await waitFor('the old server up', () => existsSync(join(home, 'old-ready')));
+    await waitFor(
+      'the service names the old server',
+      () => view(old)?.p.mcpServer === 'weather' || undefined,
+    );
+    process.kill(first.pid, 'SIGKILL');
+    await waitFor('the old server an orphan', () => view(old)?.g.flags.includes('orphan') || undefined);
+    // The agent again: a new generation of the same server.
+    const second = await FakeAgent.start({ env: { HOME: home }, cwd: home });
+    const fresh = await second.startServer([process.execPath, script, join(home, 'new-ready')]);
+    await waitFor('the new server up', () => existsSync(join(home, 'new-ready')));
+
+    const left = await waitFor('the old generation named as such', () =>
+      view(old)?.p.serviceLeftover ? view(old) : undefined,
+    );
+    expect(left.g.flags).toContain('orphan');
+    expect(left.p).toMatchObject({
+      role: 'mcp-server',
+      mcpServer: 'weather',
+      serviceLeftover: `an older generation of MCP server weather: pid ${fresh} runs it now for claude-code (pid ${second.pid})`,
+    });
+    expect(readProcStat(old)?.ppid).not.toBe(first.pid);
+    const now = view(fresh)!;
+    expect(now.g.flags).not.toContain('orphan');
+    expect(now.p.serviceLeftover).toBeUndefined();
+    expect(now.p.role).toBe('mcp-server');
   });
 });

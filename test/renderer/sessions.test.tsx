@@ -150,6 +150,21 @@ describe('overview by agent and session', () => {
     expect(state.className).toBe('session-agent unknown');
   });
 
+  it("shows what the agent's own session list says: the session's name and state, or that it ended", async () => {
+    setup([
+      {
+        ...devServer,
+        session: { ...SHOP, listed: 'running', name: 'Fix the shop', status: 'busy', state: 'working' },
+      },
+      { ...blogLeftover, session: { ...BLOG, listed: 'gone' } },
+    ]);
+    fireEvent.click(await screen.findByRole('radio', { name: 'All agent groups' }));
+    const [shop, blog] = sessionRows();
+    expect(within(shop!).getByTestId('session-listed').textContent).toBe('"Fix the shop" (busy, working)');
+    expect(within(blog!).getByTestId('session-listed').textContent).toBe("ended (the agent's list)");
+    expect(within(blog!).getByTestId('session-agent').textContent).toBe('agent exited');
+  });
+
   it('puts each agent session under its agent with project, short id, agent state and age, then its groups', async () => {
     setup();
     fireEvent.click(await screen.findByRole('radio', { name: 'All agent groups' }));

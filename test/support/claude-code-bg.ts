@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claudeCodeBinary } from './claude-code';
+import { claudeCodeBinary, trackGroupsOfRun } from './claude-code';
 import { trackGroup } from './spawned-groups';
 import { tmpdirEnv } from './test-tmpdir';
+import { waitFor } from './wait-for';
 
 const API_KEY = 'sk-ant-fake-key-for-tests';
 
@@ -72,4 +73,26 @@ export function claudeCommand(
     );
     if (child.pid !== undefined) trackGroup(child.pid);
   });
+}
+
+/**
+ * Whatever of a run is still there (a host the service left, a spare it started late) goes now, by the
+ * groups that carry its HOME, so no process of it is in the table when the next file runs.
+ */
+export async function removeProcessesOfRun(home: string): Promise<void> {
+  await waitFor(
+    'no process of this run left',
+    () => {
+      const pgids = trackGroupsOfRun(home);
+      for (const pgid of pgids) {
+        try {
+          process.kill(-pgid, 'SIGKILL');
+        } catch {
+          // ESRCH: already gone.
+        }
+      }
+      return pgids.length === 0 || undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
 }

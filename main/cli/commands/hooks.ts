@@ -81,7 +81,10 @@ export async function runHooks(
         const broken = s.missingCommand
           ? `; its command no longer exists (${s.missingCommand}): run \`corral hooks install\` to repair it`
           : '';
-        out(`${label}: ${what}${broken}`);
+        const stale = s.staleToken
+          ? '; its http hooks send a token the hook endpoint no longer holds (the running Corral refuses them): run `corral hooks install --http` to write the current one'
+          : '';
+        out(`${label}: ${what}${broken}${stale}`);
       }
       out(hookEndpointLine(endpoint, asking));
     }

@@ -22,6 +22,7 @@ import {
 } from './hook-endpoint';
 import {
   installedEvents,
+  installedHttpTokens,
   mergeHooks,
   parseSettings,
   SettingsError,
@@ -165,7 +166,8 @@ export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
   const path = spec.settingsPath(place.env, place.home);
   try {
     const { text } = readSettingsText(path);
-    const found = installedEvents(parseSettings(text, spec, path), spec);
+    const settings = parseSettings(text, spec, path);
+    const found = installedEvents(settings, spec);
     const http = [...found.values()].some((command) => command.startsWith('http://'));
     const wanted = wantedEvents(agent, http);
     const complete = wanted.every((e) => found.has(e)) && found.size === wanted.length;
@@ -180,8 +182,26 @@ export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
       state,
       events: Object.fromEntries(found),
       ...(missingCommand ? { missingCommand } : {}),
+      ...(http && staleHttpToken(installedHttpTokens(settings, spec, HOOK_TOKEN_HEADER), place)
+        ? { staleToken: true }
+        : {}),
     };
   } catch (err) {
     return { agent, path, state: 'invalid', events: {}, error: (err as Error).message };
   }
+}
+
+/**
+ * Installed http hooks send a token the endpoint no longer holds (the endpoint was made again since):
+ * the running Corral refuses them, so they bring no note until `hooks install` writes the current one.
+ */
+function staleHttpToken(tokens: ReadonlySet<string>, place: HooksPlace): boolean {
+  if (tokens.size === 0) return false;
+  let endpoint: HookEndpoint | null;
+  try {
+    endpoint = peekHookEndpoint(resolveDataDir(place.env, process.platform, place.home));
+  } catch {
+    return false;
+  }
+  return endpoint !== null && [...tokens].some((t) => t !== endpoint.token);
 }

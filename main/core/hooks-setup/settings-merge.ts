@@ -204,6 +204,24 @@ export function installedEvents(settings: Record<string, unknown>, spec: HookAge
   return out;
 }
 
+/** The tokens Corral's installed http hooks send (their `X-Corral-Token`-style header), each once. */
+export function installedHttpTokens(
+  settings: Record<string, unknown>,
+  spec: HookAgentSpec,
+  header: string,
+): Set<string> {
+  const tokens = new Set<string>();
+  for (const e of spec.events) {
+    for (const g of eventList(settings, e.event)) {
+      if (!isCorralGroup(g, spec.agent, e.event)) continue;
+      const h = ((g as MatcherGroup).hooks as { url?: string; headers?: Record<string, unknown> }[])[0]!;
+      const token = h.url ? h.headers?.[header] : undefined;
+      if (typeof token === 'string') tokens.add(token);
+    }
+  }
+  return tokens;
+}
+
 /**
  * The settings text with Corral's groups present exactly once per event, running `handlerFor(event)`
  * (a command line, or a handler); an event whose handler is null has no Corral group (Claude Code's

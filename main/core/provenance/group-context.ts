@@ -6,10 +6,17 @@ import { identityKey } from '../model/identity';
 import type { ProcessRecord } from '../model/process-record';
 import type { ProcessSampler } from '../sampling/process-sampler';
 import { markAgentServices } from '../analysis/agent-services';
+import { markMcpGenerations } from '../analysis/mcp-generations';
 import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
+import {
+  markListedSessions,
+  runningAgentsOf,
+  withListedEnds,
+  type ListedSessionsSource,
+} from '../analysis/listed-sessions';
 
 /**
  * How long an agent's group's view is kept, at most, with what decoration added to it: its provenance
@@ -53,6 +60,8 @@ export interface GroupContextOptions {
   files: DecorationSources;
   /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
   report?: (message: string) => void;
+  /** The agents' own session lists (agent-sessions/), read off the poll: names, states, ends. */
+  sessionLists?: ListedSessionsSource;
 }
 
 /** Where the keeps and ended sessions come from; the monitor reads no file itself. */
@@ -107,7 +116,9 @@ export class GroupContext {
   markKept(groups: GroupView[]): GroupView[] {
     const { files } = this.options;
     const tasks = markAgentTasks(groups, files.agentTasks?.() ?? new Map());
-    return markAgentServices(markBackgroundTasks(markKept(tasks, files.keeps(), Date.now())));
+    return markMcpGenerations(
+      markAgentServices(markBackgroundTasks(markKept(tasks, files.keeps(), Date.now()))),
+    );
   }
 
   /** Forgets the keep list read last: the service just wrote it (mtime may not move within a tick). */
@@ -127,6 +138,7 @@ export class GroupContext {
       if (p.attribution) attributions.set(p.record.pid, p.attribution);
     }
     this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
+    this.options.sessionLists?.observe(runningAgentsOf(records, attributions));
     for (const g of groups) {
       if (g.session || g.toolCall) this.named.set(g.id, pick(g));
       const agent = g.session?.agentAlive === true ? records.find((r) => r.pid === g.agent?.pid) : undefined;
@@ -136,12 +148,15 @@ export class GroupContext {
   }
 
   /**
-   * `session-ended` on the groups whose session the agent hooks recorded as ended and whose agent is
-   * gone: an end recorded while the session's agent process (the same pid and start stamp) still runs
+   * What the agents' own lists say of each group's session, and `session-ended` on the groups whose
+   * session the agent hooks recorded as ended (or a list says is gone) and whose agent is gone: an end recorded while the session's agent process (the same pid and start stamp) still runs
    * is held until it exits.
    */
-  private flagEnded(groups: GroupView[]): GroupView[] {
-    const ended = this.options.files.endedSessions();
+  private flagEnded(views: GroupView[]): GroupView[] {
+    const lists = this.options.sessionLists?.current();
+    const groups = lists ? markListedSessions(views, lists) : views;
+    const recorded = this.options.files.endedSessions();
+    const ended = lists ? withListedEnds(recorded, lists) : recorded;
     if (ended.size === 0) return groups;
     const markers = new Map<number, Readonly<Record<string, string>>>();
     for (const p of this.options.processes())
@@ -163,7 +178,8 @@ export class GroupContext {
       if (known.session && g.session == null) g.session = this.sessionNow(g.id, known.session, running);
       if (known.toolCall && g.toolCall == null) g.toolCall = known.toolCall;
     }
-    return this.markKept(groups);
+    const lists = this.options.sessionLists?.current();
+    return this.markKept(lists ? markListedSessions(groups, lists) : groups);
   }
 
   /** The event with its group's session and tool call, where known. */

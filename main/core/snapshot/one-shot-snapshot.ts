@@ -3,6 +3,7 @@ import { attribute, type Attribution } from '../analysis/attribution';
 import { CpuMeter } from '../analysis/cpu-meter';
 import { buildGroups } from '../analysis/grouping';
 import { markAgentServices } from '../analysis/agent-services';
+import { markMcpGenerations } from '../analysis/mcp-generations';
 import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { annotateOneShot } from '../analysis/one-shot-flags';
@@ -16,6 +17,11 @@ import type { ProcessSampler } from '../sampling/process-sampler';
 import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 import { withRecordedIds, type NamedGroup } from '../analysis/recorded-group-ids';
+import { markListedSessions, runningAgentsOf, withListedEnds } from '../analysis/listed-sessions';
+import { AgentSessionLists } from '../agent-sessions/agent-session-lists';
+
+/** How long a one-shot command waits for an agent's own session list before going on without it. */
+export const ONE_SHOT_LIST_TIMEOUT_MS = 4000;
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -43,6 +49,7 @@ export async function takeOneShotSnapshot(
     named = [],
     portsOfAll = false,
     report,
+    sessionLists = new AgentSessionLists({ report }),
   }: {
     /** The user's keeps (storage/keeps.ts): each group carries `kept`. */
     keeps?: readonly KeepRecord[];
@@ -57,6 +64,8 @@ export async function takeOneShotSnapshot(
     portsOfAll?: boolean;
     /** Told once of each problem reading provenance (a file refused, a group left undecorated). */
     report?: (message: string) => void;
+    /** The agents' own session lists (`claude agents --json`…), read for the agents of this sample. */
+    sessionLists?: AgentSessionLists;
   } = {},
 ): Promise<OneShotSnapshot> {
   const matcher = matcherFor(settings);
@@ -103,22 +112,26 @@ export async function takeOneShotSnapshot(
     sampler: source,
     portsOfAll,
   });
+  await sessionLists.readDue(runningAgentsOf(records, attributions), ONE_SHOT_LIST_TIMEOUT_MS);
+  const listed = sessionLists.current();
+  const withLists = markListedSessions(groups, listed);
+  const allEnded = withListedEnds(endedSessions ?? new Map(), listed);
   const markers = new Map(records.map((r) => [r.pid, r.markers]));
   const ended =
-    endedSessions && endedSessions.size > 0
+    allEnded.size > 0
       ? flagSessionEnded(
-          groups,
+          withLists,
           (pid) => markers.get(pid),
-          endedSessions,
+          allEnded,
           // One sample: every agent provenance linked runs in it.
-          heldSessions(groups, provenance.liveAgents()),
+          heldSessions(withLists, provenance.liveAgents()),
         )
-      : groups;
+      : withLists;
   // Running on purpose, as the monitor's views say it (provenance/group-context.ts): kept, or a live background task.
   return {
     sampledAt,
-    groups: markAgentServices(
-      markBackgroundTasks(markKept(markAgentTasks(ended, agentTasks), keeps, sampledAt)),
+    groups: markMcpGenerations(
+      markAgentServices(markBackgroundTasks(markKept(markAgentTasks(ended, agentTasks), keeps, sampledAt))),
     ),
   };
 }

@@ -1,5 +1,6 @@
 import type { GroupView, SessionRef } from '../../../shared/model';
 import {
+  listedSessionWords,
   projectName,
   sessionAgentWords,
   sessionIdsOf,
@@ -39,6 +40,7 @@ export function SessionHeader({ session, allGroups, columns, compact, onStopSess
   const agentWords = sessionAgentWords(session.agentAlive);
   const agent = AGENT_STATE[agentWords];
   const project = projectName(session.project);
+  const listed = listedSessionWords(session);
   const firstLeftover = leftovers.length > 0 ? Math.min(...leftovers.map((g) => g.startedAt)) : null;
   return (
     <tr className="session-row agent-session" data-testid="agent-session" data-session-id={session.id}>
@@ -53,6 +55,15 @@ export function SessionHeader({ session, allGroups, columns, compact, onStopSess
           >
             {short}
           </code>
+          {listed !== null ? (
+            <span
+              className="session-listed"
+              data-testid="session-listed"
+              title="What the agent's own session list says (claude agents --json, qwen sessions ps --json)"
+            >
+              {listed}
+            </span>
+          ) : null}
           <span
             className={`session-agent ${agent.className}`}
             data-testid="session-agent"
