@@ -3,8 +3,7 @@ import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { keptLabel, parseKeepDuration } from '../../../shared/keep-duration';
 import type { GroupView, Settings } from '../../../shared/model';
-import { parseGroupId } from '../../core/analysis/group-id';
-import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
+import { groupsOfSession, groupsOnPort } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { namedGroups } from '../recorded-group-ids';
 import {
@@ -19,33 +18,9 @@ import type { KeepRecord } from '../../core/analysis/kept-marks';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../../common/usage-error';
 import { cliDataDir } from './keep-list';
+import { targetOf, type Target } from '../flag-values';
 
 const NOTE_MAX = 200;
-
-type Target = { id: string } | { port: number } | { session: string };
-
-function targetOf(values: { port?: string; session?: string }, positionals: string[]): Target {
-  const given =
-    positionals.length + (values.port !== undefined ? 1 : 0) + (values.session !== undefined ? 1 : 0);
-  if (given !== 1) throw new UsageError('name the groups one way: a group id, --port or --session');
-  if (values.session !== undefined) {
-    if (!/^[\w.-]{1,128}$/.test(values.session))
-      throw new UsageError(`--session: '${values.session}' is not a session id`);
-    return { session: values.session };
-  }
-  if (values.port !== undefined) {
-    const port = parsePort(values.port);
-    if (port === null)
-      throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
-    return { port };
-  }
-  const id = positionals[0]!;
-  if (!parseGroupId(id))
-    throw new UsageError(
-      `'${id}' is not a group id: use the GROUP column of \`corral ps\` (<pgid>:<pid>:<start>)`,
-    );
-  return { id };
-}
 
 /** The live groups a target names: one by id, the listeners of a port, or a session's leftovers. */
 async function resolve(target: Target, settings: Settings): Promise<GroupView[]> {
@@ -54,7 +29,7 @@ async function resolve(target: Target, settings: Settings): Promise<GroupView[]>
     named: namedGroups(),
     portsOfAll: 'port' in target,
   });
-  if ('id' in target) return groups.filter((g) => g.id === target.id);
+  if ('groupId' in target) return groups.filter((g) => g.id === target.groupId);
   if ('port' in target) return groupsOnPort(groups, target.port);
   const matched = groupsOfSession(groups, target.session);
   if (matched === null)
@@ -64,7 +39,7 @@ async function resolve(target: Target, settings: Settings): Promise<GroupView[]>
 }
 
 function describe(target: Target): string {
-  if ('id' in target) return `group ${target.id}`;
+  if ('groupId' in target) return `group ${target.groupId}`;
   if ('port' in target) return `a group listening on port ${target.port}`;
   return `a leftover group of session ${target.session}`;
 }
@@ -161,7 +136,8 @@ export async function runUnkeep(
   const ended: string[] = [];
   for (const g of groups) if (removeKeeps(dataDir, g, now) > 0) ended.push(g.id);
   // A group already gone (or known by a new anchor) can still be unkept by the id it was kept under.
-  if ('id' in target && ended.length === 0 && removeKeepById(dataDir, target.id) > 0) ended.push(target.id);
+  if ('groupId' in target && ended.length === 0 && removeKeepById(dataDir, target.groupId) > 0)
+    ended.push(target.groupId);
   if (values.json) out(JSON.stringify({ unkept: ended }));
   else if (ended.length === 0) out(`corral unkeep: ${describe(target)} is not kept. Nothing changed.`);
   else for (const id of ended) out(`Unkept ${id}: it is flagged, notified and matched by policies again.`);

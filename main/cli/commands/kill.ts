@@ -1,11 +1,9 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
-import { GROUP_ID_PATTERN } from '../../../shared/group-id';
+import { NUMERIC_SETTINGS } from '../../../shared/settings-table';
 import type { SignalRecord, Settings, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
 import { stopAndRecord } from '../../core/actions/stop-and-record';
-import { parseGroupId } from '../../core/analysis/group-id';
-import { parsePort } from '../../core/provenance/resolve-targets';
 import { createSampler } from '../../core/sampling/create-sampler';
 import { matcherFor } from '../../core/analysis/signatures';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
@@ -16,8 +14,8 @@ import { namedGroups } from '../recorded-group-ids';
 import { noteKeptStop } from '../kept-stop';
 import { keepsOrNone } from './keep-list';
 import { formatTable, printable } from '../terminal-text';
-import { UsageError } from '../../common/usage-error';
 import { runKillBy } from './kill-by-provenance';
+import { targetOf, wholeNumberOf } from '../flag-values';
 import { paint, terminal, truncate, type Terminal } from '../terminal';
 
 /** Exit codes: 0 every targeted process is gone (or the group already was); 1 some survived; 3 refused. */
@@ -27,29 +25,17 @@ export async function runKill(
   out: (text: string) => void,
 ): Promise<number> {
   const { values, positionals } = parseCommandArgs(COMMAND_SPECS.kill, args);
-  const by = targetBy(values.port, values.session, positionals.length);
-  if (by === null && positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0
-        ? 'expected a group id (the GROUP column of `corral ps`)'
-        : `expected one group id, got ${positionals.length}`,
-    );
-  const groupId = positionals[0] ?? '';
-  if (by === null && !parseGroupId(groupId)) throw new UsageError(groupIdProblem(groupId));
-  let graceMs = settings.teardown.graceMs;
-  if (values['grace-ms'] !== undefined) {
-    graceMs = Number(values['grace-ms']);
-    if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > 600_000) {
-      throw new UsageError(
-        `--grace-ms: expected a whole number of ms from 0 to 600000, got '${values['grace-ms']}'`,
-      );
-    }
-  }
-  if (by !== null) {
+  const target = targetOf(values, positionals);
+  const graceMs =
+    values['grace-ms'] === undefined
+      ? settings.teardown.graceMs
+      : wholeNumberOf('grace-ms', values['grace-ms'], NUMERIC_SETTINGS.graceMs, ' ms');
+  if (!('groupId' in target)) {
     const common = { anyOwner: values['any-owner'], graceMs, withEscaped: values['with-escaped'] };
     const flags = { orphansOnly: values['orphans-only'], dryRun: values['dry-run'], json: values.json };
-    return runKillBy({ by, ...common, ...flags }, settings, out, renderTeardown);
+    return runKillBy({ by: target, ...common, ...flags }, settings, out, renderTeardown);
   }
+  const { groupId } = target;
   const matcher = matcherFor(settings);
   const sampler = createSampler({ markerKeys: matcher.markerKeys });
   const { groups } = await takeOneShotSnapshot(settings, {
@@ -84,34 +70,6 @@ export async function runKill(
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;
-}
-
-/** `--port N` or `--session ID` in place of a group id; null when neither was given. */
-function targetBy(
-  port: string | undefined,
-  session: string | undefined,
-  positionals: number,
-): { port: number } | { session: string } | null {
-  if (port === undefined && session === undefined) return null;
-  if (positionals > 0 || (port !== undefined && session !== undefined))
-    throw new UsageError('name the groups one way: a group id, --port or --session');
-  if (session !== undefined) {
-    if (!/^[\w.-]{1,128}$/.test(session)) throw new UsageError(`--session: '${session}' is not a session id`);
-    return { session };
-  }
-  const n = parsePort(port!);
-  if (n === null) throw new UsageError(`--port: expected a port number from 1 to 65535, got '${port}'`);
-  return { port: n };
-}
-
-/** Why a string is not a group id Corral will act on, in words. */
-export function groupIdProblem(id: string): string {
-  const m = GROUP_ID_PATTERN.exec(id);
-  if (m && Number(m[1]) <= 1) {
-    return `'${id}': PGID ${m[1]} is never signalled (${m[1] === '0' ? "PGID 0 means the caller's own group" : "PGID 1 is init's group"})`;
-  }
-  if (m) return `'${id}' is not a valid group id (the pid part must be positive)`;
-  return `'${id}' is not a group id: use the GROUP column of \`corral ps\` (<pgid>:<pid>:<start>), never by a bare PID or PGID`;
 }
 
 const OUTCOME_WORDS: Record<TeardownProcessOutcome['outcome'], string> = {

@@ -7,7 +7,6 @@ import {
   groupsOnPort,
   nothingInSession,
   nothingOnPort,
-  parsePort,
 } from '../../core/provenance/resolve-targets';
 import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
 import { resolveDataDir } from '../../core/storage/data-dir';
@@ -17,6 +16,7 @@ import type { AgentTaskList } from '../../core/analysis/agent-tasks';
 import type { EndedSession } from '../../core/analysis/session-ended';
 import { keepsOrNone } from './keep-list';
 import { UsageError } from '../../common/usage-error';
+import { portOf, sessionOf } from '../flag-values';
 import { recentIncidents } from '../recorded-group-ids';
 import { withRecordedStorms } from '../recorded-storms';
 import { renderGroups } from '../group-table';
@@ -30,11 +30,8 @@ export async function runPs(
   out: (text: string) => void,
 ): Promise<number> {
   const { values } = parseCommandArgs(COMMAND_SPECS.ps, args);
-  const port = values.port === undefined ? null : parsePort(values.port);
-  if (values.port !== undefined && port === null)
-    throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
-  if (values.session !== undefined && !/^[\w.-]{1,128}$/.test(values.session))
-    throw new UsageError(`--session: '${values.session}' is not a session id`);
+  const port = values.port === undefined ? null : portOf(values.port);
+  const session = values.session === undefined ? undefined : sessionOf(values.session);
   const incidents = recentIncidents(dataDirOf());
   const snapshot = await takeOneShotSnapshot(settings, {
     named: incidents,
@@ -48,10 +45,10 @@ export async function runPs(
   let groups =
     values.all || port !== null ? snapshot.groups : snapshot.groups.filter((g) => g.agent !== null);
   if (port !== null) groups = groupsOnPort(groups, port);
-  if (values.session !== undefined) {
-    const matched = groupsOfSession(groups, values.session);
+  if (session !== undefined) {
+    const matched = groupsOfSession(groups, session);
     if (matched === null)
-      throw new UsageError(`--session: '${values.session}' is the start of more than one session id`);
+      throw new UsageError(`--session: '${session}' is the start of more than one session id`);
     groups = matched;
   }
   if (groups.length > 0) groups = withRecordedStorms(groups, incidents);
@@ -61,8 +58,8 @@ export async function runPs(
       ? null
       : port !== null
         ? nothingOnPort(port)
-        : values.session !== undefined
-          ? nothingInSession(values.session)
+        : session !== undefined
+          ? nothingInSession(session)
           : null;
   // Who held the port (and the ports above it) before, from the incidents that recorded it.
   const history = port === null ? null : portHistory(incidents, port, snapshot.sampledAt);
