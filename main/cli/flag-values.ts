@@ -3,7 +3,7 @@
 import { GROUP_ID_PATTERN } from '../../shared/group-id';
 import { parsePortNumber } from '../../shared/port-number';
 import { sessionIdProblem } from '../../shared/session-id';
-import { parseGroupId } from '../core/analysis/group-id';
+import { parseGroupId } from '../core/facade/service';
 import { UsageError } from '../common/usage-error';
 
 export type Target = { groupId: string } | { port: number } | { session: string };

@@ -1,20 +1,19 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
+import { keptLabel } from '../../../shared/keep-duration';
 import { NUMERIC_SETTINGS } from '../../../shared/settings-table';
-import type { SignalRecord, Settings, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
-import { stopAndRecord } from '../../core/actions/stop-and-record';
-import { createSampler } from '../../core/sampling/create-sampler';
-import { matcherFor } from '../../core/analysis/signatures';
-import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { rememberedMembers } from '../../core/actions/remembered-members';
-import { stopRequestNote } from '../../core/actions/stop-request-note';
+import type {
+  GroupView,
+  SignalRecord,
+  Settings,
+  TeardownProcessOutcome,
+  TeardownResult,
+} from '../../../shared/model';
+import { stopGroupNow, stopTargetsNow, type StopNowOptions } from '../../core/facade/stop-now';
 import { alreadyGone } from '../already-gone';
-import { namedGroups } from '../recorded-group-ids';
-import { noteKeptStop } from '../kept-stop';
-import { keepsOrNone } from './keep-list';
+import { keepsRefused } from '../keeps-refused';
 import { formatTable, printable } from '../terminal-text';
-import { runKillBy } from './kill-by-provenance';
 import { targetOf, wholeNumberOf } from '../flag-values';
 import { paint, terminal, truncate, type Terminal } from '../terminal';
 
@@ -30,46 +29,78 @@ export async function runKill(
     values['grace-ms'] === undefined
       ? settings.teardown.graceMs
       : wholeNumberOf('grace-ms', values['grace-ms'], NUMERIC_SETTINGS.graceMs, ' ms');
+  const options: StopNowOptions = {
+    graceMs,
+    orphansOnly: values['orphans-only'],
+    withEscaped: values['with-escaped'],
+    dryRun: values['dry-run'],
+    onKeptStop: warnKeptStop,
+    keepsRefused,
+  };
   if (!('groupId' in target)) {
-    const common = { anyOwner: values['any-owner'], graceMs, withEscaped: values['with-escaped'] };
-    const flags = { orphansOnly: values['orphans-only'], dryRun: values['dry-run'], json: values.json };
-    return runKillBy({ by: target, ...common, ...flags }, settings, out, renderTeardown);
+    const by = 'port' in target ? { port: target.port } : { session: target.session };
+    const stopped = await stopTargetsNow(settings, by, { ...options, anyOwner: values['any-owner'] });
+    const what = 'port' in by ? `port ${by.port}` : `session ${by.session}`;
+    return printStopped(what, stopped, values.json, out);
   }
   const { groupId } = target;
-  const matcher = matcherFor(settings);
-  const sampler = createSampler({ markerKeys: matcher.markerKeys });
-  const { groups } = await takeOneShotSnapshot(settings, {
-    intervalMs: 0,
-    sampler,
-    named: namedGroups(),
-    keeps: keepsOrNone(),
-  });
   const refuse = (reason: string): number => {
     if (values.json)
       out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
-  const outcome = await stopAndRecord(
-    {
-      groupId,
-      orphansOnly: values['orphans-only'],
-      withEscaped: values['with-escaped'],
-      dryRun: values['dry-run'],
-    },
-    groups,
-    { graceMs, sampler, remembered: rememberedMembers(groupId) },
-    stopRequestNote(),
-  );
+  const outcome = await stopGroupNow(settings, groupId, options);
   if (outcome.refused !== null) {
     const { kind, message } = outcome.refused;
     return kind === 'already-gone' ? alreadyGone(groupId, message, values.json, out) : refuse(message);
   }
   const { result } = outcome;
-  noteKeptStop(outcome.group, result);
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;
+}
+
+/**
+ * `kill --port N` and `--session ID`: one outcome per group, each through the same teardown and
+ * refusals as one group by id. Exit codes as for one group: 0 every targeted process gone, 1 some
+ * survived (or a dry run), 3 refused with nothing signalled.
+ */
+function printStopped(
+  what: string,
+  stopped: Awaited<ReturnType<typeof stopTargetsNow>>,
+  json: boolean,
+  out: (text: string) => void,
+): number {
+  if (stopped.refused !== null) {
+    if (json)
+      out(JSON.stringify({ target: what, refused: stopped.refused, skipped: stopped.skipped, results: [] }));
+    else out(`corral kill: refused: ${stopped.refused}. Nothing was signalled.`);
+    return 3;
+  }
+  const results: TeardownResult[] = [];
+  const skipped = [...stopped.skipped];
+  // Resolved from the very snapshot they were stopped from: a group refused here is left alone, with why.
+  for (const o of stopped.outcomes)
+    if (o.result !== null) results.push(o.result);
+    else skipped.push({ groupId: o.groupId, reason: o.refused ?? 'refused' });
+  if (json) out(JSON.stringify({ target: what, refused: null, skipped, results }));
+  else {
+    const lines = [`${what}: ${results.length} group${results.length === 1 ? '' : 's'}.`];
+    for (const s of skipped) lines.push(`Left alone ${s.groupId}: ${s.reason}.`);
+    for (const r of results) lines.push(`— ${r.groupId}`, renderTeardown(r));
+    out(lines.join('\n'));
+  }
+  if (results.every((r) => r.refused)) return 3;
+  return results.every((r) => r.clean && !r.refused) ? 0 : 1;
+}
+
+/** A kept group stopped: the user kept it running, and may have forgotten (its keep ends once it is gone). */
+function warnKeptStop(group: GroupView, result: TeardownResult): void {
+  process.stderr.write(
+    `corral kill: warning: group ${result.groupId} was kept (${keptLabel(group.kept!.until, Date.now())}); ` +
+      `it was stopped as you asked${result.clean ? ' and its keep is released' : ''}.\n`,
+  );
 }
 
 const OUTCOME_WORDS: Record<TeardownProcessOutcome['outcome'], string> = {

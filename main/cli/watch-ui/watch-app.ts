@@ -13,7 +13,7 @@ import type { GroupView } from '../../../shared/model';
 // The UI's own words (shared/): the same story.
 import { stopModes } from '../../../shared/stop-targets';
 import { timelineSummary } from '../../../shared/timeline-story';
-import type { CorralService } from '../../core/service';
+import type { CorralService } from '../../core/facade/service';
 import { groupTableLines } from '../group-table';
 import { renderTeardown } from '../commands/kill';
 import type { WatchFeed } from './watch-feed';
