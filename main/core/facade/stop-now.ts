@@ -3,6 +3,7 @@
 import type { GroupView, Settings, TeardownResult } from '../../../shared/model';
 import { matcherFor } from '../analysis/signatures';
 import { rememberedMembers } from '../actions/remembered-members';
+import type { KnownMember } from '../actions/resolve-group-id';
 import { stopAndRecord, type StopOutcome } from '../actions/stop-and-record';
 import { stopRequestNote } from '../actions/stop-request-note';
 import { stopPortListeners, stopSession, type StoppedGroups } from '../actions/stop-session';
@@ -28,21 +29,8 @@ export async function stopGroupNow(
   groupId: string,
   o: StopNowOptions,
 ): Promise<StopOutcome> {
-  const sampler = createSampler({ markerKeys: matcherFor(settings).markerKeys });
-  const { groups } = await takeOneShotSnapshot(settings, {
-    intervalMs: 0,
-    sampler,
-    named: recentIncidents(),
-    keeps: keepsOrNone(o.keepsRefused),
-  });
-  const outcome = await stopAndRecord(
-    { groupId, orphansOnly: o.orphansOnly, withEscaped: o.withEscaped, dryRun: o.dryRun },
-    groups,
-    { graceMs: o.graceMs, sampler, remembered: rememberedMembers(groupId) },
-    stopRequestNote(),
-  );
-  if (outcome.refused === null) keptStop(outcome.group, outcome.result, o);
-  return outcome;
+  const { stopOne } = await lookToStop(settings, o, false);
+  return stopOne(groupId, rememberedMembers(groupId));
 }
 
 /**
@@ -54,34 +42,38 @@ export async function stopTargetsNow(
   by: { port: number } | { session: string },
   o: StopNowOptions & { anyOwner: boolean },
 ): Promise<StoppedGroups> {
+  const { groups, stopOne } = await lookToStop(settings, o, 'port' in by);
+  // A stop the user asked for by port or session is theirs, as one asked by group id is.
+  const stopEach = (groupId: string) => stopOne(groupId);
+  if ('port' in by) {
+    const owner = { anyOwner: o.anyOwner, selfUid: process.getuid?.() ?? null };
+    return stopPortListeners(by.port, groups, owner, stopEach);
+  }
+  const { sessionId: _full, ...stopped } = await stopSession({ sessionId: by.session }, groups, stopEach);
+  return stopped;
+}
+
+/** One look at the process table, and the one stop path over it (stop-and-record.ts) for each group asked. */
+async function lookToStop(settings: Settings, o: StopNowOptions, portsOfAll: boolean) {
   const sampler = createSampler({ markerKeys: matcherFor(settings).markerKeys });
   const { groups } = await takeOneShotSnapshot(settings, {
     intervalMs: 0,
     sampler,
     named: recentIncidents(),
     keeps: keepsOrNone(o.keepsRefused),
-    portsOfAll: 'port' in by,
+    portsOfAll,
   });
-  // A stop the user asked for by port or session is theirs, as one asked by group id is.
-  const stopOne = async (groupId: string): Promise<StopOutcome> => {
+  const stopOne = async (groupId: string, remembered?: readonly KnownMember[]): Promise<StopOutcome> => {
     const outcome = await stopAndRecord(
       { groupId, orphansOnly: o.orphansOnly, withEscaped: o.withEscaped, dryRun: o.dryRun },
       groups,
-      { graceMs: o.graceMs, sampler },
+      { graceMs: o.graceMs, sampler, ...(remembered ? { remembered } : {}) },
       stopRequestNote(),
     );
     if (outcome.refused === null) keptStop(outcome.group, outcome.result, o);
     return outcome;
   };
-  if ('port' in by)
-    return stopPortListeners(
-      by.port,
-      groups,
-      { anyOwner: o.anyOwner, selfUid: process.getuid?.() ?? null },
-      stopOne,
-    );
-  const { sessionId: _full, ...stopped } = await stopSession({ sessionId: by.session }, groups, stopOne);
-  return stopped;
+  return { groups, stopOne };
 }
 
 function keptStop(group: GroupView, result: TeardownResult, o: StopNowOptions): void {
