@@ -62,3 +62,8 @@ export function msUntilAgeReadsOtherwise(ageMs: number): number {
 export function msUntilCountdownReadsOtherwise(leftMs: number): number {
   return (Math.max(0, leftMs) % durationStep(leftMs)) + 1;
 }
+
+/** A time of day in the user's locale, to the second: the timeline's axis and its story. */
+export function formatClock(at: number): string {
+  return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}

@@ -10,6 +10,9 @@ export function isIncidentFlag(text: string): text is IncidentKind {
   return (INCIDENT_FLAGS as readonly string[]).includes(text);
 }
 
+/** The most incidents one history request may ask for (the CLI's `--limit`, the page's list). */
+export const MAX_INCIDENTS_LIMIT = 10_000;
+
 /** The farthest page a history request may skip to: far past any history a store keeps. */
 export const MAX_INCIDENTS_OFFSET = 10_000_000;
 

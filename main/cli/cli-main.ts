@@ -1,12 +1,12 @@
 // The CLI's entry: the command table, help and config, for `corral` and the app's `--cli` mode.
-import { loadConfig } from '../core/config/load-config';
+import { loadConfig } from '../core/facade/service';
 import { COMMANDS, findCommand } from './command-table';
 import { GLOBAL_FLAGS } from './command-specs';
 import { flagSpellings } from './option-spec';
 import { commandHelp, globalHelp, parseErrorMessage } from './help';
 import { detectTerminal, setTerminal } from './terminal';
 import { UsageError } from '../common/usage-error';
-import { DataDirRefused } from '../core/storage/own-data-dir';
+import { DataDirRefused } from '../core/facade/service';
 import { corralVersion } from './version';
 
 // `corral`'s own flags, spelled as declared (and as `corral --help` lists them).

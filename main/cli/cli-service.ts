@@ -1,11 +1,10 @@
 import type { Settings } from '../../shared/model';
-import { loadConfig, type LoadedConfig } from '../core/config/load-config';
-import { homedir } from 'node:os';
-import { createCorralService, type RunningService } from '../core/create-service';
+import { loadConfig, type LoadedConfig } from '../core/facade/service';
+import { createCorralService, type RunningService } from '../core/facade/service';
 import { ownHookCommand } from './own-hook-command';
-import { resolveDataDir } from '../core/storage/data-dir';
+import { userDataDir } from '../core/facade/service';
 import { startServiceHooks } from '../hooks/service-hooks';
-import { releaseStartUpPagesLater } from '../core/release-start-up-pages';
+import { releaseStartUpPagesLater } from '../core/facade/service';
 
 /**
  * The running core for a long-lived CLI command; problems are reported on stderr, named for it. The
@@ -29,7 +28,7 @@ export function startCliService(
   running.store.onTakeOver((notice) => process.stderr.write(`corral ${command}: storage: ${notice}\n`));
   // Agents' hooks are answered here while the service runs (main/hooks/hook-server.ts).
   const hooks = startServiceHooks(
-    resolveDataDir(process.env, process.platform, homedir()),
+    userDataDir(),
     (step, err) => process.stderr.write(`corral ${command}: ${step}: ${String(err)}\n`),
     running.hookWiring,
   );

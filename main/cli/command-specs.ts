@@ -1,7 +1,16 @@
-import { INCIDENT_FLAGS } from '../../shared/incident-filter';
-import type { CommandSpec, Flags } from './option-spec';
+import { HOOK_AGENT_NAMES } from '../../shared/hooks';
+import { INCIDENT_FLAGS, MAX_INCIDENTS_LIMIT } from '../../shared/incident-filter';
+import { NUMERIC_SETTINGS } from '../../shared/settings-table';
+import type { CommandDeclaration, Flags } from './option-spec';
+import { withUsage } from './usage-line';
 
 const json = (help: string) => ({ type: 'boolean', help }) as const;
+/** `--port N` and `--session ID`, as every command that names groups by them declares them. */
+const port = (help: string) => ({ type: 'string', value: 'N', help }) as const;
+const session = (help: string) => ({ type: 'string', value: 'ID', help }) as const;
+/** The ways a command that acts on groups names them (flag-values.ts `targetOf` reads them). */
+const TARGET = ['<group-id>', 'port', 'session'] as const;
+const grace = NUMERIC_SETTINGS.graceMs;
 
 /**
  * Every CLI command's declaration, in the order `corral --help` lists them: its help and every flag it
@@ -9,22 +18,15 @@ const json = (help: string) => ({ type: 'boolean', help }) as const;
  * parses its arguments with it (parse-command-args.ts), so the two cannot disagree. A flag once shipped
  * is a contract: add, never rename.
  */
-export const COMMAND_SPECS = {
+export const COMMAND_SPECS = withUsage({
   ps: {
     summary: 'Agent sessions, their process groups and processes, flagged groups first.',
-    usage: 'corral ps [--all] [--port N] [--session ID] [--json]',
     flags: {
       all: { type: 'boolean', help: 'include groups no agent owns' },
-      port: {
-        type: 'string',
-        value: 'N',
-        help: 'only the groups listening on port N, whoever owns them; then who held N and the 9 ports above it in the last day (JSON: portHistory)',
-      },
-      session: {
-        type: 'string',
-        value: 'ID',
-        help: 'only the groups of one agent session (a unique prefix of 8+ characters will do)',
-      },
+      port: port(
+        'only the groups listening on port N, whoever owns them; then who held N and the 9 ports above it in the last day (JSON: portHistory)',
+      ),
+      session: session('only the groups of one agent session (a unique prefix of 8+ characters will do)'),
       json: json('print the snapshot as JSON'),
     },
     notes: [
@@ -33,7 +35,6 @@ export const COMMAND_SPECS = {
   },
   watch: {
     summary: 'Live view that fits the terminal: flagged groups first, recent events below.',
-    usage: 'corral watch [--all] [--json]',
     flags: {
       all: { type: 'boolean', help: 'include groups no agent owns' },
       json: json('print one event per line (NDJSON) instead of the live view'),
@@ -41,22 +42,21 @@ export const COMMAND_SPECS = {
   },
   kill: {
     summary: 'Stop a whole process group: SIGTERM, a grace period, SIGKILL.',
-    usage:
-      'corral kill <group-id> | --port N [--any-owner] | --session ID [--grace-ms N] [--orphans-only] [--with-escaped] [--dry-run] [--json]',
     positionals: [['<group-id>', 'the GROUP column of corral ps (<pgid>:<pid>:<start>); never a bare PID']],
+    oneOf: TARGET,
     flags: {
-      port: { type: 'string', value: 'N', help: 'stop the group listening on port N' },
-      'any-owner': { type: 'boolean', help: 'with --port: also a listener no agent started' },
-      session: {
-        type: 'string',
-        value: 'ID',
-        help: "stop every leftover group of an agent session, never the agent's own",
+      port: port('stop the group listening on port N'),
+      'any-owner': {
+        type: 'boolean',
+        with: 'port',
+        help: 'with --port: also a listener no agent started',
       },
+      session: session("stop every leftover group of an agent session, never the agent's own"),
       // No parser default: the config's teardown.graceMs is the default.
       'grace-ms': {
         type: 'string',
         value: 'N',
-        help: 'ms between SIGTERM and SIGKILL (0..600000; default from the config)',
+        help: `ms between SIGTERM and SIGKILL (${grace.min}..${grace.max}; default from the config)`,
       },
       'orphans-only': {
         type: 'boolean',
@@ -74,16 +74,11 @@ export const COMMAND_SPECS = {
   keep: {
     summary:
       'Keep a group running on purpose: its flags stay, but no notification, policy stop or leak count.',
-    usage:
-      'corral keep <group-id> | --port N | --session ID [--for 8h] [--note TEXT] [--json] | --list [--json]',
     positionals: [['<group-id>', 'the GROUP column of corral ps']],
+    oneOf: TARGET,
     flags: {
-      port: { type: 'string', value: 'N', help: 'keep the group listening on port N' },
-      session: {
-        type: 'string',
-        value: 'ID',
-        help: "keep every leftover group of an agent session (never the agent's own)",
-      },
+      port: port('keep the group listening on port N'),
+      session: session("keep every leftover group of an agent session (never the agent's own)"),
       // No parser default: --list refuses --for, and the default is DEFAULT_KEEP_MS (storage/keeps.ts).
       for: {
         type: 'string',
@@ -91,37 +86,31 @@ export const COMMAND_SPECS = {
         help: 'how long: 30m, 8h, 2d (default 8h, at most 30d); then it is a leftover again',
       },
       note: { type: 'string', value: 'TEXT', help: 'why (shown beside the keep)' },
-      list: { type: 'boolean', help: 'the keeps in force' },
+      list: { type: 'boolean', form: ['json'], help: 'the keeps in force' },
       json: json('print as JSON'),
     },
     notes: ['Exit 1: no such group is running now (nothing was kept).'],
   },
   unkeep: {
     summary: 'End a keep: the group is flagged, notified and matched by policies again.',
-    usage: 'corral unkeep <group-id> | --port N | --session ID [--json]',
     positionals: [['<group-id>', 'the group id it was kept under']],
+    oneOf: TARGET,
     flags: {
-      port: { type: 'string', value: 'N', help: 'the group listening on port N' },
-      session: { type: 'string', value: 'ID', help: 'the leftover groups of an agent session' },
+      port: port('the group listening on port N'),
+      session: session('the leftover groups of an agent session'),
       json: json('print the ids unkept as JSON'),
     },
     notes: ['Exit 1: nothing named was kept.'],
   },
   history: {
     summary: 'Incidents Corral has recorded.',
-    usage:
-      'corral history [--agent NAME] [--session ID] [--project PATH] [--flag FLAG] [--since TIME] [--until TIME] [--limit N] [--offset N] [--json]',
     flags: {
       agent: {
         type: 'string',
         value: 'NAME',
         help: 'only the incidents of this agent (claude-code, codex, …)',
       },
-      session: {
-        type: 'string',
-        value: 'ID',
-        help: 'only the incidents of one agent session (its id or first characters)',
-      },
+      session: session('only the incidents of one agent session (its id or first characters)'),
       project: {
         type: 'string',
         value: 'PATH',
@@ -142,12 +131,11 @@ export const COMMAND_SPECS = {
         value: 'TIME',
         help: 'only the incidents that began by TIME (the same forms as --since)',
       },
-      json: json('print the incidents as JSON'),
       limit: {
         type: 'string',
         value: 'N',
         default: '100',
-        help: 'at most N incidents, newest first (1..100000, default 100)',
+        help: `at most N incidents, newest first (1..${MAX_INCIDENTS_LIMIT}, default 100)`,
       },
       offset: {
         type: 'string',
@@ -155,11 +143,11 @@ export const COMMAND_SPECS = {
         default: '0',
         help: 'skip the N newest that match first (the next page: --offset 100; default 0)',
       },
+      json: json('print the incidents as JSON'),
     },
   },
   serve: {
     summary: 'The Corral UI in a browser, on 127.0.0.1 only.',
-    usage: 'corral serve [--port N] [--metrics]',
     flags: {
       port: {
         type: 'string',
@@ -172,12 +160,11 @@ export const COMMAND_SPECS = {
   },
   policies: {
     summary: 'The configured policies, the mode, and which groups each matches right now.',
-    usage: 'corral policies [--json]',
     flags: { json: json('print the rules and their matches as JSON') },
   },
   metrics: {
     summary: 'Prometheus metrics at /metrics without the UI (default port 9977).',
-    usage: 'corral metrics [--port N] [--host 127.0.0.1] [--token T | --token-file F]',
+    oneOf: ['token', 'token-file'],
     flags: {
       port: { type: 'string', value: 'N', default: '9977', help: 'port to listen on (default 9977)' },
       host: {
@@ -200,11 +187,13 @@ export const COMMAND_SPECS = {
   },
   hooks: {
     summary: "Corral's hooks in the agents' own settings: the agent is told what its command left running.",
-    usage:
-      'corral hooks install|uninstall|status [--agent claude-code|codex|gemini-cli|qwen-code|all] [--dry-run] [--http] [--json]',
     actions: ['install', 'uninstall', 'status'],
     flags: {
-      agent: { type: 'string', value: 'A', help: 'which agent (default all)' },
+      agent: {
+        type: 'string',
+        value: [...HOOK_AGENT_NAMES, 'all'].join('|'),
+        help: 'which agent (default all)',
+      },
       'dry-run': {
         type: 'boolean',
         only: ['install', 'uninstall'],
@@ -222,7 +211,6 @@ export const COMMAND_SPECS = {
   },
   service: {
     summary: '`corral watch` as your own background service (systemd user unit, macOS LaunchAgent).',
-    usage: 'corral service install|uninstall|status [--json]',
     actions: ['install', 'uninstall', 'status'],
     flags: { json: json('print what was done, or the status, as JSON') },
     notes: [
@@ -233,14 +221,13 @@ export const COMMAND_SPECS = {
   // Its arguments are never parsed as flags: an agent runs it, and it always exits 0 (hook-process.ts).
   hook: {
     summary: "What Corral's agent hooks run: reads the agent's JSON payload on stdin; always exits 0.",
-    usage: 'corral hook <agent> <event>',
     positionals: [
       ['<agent>', 'claude-code, codex, gemini-cli or qwen-code'],
       ['<event>', "the agent's hook event, e.g. PreToolUse, PostToolUse, SessionEnd"],
     ],
     flags: {},
   },
-} as const satisfies Record<string, CommandSpec>;
+} as const satisfies Record<string, CommandDeclaration>);
 
 export type CommandName = keyof typeof COMMAND_SPECS;
 

@@ -1,4 +1,4 @@
-import type { LoadedConfig } from '../core/config/load-config';
+import type { LoadedConfig } from '../core/facade/service';
 import { COMMAND_SPECS, type CommandName } from './command-specs';
 import type { CommandSpec } from './option-spec';
 

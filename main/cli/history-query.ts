@@ -3,10 +3,12 @@ import type { IncidentListRequest } from '../../shared/contract';
 import {
   INCIDENT_FLAGS,
   isIncidentFlag,
+  MAX_INCIDENTS_LIMIT,
   MAX_INCIDENTS_OFFSET,
   parseHistoryTime,
 } from '../../shared/incident-filter';
 import { UsageError } from '../common/usage-error';
+import { wholeNumberOf } from './flag-values';
 
 export interface HistoryFlagValues {
   agent?: string;
@@ -17,13 +19,6 @@ export interface HistoryFlagValues {
   until?: string;
   limit?: string;
   offset?: string;
-}
-
-function count(name: string, text: string | undefined, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`--${name}: expected ${min}..${max}, got '${text}'`);
-  return n;
 }
 
 function time(name: string, text: string | undefined, now: number): number | undefined {
@@ -54,8 +49,8 @@ export function historyQuery(values: HistoryFlagValues, now: number): IncidentLi
     flag,
     sinceMs: time('since', values.since, now),
     untilMs: time('until', values.until, now),
-    limit: count('limit', values.limit, 1, 100_000),
-    offset: count('offset', values.offset ?? '0', 0, MAX_INCIDENTS_OFFSET),
+    limit: wholeNumberOf('limit', values.limit ?? '', { min: 1, max: MAX_INCIDENTS_LIMIT }),
+    offset: wholeNumberOf('offset', values.offset ?? '0', { min: 0, max: MAX_INCIDENTS_OFFSET }),
   };
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
 }

@@ -10,6 +10,10 @@ interface FlagCommon {
   short?: string;
   /** Only after these actions (`corral hooks status --json`); every action when absent. */
   only?: readonly string[];
+  /** Only beside this flag: usage shows it right after it (`--port N [--any-owner]`). */
+  with?: string;
+  /** A call of its own that takes only these other flags (`--list [--json]`), last in usage. */
+  form?: readonly string[];
 }
 
 /** A flag without a value; false when not given. */
@@ -31,11 +35,10 @@ export type FlagSpec = BooleanFlag | StringFlag;
 /** Flags by their long name, without the dashes, in the order help lists them. */
 export type Flags = Readonly<Record<string, FlagSpec>>;
 
-export interface CommandSpec {
+/** A command as command-specs.ts declares it; its usage line is made from the rest (usage-line.ts). */
+export interface CommandDeclaration {
   /** One line: what the command does. */
   summary: string;
-  /** `corral ps [--all] [--json]`: names every flag, and the shape of a call. */
-  usage: string;
   /** The first argument names what to do (`corral service install`); flags follow it. */
   actions?: readonly string[];
   /** Arguments that are not flags, as help shows them (`<group-id>`); none are accepted when absent. */
@@ -43,6 +46,16 @@ export interface CommandSpec {
   flags: Flags;
   /** Extra paragraphs (exit codes, examples). */
   notes?: readonly string[];
+  /**
+   * Ways of naming one thing, of which a call gives one (`<group-id> | --port N | --session ID`): flag
+   * names, and positionals by their help name. Required when a positional is among them.
+   */
+  oneOf?: readonly string[];
+}
+
+export interface CommandSpec extends CommandDeclaration {
+  /** `corral ps [--all] [--json]`: names every flag, and the shape of a call. */
+  usage: string;
 }
 
 /** What parsing gives for each flag: a boolean, the value, or undefined for a value flag with no default. */

@@ -1,9 +1,9 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { hookCommandPrefix } from '../core/hooks-setup/hook-command';
-import { resolveHookCommand, type HookCommandResolution } from '../core/hooks-setup/hooks-service';
-import { installedCorralCommand } from '../core/hooks-setup/installed-command';
-import { shellQuote } from '../core/hooks-setup/shell-quote';
+import { hookCommandPrefix } from '../core/facade/setup';
+import { resolveHookCommand, type HookCommandResolution } from '../core/facade/setup';
+import { installedCorralCommand } from '../core/facade/setup';
+import { shellQuote } from '../core/facade/setup';
 
 /**
  * The command line that runs this very CLI: the installed `corral` command, else Node and the built

@@ -4,12 +4,8 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 /** Generous for three 20-digit numbers; anything longer is not an id the core issued. */
 export const MAX_GROUP_ID_LENGTH = 64;
 
-export const MAX_INCIDENTS_LIMIT = 10_000;
 /** An agent's name or a project's path a history is filtered by (paths are at most PATH_MAX). */
 export const MAX_FILTER_TEXT_LENGTH = 4096;
-
-/** Longer than any agent's session id (uuids are 36 characters). */
-export const MAX_SESSION_ID_LENGTH = 256;
 
 /** Groups one "stop this session" may confirm; a session leaving more is stopped in several asks. */
 export const MAX_SESSION_GROUPS = 1_000;

@@ -4,14 +4,9 @@ import { HOOK_AGENT_NAMES } from '../../shared/hooks';
 import { NUMERIC_SETTINGS } from '../../shared/settings-table';
 import { MAX_KEEP_MS } from '../../shared/keep-duration';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
-import { INCIDENT_FLAGS, MAX_INCIDENTS_OFFSET } from '../../shared/incident-filter';
-import {
-  MAX_FILTER_TEXT_LENGTH,
-  MAX_INCIDENTS_LIMIT,
-  MAX_PAYLOAD_BYTES,
-  MAX_SESSION_GROUPS,
-  MAX_SESSION_ID_LENGTH,
-} from './limits';
+import { INCIDENT_FLAGS, MAX_INCIDENTS_LIMIT, MAX_INCIDENTS_OFFSET } from '../../shared/incident-filter';
+import { MAX_FILTER_TEXT_LENGTH, MAX_PAYLOAD_BYTES, MAX_SESSION_GROUPS } from './limits';
+import { sessionIdProblem } from '../../shared/session-id';
 import { arrayOf, bool, finiteNumber, groupId, nullable, object, str, type Check } from './schema-checks';
 
 /** How many rows a list request may ask for at most. */
@@ -22,17 +17,11 @@ export type ValidRequest = {
 }[RequestChannel];
 export type RequestValidation = ValidRequest | { ok: false; error: string };
 
-/**
- * A session id as a snapshot shows it (agents' ids are uuids, thread ids, or OpenCode's pid), or a
- * prefix of one of at least 8 characters: any printable text, bounded.
- */
+/** A session id, or a prefix of one of at least 8 characters (shared/session-id.ts). */
 const sessionIdCheck: Check = (value, path) => {
   if (typeof value !== 'string') return `${path} must be a string session id`;
-  if (value.length === 0 || value.length > MAX_SESSION_ID_LENGTH)
-    return `${path} must be 1 to ${MAX_SESSION_ID_LENGTH} characters long`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return `${path} must not contain control characters`;
-  return null;
+  const problem = sessionIdProblem(value);
+  return problem === null ? null : `${path} ${problem}`;
 };
 
 const boundedText =

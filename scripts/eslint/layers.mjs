@@ -1,7 +1,6 @@
 // The layering (ARCHITECTURE.md) as allow-lists: each folder names the folders it may import from, as
 // VS Code's layering rules do. An import of any other folder, or from a folder not listed here, fails
 // `npm run lint`: a new back edge, or a new folder nobody placed, cannot pass unnoticed.
-import { existsSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const CORE = 'main/core';
@@ -63,6 +62,14 @@ export const LAYERS = {
     ...rooms('views'),
   ],
   [`${CORE}/worker`]: ['shared', CORE, ...core('monitor'), ...rooms('views')],
+  // What the CLI may use of the core: one-shot commands over a snapshot, stops, keeps and history, and
+  // the service, config, hooks and user service a long-lived or set-up command needs.
+  [`${CORE}/facade`]: [
+    'shared',
+    CORE,
+    ...core('model', 'analysis', 'config', 'sampling', 'storage', 'provenance', 'actions', 'policies'),
+    ...core('snapshot', 'hooks-setup', 'user-service', 'agent-sessions'),
+  ],
   // The desktop app's worker thread: the service's host there, answering agents' hooks beside it as
   // `corral watch` does (main/cli/cli-service.ts).
   'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],
@@ -70,18 +77,9 @@ export const LAYERS = {
   'main/hooks': ['shared', ...core('model', 'analysis', 'sampling', 'storage', 'hooks-setup')],
   'main/metrics': ['shared', 'main/common', CORE, ...core('files')],
   'main/serve': ['shared', 'main/common', 'main/transport', CORE],
-  // The watch UI shows a stop and a timeline in the renderer's words (renderer/src/stop, timeline).
-  'main/cli': [
-    'shared',
-    'renderer',
-    'main/common',
-    'main/hooks',
-    'main/metrics',
-    'main/serve',
-    CORE,
-    ...core('analysis', 'config', 'sampling', 'storage', 'provenance', 'actions', 'policies'),
-    ...core('snapshot', 'hooks-setup', 'user-service'),
-  ],
+  // The CLI reaches the core through its facade only (one-shot commands, the service, hooks and the user
+  // service: main/core/facade), and hosts the front ends it starts (serve, metrics, the hook command).
+  'main/cli': ['shared', 'main/common', 'main/hooks', 'main/metrics', 'main/serve', `${CORE}/facade`],
   // The packaged app runs the CLI when started as `corral` (electron/index.ts).
   'main/electron': ['shared', 'main/cli', 'main/transport', CORE, ...core('storage', 'worker')],
 };
@@ -125,10 +123,6 @@ function apartProblem(from, to) {
   }
   return null;
 }
-
-/** Whether the module `absolute` (an import resolved, without its extension) is a React component file. */
-const isComponent = (absolute) =>
-  absolute.endsWith('.tsx') || existsSync(`${absolute}.tsx`) || existsSync(`${absolute}/index.tsx`);
 
 /**
  * The layer a repository path belongs to: a folder of LAYERS, `main/core/<folder>` for any core folder,
@@ -210,13 +204,6 @@ export function layersPlugin(root, layers = LAYERS) {
             }
             const apart = apartProblem(repoPath(context.filename), repoPath(target));
             if (apart !== null) context.report({ node, message: apart });
-            if (from === 'main/cli' && to === 'renderer' && isComponent(target)) {
-              context.report({
-                node,
-                message:
-                  'main/cli may not import a React component (renderer .tsx): only the logic beside it',
-              });
-            }
           };
           return {
             ImportDeclaration: (n) => check(n.source),

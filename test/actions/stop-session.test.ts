@@ -2,7 +2,7 @@
 // which groups are handed to it, which are left alone and why. The real teardown is exercised against
 // real processes in test/provenance/stop-session-request.test.ts.
 import { describe, expect, it } from 'vitest';
-import { stopSession } from '../../main/core/actions/stop-session';
+import { stopPortListeners, stopSession } from '../../main/core/actions/stop-session';
 import type { StopOutcome } from '../../main/core/actions/stop-and-record';
 import type { GroupView, SessionRef, TeardownResult } from '../../shared/model';
 import { makeGroup } from '../transport/fake-corral-service';
@@ -153,5 +153,29 @@ describe('stopSession', () => {
     });
     const r = await stopSession({ sessionId: 'sess-aaab-2222' }, GROUPS, stopOne);
     expect(r.outcomes).toEqual([{ groupId: B1.id, result: null, refused: 'group is already gone' }]);
+  });
+});
+
+describe('stopPortListeners', () => {
+  const listening = (g: GroupView, port: number, agent: GroupView['agent']): GroupView => ({
+    ...g,
+    agent,
+    processes: g.processes.map((p) => ({ ...p, ports: [{ protocol: 'tcp', address: '127.0.0.1', port }] })),
+  });
+  const AGENTS = listening(A1, 3000, { name: 'claude-code', pid: 1 });
+  const NOBODYS = listening(B1, 4000, null);
+  const ON_PORTS = [AGENTS, NOBODYS, AGENT];
+
+  it("hands the port's agent-started listener to the stop path, and refuses one no agent started unless anyOwner", async () => {
+    const { asked, stopOne } = recorder();
+    const own = { anyOwner: false, selfUid: 0 };
+    const r = await stopPortListeners(3000, ON_PORTS, own, stopOne);
+    expect(r.refused).toBeNull();
+    expect(r.outcomes.map((o) => [o.groupId, o.refused])).toEqual([[AGENTS.id, null]]);
+    expect((await stopPortListeners(4000, ON_PORTS, own, stopOne)).refused).toMatch(/--any-owner/);
+    expect((await stopPortListeners(5000, ON_PORTS, own, stopOne)).refused).toMatch(/port 5000/);
+    expect(asked).toEqual([AGENTS.id]);
+    await stopPortListeners(4000, ON_PORTS, { anyOwner: true, selfUid: 0 }, stopOne);
+    expect(asked).toEqual([AGENTS.id, NOBODYS.id]);
   });
 });

@@ -203,15 +203,24 @@ describe('the holes around the layering, closed', () => {
     await expectPasses('main/core/sampling/linux/fixture.ts', "export { readEach } from '../read-each';\n");
   });
 
-  it('fails the CLI importing a React component, and passes the renderer logic beside it', async () => {
-    const errors = await importErrors(
-      'main/cli/fixture.ts',
-      "export { App } from '../../renderer/src/App';\n",
+  it('fails the CLI reaching past the core facade, or into the renderer, and passes the facade and shared/', async () => {
+    const storage = await importErrors(
+      'main/cli/commands/fixture.ts',
+      "import { loadKeeps } from '../../core/storage/keeps';\nexport const keeps = loadKeeps;\n",
     );
-    expect(errors).toEqual([expect.stringMatching(/main\/cli may not import a React component/)]);
+    expect(storage).toEqual([expect.stringMatching(/^main\/cli may not import main\/core\/storage/)]);
+    const service = await importErrors(
+      'main/cli/fixture.ts',
+      "export type { CorralService } from '../core/service';\n",
+    );
+    expect(service).toEqual([expect.stringMatching(/^main\/cli may not import main\/core \(/)]);
+    for (const spec of ['../../renderer/src/App', '../../renderer/src/shared-ui/format'])
+      expect(await importErrors('main/cli/fixture.ts', `export * from '${spec}';\n`)).toEqual([
+        expect.stringMatching(/^main\/cli may not import renderer/),
+      ]);
     await expectPasses(
       'main/cli/fixture.ts',
-      "export { stopTargets } from '../../renderer/src/stop/stop-targets';\n",
+      "export { keepNow } from '../core/facade/keeps-now';\nexport { stopTargets } from '../../shared/stop-targets';\n",
     );
   });
 });

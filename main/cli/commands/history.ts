@@ -1,16 +1,13 @@
-import { homedir } from 'node:os';
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
-import { resolveDataDir } from '../../core/storage/data-dir';
-import { IncidentStore } from '../../core/storage/incident-store';
+import { historyNow } from '../../core/facade/history-now';
 import { commandThatMatters } from '../../../shared/command-summary';
 import { formatCpuSeconds } from '../../../shared/cpu-time';
 import { flagsInWords } from '../../../shared/flag-words';
 import { spawnStormPeak } from '../../../shared/spawn-storm-words';
 import { incidentEndWords } from '../../../shared/end-words';
-import { keepNames } from '../../core/analysis/kept-marks';
-import { keepsOrNone } from './keep-list';
+import { keepsRefused } from '../keeps-refused';
 import { formatDuration, formatTable, printable } from '../terminal-text';
 import { terminal, truncate } from '../terminal';
 import { historyQuery } from '../history-query';
@@ -24,54 +21,39 @@ export async function runHistory(
   const query = historyQuery(values, Date.now());
   const limit = query.limit!;
   const filtered = Object.keys(query).some((key) => key !== 'limit' && key !== 'offset');
-  const store = IncidentStore.open(resolveDataDir(process.env, process.platform, homedir()), {
-    role: 'reader',
-  });
-  try {
-    // One more than asked: whether a next page exists.
-    const incidents = store.list({ ...query, limit: limit + 1 });
-    const more = incidents.length > limit;
-    if (more) incidents.pop();
-    // After the read: it is the read that finds malformed rows.
-    if (store.problem) process.stderr.write(`corral history: storage: ${store.problem}\n`);
-    if (values.json) {
-      out(JSON.stringify({ incidents }));
-      return 0;
-    }
-    if (incidents.length === 0) {
-      out(filtered || query.offset ? 'No incidents match.' : 'No incidents recorded.');
-      return 0;
-    }
-    const now = Date.now();
-    // An open incident whose group the user kept says so (keeps end with their group).
-    const keeps = keepsOrNone().filter((k) => k.until > now);
-    const kept = (i: (typeof incidents)[number]): boolean =>
-      keeps.some((k) => keepNames(k, { id: i.groupId, pgid: i.pgid, processes: i.processes }));
-    const rows = [['AGENT', 'WHAT', 'FIRST SEEN', 'DURATION', 'CPU', 'ENDED', 'GROUP', 'COMMAND']];
-    for (const i of incidents) {
-      rows.push([
-        i.agent ?? '-',
-        // Every flag the leak had (a loop is orphaned, then runaway), in words; the terms are in --json.
-        flagsInWords(i.flags.length > 0 ? i.flags : [i.kind]).join(', ') +
-          (i.spawnStorm ? ` (${printable(spawnStormPeak(i.spawnStorm))})` : ''),
-        new Date(i.openedAt).toISOString().replace('T', ' ').slice(0, 19),
-        formatDuration((i.closedAt ?? now) - i.openedAt),
-        formatCpuSeconds(i.cpuSeconds),
-        incidentEndWords(i.end, i.end === 'open' && kept(i)),
-        i.groupId,
-        printable(commandThatMatters(i.processes[0]?.command ?? '')),
-      ]);
-    }
-    const width = terminal().width;
-    out(
-      formatTable(rows)
-        .split('\n')
-        .map((line) => truncate(line, width))
-        .join('\n'),
-    );
-    if (more) out(`More match: add --offset ${(query.offset ?? 0) + limit} for the next ${limit}.`);
+  const { incidents, more, problem, kept } = historyNow(query, keepsRefused);
+  if (problem) process.stderr.write(`corral history: storage: ${problem}\n`);
+  if (values.json) {
+    out(JSON.stringify({ incidents }));
     return 0;
-  } finally {
-    store.close();
   }
+  if (incidents.length === 0) {
+    out(filtered || query.offset ? 'No incidents match.' : 'No incidents recorded.');
+    return 0;
+  }
+  const now = Date.now();
+  const rows = [['AGENT', 'WHAT', 'FIRST SEEN', 'DURATION', 'CPU', 'ENDED', 'GROUP', 'COMMAND']];
+  for (const i of incidents) {
+    rows.push([
+      i.agent ?? '-',
+      // Every flag the leak had (a loop is orphaned, then runaway), in words; the terms are in --json.
+      flagsInWords(i.flags.length > 0 ? i.flags : [i.kind]).join(', ') +
+        (i.spawnStorm ? ` (${printable(spawnStormPeak(i.spawnStorm))})` : ''),
+      new Date(i.openedAt).toISOString().replace('T', ' ').slice(0, 19),
+      formatDuration((i.closedAt ?? now) - i.openedAt),
+      formatCpuSeconds(i.cpuSeconds),
+      incidentEndWords(i.end, i.end === 'open' && kept(i)),
+      i.groupId,
+      printable(commandThatMatters(i.processes[0]?.command ?? '')),
+    ]);
+  }
+  const width = terminal().width;
+  out(
+    formatTable(rows)
+      .split('\n')
+      .map((line) => truncate(line, width))
+      .join('\n'),
+  );
+  if (more) out(`More match: add --offset ${(query.offset ?? 0) + limit} for the next ${limit}.`);
+  return 0;
 }

@@ -1,4 +1,4 @@
-import type { HookEndpointProbe } from '../../core/hooks-setup/hook-endpoint-probe';
+import type { HookEndpointProbe } from '../../core/facade/setup';
 import {
   hookEndpointWords,
   hooksPostingElsewhere,

@@ -2,24 +2,14 @@ import { homedir } from 'node:os';
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
-import {
-  HOOK_AGENTS,
-  HOOK_AGENT_SPECS,
-  isHookAgent,
-  type HookAgent,
-} from '../../core/hooks-setup/hook-agents';
-import { hookCommandPrefix } from '../../core/hooks-setup/hook-command';
-import {
-  hooksStatus,
-  installHooks,
-  uninstallHooks,
-  type HooksChange,
-} from '../../core/hooks-setup/hooks-setup';
+import { HOOK_AGENTS, HOOK_AGENT_SPECS, isHookAgent, type HookAgent } from '../../core/facade/setup';
+import { hookCommandPrefix } from '../../core/facade/setup';
+import { hooksStatus, installHooks, uninstallHooks, type HooksChange } from '../../core/facade/setup';
 import { UsageError } from '../../common/usage-error';
-import { hookClientPath } from '../../core/hooks-setup/hook-client-script';
-import { probeHookEndpoint } from '../../core/hooks-setup/hook-endpoint-probe';
-import { resolveDataDir } from '../../core/storage/data-dir';
-import { hooksAskingService } from '../../core/hooks-setup/hooks-asking-service';
+import { hookClientPath } from '../../core/facade/setup';
+import { probeHookEndpoint } from '../../core/facade/setup';
+import { userDataDir } from '../../core/facade/service';
+import { hooksAskingService } from '../../core/facade/setup';
 import { hookEndpointLine } from './hook-endpoint-line';
 
 function agentsOf(value: string | undefined): HookAgent[] {
@@ -64,7 +54,7 @@ export async function runHooks(
   if (action === 'status') {
     const { values } = parseCommandArgs(COMMAND_SPECS.hooks, rest, action);
     const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
-    const dataDir = resolveDataDir(place.env, process.platform, place.home);
+    const dataDir = userDataDir();
     // Who answers on the endpoint's port: a stale port or token means the hooks fall back (or say nothing).
     const asking = hooksAskingService(statuses, hookClientPath(dataDir));
     const endpoint = await probeHookEndpoint(dataDir, { http: asking.http.length > 0 });

@@ -1,70 +1,23 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
-import { keptLabel, parseKeepDuration } from '../../../shared/keep-duration';
+import { DEFAULT_KEEP_MS, keptLabel, MAX_KEEP_MS, parseKeepDuration } from '../../../shared/keep-duration';
 import type { GroupView, Settings } from '../../../shared/model';
-import { parseGroupId } from '../../core/analysis/group-id';
-import { groupsOfSession, groupsOnPort, parsePort } from '../../core/provenance/resolve-targets';
-import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { namedGroups } from '../recorded-group-ids';
 import {
-  addKeep,
-  DEFAULT_KEEP_MS,
-  MAX_KEEP_MS,
-  releaseEndedKeeps,
-  removeKeepById,
-  removeKeeps,
-} from '../../core/storage/keeps';
-import type { KeepRecord } from '../../core/analysis/kept-marks';
+  keepNow,
+  keepsInForce,
+  unkeepNow,
+  type GroupTarget,
+  type KeepRecord,
+} from '../../core/facade/keeps-now';
 import { formatTable, printable } from '../terminal-text';
 import { UsageError } from '../../common/usage-error';
-import { cliDataDir } from './keep-list';
+import { targetOf } from '../flag-values';
 
 const NOTE_MAX = 200;
 
-type Target = { id: string } | { port: number } | { session: string };
-
-function targetOf(values: { port?: string; session?: string }, positionals: string[]): Target {
-  const given =
-    positionals.length + (values.port !== undefined ? 1 : 0) + (values.session !== undefined ? 1 : 0);
-  if (given !== 1) throw new UsageError('name the groups one way: a group id, --port or --session');
-  if (values.session !== undefined) {
-    if (!/^[\w.-]{1,128}$/.test(values.session))
-      throw new UsageError(`--session: '${values.session}' is not a session id`);
-    return { session: values.session };
-  }
-  if (values.port !== undefined) {
-    const port = parsePort(values.port);
-    if (port === null)
-      throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
-    return { port };
-  }
-  const id = positionals[0]!;
-  if (!parseGroupId(id))
-    throw new UsageError(
-      `'${id}' is not a group id: use the GROUP column of \`corral ps\` (<pgid>:<pid>:<start>)`,
-    );
-  return { id };
-}
-
-/** The live groups a target names: one by id, the listeners of a port, or a session's leftovers. */
-async function resolve(target: Target, settings: Settings): Promise<GroupView[]> {
-  const { groups } = await takeOneShotSnapshot(settings, {
-    intervalMs: 0,
-    named: namedGroups(),
-    portsOfAll: 'port' in target,
-  });
-  if ('id' in target) return groups.filter((g) => g.id === target.id);
-  if ('port' in target) return groupsOnPort(groups, target.port);
-  const matched = groupsOfSession(groups, target.session);
-  if (matched === null)
-    throw new UsageError(`--session: '${target.session}' is the start of more than one session id`);
-  // A session's leftovers: never the group holding the agent itself.
-  return matched.filter((g) => !g.containsAgent);
-}
-
-function describe(target: Target): string {
-  if ('id' in target) return `group ${target.id}`;
+function describe(target: GroupTarget): string {
+  if ('groupId' in target) return `group ${target.groupId}`;
   if ('port' in target) return `a group listening on port ${target.port}`;
   return `a leftover group of session ${target.session}`;
 }
@@ -90,16 +43,12 @@ export async function runKeep(
   out: (text: string) => void,
 ): Promise<number> {
   const { values, positionals } = parseCommandArgs(COMMAND_SPECS.keep, args);
-  const dataDir = cliDataDir();
   if (values.list) {
     if (positionals.length > 0 || values.port || values.session || values.for || values.note)
       throw new UsageError('--list takes no group and no other option but --json');
     // Keeps end with their group: those whose group exited or was stopped are released, not listed.
-    const { groups, sampledAt } = await takeOneShotSnapshot(settings, {
-      intervalMs: 0,
-      named: namedGroups(),
-    });
-    return listKeeps(releaseEndedKeeps(dataDir, groups, sampledAt), sampledAt, values.json, out);
+    const { keeps, sampledAt } = await keepsInForce(settings);
+    return listKeeps(keeps, sampledAt, values.json, out);
   }
   const target = targetOf(values, positionals);
   let forMs = DEFAULT_KEEP_MS;
@@ -112,22 +61,24 @@ export async function runKeep(
     forMs = parsed;
   }
   const note = values.note === undefined ? null : values.note.trim().slice(0, NOTE_MAX) || null;
-  const groups = await resolve(target, settings);
-  if (groups.length === 0) {
+  const now = Date.now();
+  const { kept, refused } = await keepNow(settings, target, { until: now + forMs, note, now });
+  if (kept.length === 0) {
+    // A session's own words when it names no leftover to keep (none live, an ambiguous prefix).
+    const none = refused ?? `there is no ${describe(target).replace(/^a /, '')} running now`;
     if (values.json)
-      out(JSON.stringify({ kept: [], refused: `no live ${describe(target).replace(/^a /, '')}` }));
-    else
-      out(`corral keep: there is no ${describe(target).replace(/^a /, '')} running now. Nothing was kept.`);
+      out(JSON.stringify({ kept: [], refused: refused ?? `no live ${describe(target).replace(/^a /, '')}` }));
+    else out(`corral keep: ${none}. Nothing was kept.`);
     return 1;
   }
-  const now = Date.now();
-  const records = groups.map((g) => addKeep(dataDir, g, { until: now + forMs, note, now }));
   if (values.json) {
-    out(JSON.stringify({ kept: records.map((k) => recordJson(k, now)) }));
+    out(JSON.stringify({ kept: kept.map((k) => recordJson(k.record, now)) }));
     return 0;
   }
-  for (const g of groups)
-    out(`Kept ${g.id} (${commandOf(g)}): ${keptLabel(now + forMs, now)}. \`corral unkeep ${g.id}\` ends it.`);
+  for (const { group } of kept)
+    out(
+      `Kept ${group.id} (${commandOf(group)}): ${keptLabel(now + forMs, now)}. \`corral unkeep ${group.id}\` ends it.`,
+    );
   return 0;
 }
 
@@ -154,16 +105,10 @@ export async function runUnkeep(
   out: (text: string) => void,
 ): Promise<number> {
   const { values, positionals } = parseCommandArgs(COMMAND_SPECS.unkeep, args);
-  const target = targetOf(values, positionals);
-  const dataDir = cliDataDir();
-  const now = Date.now();
-  const groups = await resolve(target, settings);
-  const ended: string[] = [];
-  for (const g of groups) if (removeKeeps(dataDir, g, now) > 0) ended.push(g.id);
-  // A group already gone (or known by a new anchor) can still be unkept by the id it was kept under.
-  if ('id' in target && ended.length === 0 && removeKeepById(dataDir, target.id) > 0) ended.push(target.id);
+  const ended = await unkeepNow(settings, targetOf(values, positionals));
   if (values.json) out(JSON.stringify({ unkept: ended }));
-  else if (ended.length === 0) out(`corral unkeep: ${describe(target)} is not kept. Nothing changed.`);
+  else if (ended.length === 0)
+    out(`corral unkeep: ${describe(targetOf(values, positionals))} is not kept. Nothing changed.`);
   else for (const id of ended) out(`Unkept ${id}: it is flagged, notified and matched by policies again.`);
   return ended.length > 0 ? 0 : 1;
 }

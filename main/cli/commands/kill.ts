@@ -1,23 +1,20 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import { commandThatMatters } from '../../../shared/command-summary';
-import { GROUP_ID_PATTERN } from '../../../shared/group-id';
-import type { SignalRecord, Settings, TeardownProcessOutcome, TeardownResult } from '../../../shared/model';
-import { stopAndRecord } from '../../core/actions/stop-and-record';
-import { parseGroupId } from '../../core/analysis/group-id';
-import { parsePort } from '../../core/provenance/resolve-targets';
-import { createSampler } from '../../core/sampling/create-sampler';
-import { matcherFor } from '../../core/analysis/signatures';
-import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { rememberedMembers } from '../../core/actions/remembered-members';
-import { stopRequestNote } from '../../core/actions/stop-request-note';
+import { keptLabel } from '../../../shared/keep-duration';
+import { NUMERIC_SETTINGS } from '../../../shared/settings-table';
+import type {
+  GroupView,
+  SignalRecord,
+  Settings,
+  TeardownProcessOutcome,
+  TeardownResult,
+} from '../../../shared/model';
+import { stopGroupNow, stopTargetsNow, type StopNowOptions } from '../../core/facade/stop-now';
 import { alreadyGone } from '../already-gone';
-import { namedGroups } from '../recorded-group-ids';
-import { noteKeptStop } from '../kept-stop';
-import { keepsOrNone } from './keep-list';
+import { keepsRefused } from '../keeps-refused';
 import { formatTable, printable } from '../terminal-text';
-import { UsageError } from '../../common/usage-error';
-import { runKillBy } from './kill-by-provenance';
+import { targetOf, wholeNumberOf } from '../flag-values';
 import { paint, terminal, truncate, type Terminal } from '../terminal';
 
 /** Exit codes: 0 every targeted process is gone (or the group already was); 1 some survived; 3 refused. */
@@ -27,91 +24,83 @@ export async function runKill(
   out: (text: string) => void,
 ): Promise<number> {
   const { values, positionals } = parseCommandArgs(COMMAND_SPECS.kill, args);
-  const by = targetBy(values.port, values.session, positionals.length);
-  if (by === null && positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0
-        ? 'expected a group id (the GROUP column of `corral ps`)'
-        : `expected one group id, got ${positionals.length}`,
-    );
-  const groupId = positionals[0] ?? '';
-  if (by === null && !parseGroupId(groupId)) throw new UsageError(groupIdProblem(groupId));
-  let graceMs = settings.teardown.graceMs;
-  if (values['grace-ms'] !== undefined) {
-    graceMs = Number(values['grace-ms']);
-    if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > 600_000) {
-      throw new UsageError(
-        `--grace-ms: expected a whole number of ms from 0 to 600000, got '${values['grace-ms']}'`,
-      );
-    }
+  const target = targetOf(values, positionals);
+  const graceMs =
+    values['grace-ms'] === undefined
+      ? settings.teardown.graceMs
+      : wholeNumberOf('grace-ms', values['grace-ms'], NUMERIC_SETTINGS.graceMs, ' ms');
+  const options: StopNowOptions = {
+    graceMs,
+    orphansOnly: values['orphans-only'],
+    withEscaped: values['with-escaped'],
+    dryRun: values['dry-run'],
+    onKeptStop: warnKeptStop,
+    keepsRefused,
+  };
+  if (!('groupId' in target)) {
+    const by = 'port' in target ? { port: target.port } : { session: target.session };
+    const stopped = await stopTargetsNow(settings, by, { ...options, anyOwner: values['any-owner'] });
+    const what = 'port' in by ? `port ${by.port}` : `session ${by.session}`;
+    return printStopped(what, stopped, values.json, out);
   }
-  if (by !== null) {
-    const common = { anyOwner: values['any-owner'], graceMs, withEscaped: values['with-escaped'] };
-    const flags = { orphansOnly: values['orphans-only'], dryRun: values['dry-run'], json: values.json };
-    return runKillBy({ by, ...common, ...flags }, settings, out, renderTeardown);
-  }
-  const matcher = matcherFor(settings);
-  const sampler = createSampler({ markerKeys: matcher.markerKeys });
-  const { groups } = await takeOneShotSnapshot(settings, {
-    intervalMs: 0,
-    sampler,
-    named: namedGroups(),
-    keeps: keepsOrNone(),
-  });
+  const { groupId } = target;
   const refuse = (reason: string): number => {
     if (values.json)
       out(JSON.stringify({ groupId, refused: reason, clean: false, processes: [], signals: [] }));
     else out(`corral kill: refused: ${reason}. Nothing was signalled.`);
     return 3;
   };
-  const outcome = await stopAndRecord(
-    {
-      groupId,
-      orphansOnly: values['orphans-only'],
-      withEscaped: values['with-escaped'],
-      dryRun: values['dry-run'],
-    },
-    groups,
-    { graceMs, sampler, remembered: rememberedMembers(groupId) },
-    stopRequestNote(),
-  );
+  const outcome = await stopGroupNow(settings, groupId, options);
   if (outcome.refused !== null) {
     const { kind, message } = outcome.refused;
     return kind === 'already-gone' ? alreadyGone(groupId, message, values.json, out) : refuse(message);
   }
   const { result } = outcome;
-  noteKeptStop(outcome.group, result);
   out(values.json ? JSON.stringify(result) : renderTeardown(result));
   if (result.refused) return 3;
   return result.clean ? 0 : 1;
 }
 
-/** `--port N` or `--session ID` in place of a group id; null when neither was given. */
-function targetBy(
-  port: string | undefined,
-  session: string | undefined,
-  positionals: number,
-): { port: number } | { session: string } | null {
-  if (port === undefined && session === undefined) return null;
-  if (positionals > 0 || (port !== undefined && session !== undefined))
-    throw new UsageError('name the groups one way: a group id, --port or --session');
-  if (session !== undefined) {
-    if (!/^[\w.-]{1,128}$/.test(session)) throw new UsageError(`--session: '${session}' is not a session id`);
-    return { session };
+/**
+ * `kill --port N` and `--session ID`: one outcome per group, each through the same teardown and
+ * refusals as one group by id. Exit codes as for one group: 0 every targeted process gone, 1 some
+ * survived (or a dry run), 3 refused with nothing signalled.
+ */
+function printStopped(
+  what: string,
+  stopped: Awaited<ReturnType<typeof stopTargetsNow>>,
+  json: boolean,
+  out: (text: string) => void,
+): number {
+  if (stopped.refused !== null) {
+    if (json)
+      out(JSON.stringify({ target: what, refused: stopped.refused, skipped: stopped.skipped, results: [] }));
+    else out(`corral kill: refused: ${stopped.refused}. Nothing was signalled.`);
+    return 3;
   }
-  const n = parsePort(port!);
-  if (n === null) throw new UsageError(`--port: expected a port number from 1 to 65535, got '${port}'`);
-  return { port: n };
+  const results: TeardownResult[] = [];
+  const skipped = [...stopped.skipped];
+  // Resolved from the very snapshot they were stopped from: a group refused here is left alone, with why.
+  for (const o of stopped.outcomes)
+    if (o.result !== null) results.push(o.result);
+    else skipped.push({ groupId: o.groupId, reason: o.refused ?? 'refused' });
+  if (json) out(JSON.stringify({ target: what, refused: null, skipped, results }));
+  else {
+    const lines = [`${what}: ${results.length} group${results.length === 1 ? '' : 's'}.`];
+    for (const s of skipped) lines.push(`Left alone ${s.groupId}: ${s.reason}.`);
+    for (const r of results) lines.push(`— ${r.groupId}`, renderTeardown(r));
+    out(lines.join('\n'));
+  }
+  if (results.every((r) => r.refused)) return 3;
+  return results.every((r) => r.clean && !r.refused) ? 0 : 1;
 }
 
-/** Why a string is not a group id Corral will act on, in words. */
-export function groupIdProblem(id: string): string {
-  const m = GROUP_ID_PATTERN.exec(id);
-  if (m && Number(m[1]) <= 1) {
-    return `'${id}': PGID ${m[1]} is never signalled (${m[1] === '0' ? "PGID 0 means the caller's own group" : "PGID 1 is init's group"})`;
-  }
-  if (m) return `'${id}' is not a valid group id (the pid part must be positive)`;
-  return `'${id}' is not a group id: use the GROUP column of \`corral ps\` (<pgid>:<pid>:<start>), never by a bare PID or PGID`;
+/** A kept group stopped: the user kept it running, and may have forgotten (its keep ends once it is gone). */
+function warnKeptStop(group: GroupView, result: TeardownResult): void {
+  process.stderr.write(
+    `corral kill: warning: group ${result.groupId} was kept (${keptLabel(group.kept!.until, Date.now())}); ` +
+      `it was stopped as you asked${result.clean ? ' and its keep is released' : ''}.\n`,
+  );
 }
 
 const OUTCOME_WORDS: Record<TeardownProcessOutcome['outcome'], string> = {

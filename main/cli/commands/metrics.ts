@@ -4,7 +4,7 @@ import type { Settings } from '../../../shared/model';
 import { resolveToken, TOKEN_ENV } from '../../metrics/bearer-token';
 import { exposeMetrics } from '../../metrics/expose-metrics';
 import { isLoopbackHost, startMetricsServer } from '../../metrics/metrics-server';
-import type { LoadedConfig } from '../../core/config/load-config';
+import type { LoadedConfig } from '../../core/facade/service';
 import { startCliService } from '../cli-service';
 import { untilSignalled } from '../shutdown';
 import { UsageError } from '../../common/usage-error';

@@ -1,10 +1,9 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
-import { policyReport, type PolicyReport } from '../../core/policies/policy-report';
-import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
+import { policiesNow, type PolicyReport } from '../../core/facade/groups-now';
 import { formatTable, printable } from '../terminal-text';
-import { keepsOrNone } from './keep-list';
+import { keepsRefused } from '../keeps-refused';
 
 /** The configured rules and what each matches right now (one look at the process table). */
 export async function runPolicies(
@@ -13,9 +12,8 @@ export async function runPolicies(
   out: (text: string) => void,
 ): Promise<number> {
   const { values } = parseCommandArgs(COMMAND_SPECS.policies, args);
-  const snapshot = await takeOneShotSnapshot(settings, { keeps: keepsOrNone() });
-  const report = policyReport(settings, snapshot.groups, snapshot.sampledAt);
-  out(values.json ? JSON.stringify({ sampledAt: snapshot.sampledAt, ...report }) : renderPolicies(report));
+  const { sampledAt, report } = await policiesNow(settings, keepsRefused);
+  out(values.json ? JSON.stringify({ sampledAt, ...report }) : renderPolicies(report));
   return 0;
 }
 

@@ -1,23 +1,10 @@
-import { homedir } from 'node:os';
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { GroupView, Settings } from '../../../shared/model';
-import {
-  groupsOfSession,
-  groupsOnPort,
-  nothingInSession,
-  nothingOnPort,
-  parsePort,
-} from '../../core/provenance/resolve-targets';
-import { takeOneShotSnapshot } from '../../core/snapshot/one-shot-snapshot';
-import { resolveDataDir } from '../../core/storage/data-dir';
-import { loadEndedSessions } from '../../core/storage/ended-sessions';
-import { loadAgentTasks } from '../../core/storage/agent-tasks';
-import type { AgentTaskList } from '../../core/analysis/agent-tasks';
-import type { EndedSession } from '../../core/analysis/session-ended';
-import { keepsOrNone } from './keep-list';
+import { groupsNow } from '../../core/facade/groups-now';
 import { UsageError } from '../../common/usage-error';
-import { recentIncidents } from '../recorded-group-ids';
+import { portOf, sessionOf } from '../flag-values';
+import { keepsRefused } from '../keeps-refused';
 import { withRecordedStorms } from '../recorded-storms';
 import { renderGroups } from '../group-table';
 import { portHistory } from '../../../shared/port-history';
@@ -30,77 +17,32 @@ export async function runPs(
   out: (text: string) => void,
 ): Promise<number> {
   const { values } = parseCommandArgs(COMMAND_SPECS.ps, args);
-  const port = values.port === undefined ? null : parsePort(values.port);
-  if (values.port !== undefined && port === null)
-    throw new UsageError(`--port: expected a port number from 1 to 65535, got '${values.port}'`);
-  if (values.session !== undefined && !/^[\w.-]{1,128}$/.test(values.session))
-    throw new UsageError(`--session: '${values.session}' is not a session id`);
-  const incidents = recentIncidents(dataDirOf());
-  const snapshot = await takeOneShotSnapshot(settings, {
-    named: incidents,
-    portsOfAll: port !== null,
-    endedSessions: endedSessionsOrNone(),
-    agentTasks: agentTasksOrNone(),
+  const port = values.port === undefined ? null : portOf(values.port);
+  const session = values.session === undefined ? undefined : sessionOf(values.session);
+  const found = await groupsNow(settings, {
+    all: values.all,
+    ...(port === null ? {} : { port }),
+    ...(session === undefined ? {} : { session }),
     report: (message) => process.stderr.write(`corral ps: provenance: ${message}\n`),
-    keeps: keepsOrNone(),
+    keepsRefused,
   });
-  // Who holds a port is asked of every process, not only agents'.
-  let groups =
-    values.all || port !== null ? snapshot.groups : snapshot.groups.filter((g) => g.agent !== null);
-  if (port !== null) groups = groupsOnPort(groups, port);
-  if (values.session !== undefined) {
-    const matched = groupsOfSession(groups, values.session);
-    if (matched === null)
-      throw new UsageError(`--session: '${values.session}' is the start of more than one session id`);
-    groups = matched;
-  }
-  if (groups.length > 0) groups = withRecordedStorms(groups, incidents);
-  // The same words and exit code as `corral kill` with the same --port or --session.
-  const nothing =
-    groups.length > 0
-      ? null
-      : port !== null
-        ? nothingOnPort(port)
-        : values.session !== undefined
-          ? nothingInSession(values.session)
-          : null;
+  if (found === null)
+    throw new UsageError(`--session: '${session}' is the start of more than one session id`);
+  const { incidents, nothing, sampledAt } = found;
+  const groups = found.groups.length > 0 ? withRecordedStorms(found.groups, incidents) : found.groups;
   // Who held the port (and the ports above it) before, from the incidents that recorded it.
-  const history = port === null ? null : portHistory(incidents, port, snapshot.sampledAt);
+  const history = port === null ? null : portHistory(incidents, port, sampledAt);
   if (values.json) {
-    out(
-      JSON.stringify({ sampledAt: snapshot.sampledAt, groups, ...(history ? { portHistory: history } : {}) }),
-    );
+    out(JSON.stringify({ sampledAt, groups, ...(history ? { portHistory: history } : {}) }));
     return nothing === null ? 0 : 3;
   }
-  const earlier = history ? renderPortHistory(port!, history, snapshot.sampledAt) : [];
+  const earlier = history ? renderPortHistory(port!, history, sampledAt) : [];
   if (nothing !== null) {
     out([`${nothing[0]!.toUpperCase()}${nothing.slice(1)}.`, ...earlier].join('\n'));
     return 3;
   }
-  out([renderPsTable(groups, snapshot.sampledAt, values.all), ...earlier].join('\n'));
+  out([renderPsTable(groups, sampledAt, values.all), ...earlier].join('\n'));
   return 0;
-}
-
-function dataDirOf(): string {
-  return resolveDataDir(process.env, process.platform, homedir());
-}
-
-/** Sessions the agents' SessionEnd hooks reported (corral hooks install); none when unreadable. */
-function endedSessionsOrNone(): Map<string, EndedSession> {
-  try {
-    return loadEndedSessions(dataDirOf());
-  } catch {
-    return new Map();
-  }
-}
-
-/** What the agents' Stop hooks said they keep running; none when unreadable. */
-function agentTasksOrNone(): Map<string, AgentTaskList> {
-  try {
-    return loadAgentTasks(dataDirOf());
-  } catch {
-    return new Map();
-  }
 }
 
 export function renderPsTable(

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
-import type { LoadedConfig } from '../../core/config/load-config';
+import type { LoadedConfig } from '../../core/facade/service';
 import { startCliService } from '../cli-service';
 import { countingTeardowns } from '../../metrics/teardown-outcomes';
 import { startServer } from '../../serve/start-server';

@@ -2,7 +2,7 @@ import { homedir, userInfo } from 'node:os';
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { Settings } from '../../../shared/model';
-import { corralCommandArgv, servicePath } from '../../core/user-service/corral-command';
+import { corralCommandArgv, servicePath } from '../../core/facade/setup';
 import {
   installUserService,
   runManager,
@@ -10,7 +10,7 @@ import {
   userServiceStatus,
   type ServicePlace,
   type ServiceReport,
-} from '../../core/user-service/user-service';
+} from '../../core/facade/setup';
 import { UsageError } from '../../common/usage-error';
 
 function place(): ServicePlace {

@@ -1,7 +1,7 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
 import type { GroupView, Settings } from '../../../shared/model';
-import type { LoadedConfig } from '../../core/config/load-config';
+import type { LoadedConfig } from '../../core/facade/service';
 import { startCliService } from '../cli-service';
 import { formatDuration } from '../terminal-text';
 import { describeEvent } from '../event-words';

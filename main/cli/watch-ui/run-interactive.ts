@@ -1,6 +1,6 @@
 import type * as InkModule from 'ink';
 import type { Settings } from '../../../shared/model';
-import type { LoadedConfig } from '../../core/config/load-config';
+import type { LoadedConfig } from '../../core/facade/service';
 import { startCliService } from '../cli-service';
 import { watchFeed } from './watch-feed';
 

@@ -8,21 +8,16 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import { commandThatMatters } from '../../../shared/command-summary';
 import { DEFAULT_KEEP_MS, keptLabel } from '../../../shared/keep-duration';
-import { FLAG_MEANING, flagWords } from '../../../shared/flag-words';
 import type { GroupView } from '../../../shared/model';
-import { sessionIdsOf } from '../../../shared/provenance-text';
-// The renderer's own wording: the same confirmation list and the same story as the UI.
-import { stopModes, stopTargets } from '../../../renderer/src/stop/stop-targets';
-import { targetsSentence } from '../../../renderer/src/stop/stop-wording';
-import { timelineSummary } from '../../../renderer/src/timeline/story';
-import type { CorralService } from '../../core/service';
-import { groupTableLines, headingText } from '../group-table';
+// The UI's own words (shared/): the same story.
+import { stopModes } from '../../../shared/stop-targets';
+import { timelineSummary } from '../../../shared/timeline-story';
+import type { CorralService } from '../../core/facade/service';
+import { groupTableLines } from '../group-table';
 import { renderTeardown } from '../commands/kill';
-import { printable } from '../terminal-text';
-import { truncate } from '../terminal';
 import type { WatchFeed } from './watch-feed';
+import { confirmLines, detailLines } from './watch-lines';
 import { keepSelection, matchesSearch, scrollTop, SORTS } from './watch-model';
 
 export interface WatchAppProps {
@@ -338,75 +333,4 @@ export function createWatchApp(ink: typeof InkModule) {
       ...bottom,
     );
   };
-}
-
-/** What `k` shows: the group, the sentence and the processes the UI's stop dialog lists. */
-function confirmLines(
-  Text: typeof InkModule.Text,
-  group: GroupView,
-  graceMs: number,
-  width: number,
-  stopping: boolean,
-): ReactNode[] {
-  const mode = stopModes(group)[0]!;
-  const targets = stopTargets(group, mode);
-  const who = group.agent ? `${group.agent.name}'s ` : '';
-  const lines: ReactNode[] = [
-    h(
-      Text,
-      { key: 'c-title', bold: true, wrap: 'truncate' },
-      `Stop group ${group.pgid} (${who}${group.processes.length} process${group.processes.length === 1 ? '' : 'es'})${mode === 'orphans-only' ? ': only its orphans (it holds the agent itself)' : ''}?`,
-    ),
-    h(Text, { key: 'c-sentence', wrap: 'truncate' }, targetsSentence(targets.length, graceMs)),
-  ];
-  for (const p of targets)
-    lines.push(
-      h(
-        Text,
-        { key: `c-${p.pid}`, wrap: 'truncate' },
-        truncate(`  pid ${String(p.pid).padEnd(7)} ${printable(commandThatMatters(p.command))}`, width),
-      ),
-    );
-  lines.push(
-    h(
-      Text,
-      { key: 'c-keys', bold: true, color: 'yellow' },
-      stopping ? 'Stopping…' : 'Press y to stop them, n to cancel.',
-    ),
-  );
-  return lines;
-}
-
-/** What Enter shows: the group's heading, its flags in words, its processes and its story. */
-function detailLines(
-  Text: typeof InkModule.Text,
-  group: GroupView,
-  shown: readonly GroupView[],
-  now: number,
-  term: { colour: boolean; width: number; height: number },
-  story: string | null,
-): ReactNode[] {
-  const lines: ReactNode[] = [
-    h(
-      Text,
-      { key: 'd-h', bold: true, wrap: 'truncate' },
-      `Group ${group.id} · ${headingText(group, sessionIdsOf(shown))}`,
-    ),
-  ];
-  for (const flag of group.flags)
-    lines.push(
-      h(
-        Text,
-        { key: `d-f-${flag}`, wrap: 'truncate' },
-        `  ${flagWords(flag)}: ${FLAG_MEANING[flag as keyof typeof FLAG_MEANING] ?? flag}`,
-      ),
-    );
-  lines.push(
-    h(Text, { key: 'd-story', wrap: 'wrap' }, `Story: ${story ?? 'reading the timeline…'}`),
-    h(Text, { key: 'd-gap' }, ' '),
-  );
-  for (const [i, l] of groupTableLines([group], now, term).entries())
-    if (l.kind !== 'heading')
-      lines.push(h(Text, { key: `d-t${i}`, wrap: 'truncate', bold: l.kind === 'header' }, `  ${l.text}`));
-  return lines;
 }

@@ -1,5 +1,5 @@
 import type { MonitorEvent, Snapshot } from '../../../shared/model';
-import type { CorralService } from '../../core/service';
+import type { CorralService } from '../../core/facade/service';
 import { describeEvent } from '../event-words';
 
 export interface WatchFeedState {

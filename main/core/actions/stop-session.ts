@@ -1,13 +1,17 @@
 import type { SessionGroupOutcome, StopSessionRequest, StopSessionResult } from '../../../shared/contract';
 import type { GroupView } from '../../../shared/model';
-import { resolveSessionTargets } from '../provenance/resolve-targets';
+import {
+  resolvePortTargets,
+  resolveSessionTargets,
+  type ResolvedTargets,
+} from '../provenance/resolve-targets';
 import { resolveGroupId, type GroupResolution, type KnownMember } from './resolve-group-id';
 import type { StopOutcome } from './stop-and-record';
 
 const NOT_CONFIRMED = 'not among the groups confirmed (it appeared after the list was shown)';
 
 /**
- * "Stop everything this session left": every group of the session except the agent's own
+ * "Stop everything this session left" (the UI's dialog, `corral kill --session`): every group of the session except the agent's own
  * (resolve-targets.ts decides which), each stopped through `stopOne`, which must be the one stop path
  * (stop-and-record.ts), one outcome per group. `groups` are views carrying provenance (`session`).
  *
@@ -53,7 +57,7 @@ export async function stopSession(
     targets = targets.filter((id) => chosen.has(id));
   }
 
-  for (const groupId of targets) result.outcomes.push(outcomeOf(groupId, await stopOne(groupId)));
+  result.outcomes.push(...(await stopEach(targets, stopOne)));
   for (const groupId of unmatched)
     result.outcomes.push({
       groupId,
@@ -64,6 +68,34 @@ export async function stopSession(
   if (result.outcomes.length === 0)
     result.refused = `none of the confirmed groups is still a leftover of session ${sessionId}`;
   return result;
+}
+
+/** What one stop of several asked: the groups left alone and each group's outcome. */
+export type StoppedGroups = Omit<StopSessionResult, 'sessionId'>;
+
+/**
+ * `corral kill --port N`: every group listening on the port (resolve-targets.ts decides which, and
+ * refuses a listener no agent started or another user's unless `anyOwner`), each stopped through
+ * `stopOne`, the one stop path, as a session's leftovers are.
+ */
+export async function stopPortListeners(
+  port: number,
+  groups: readonly GroupView[],
+  { anyOwner, selfUid }: { anyOwner: boolean; selfUid: number | null },
+  stopOne: (groupId: string) => Promise<StopOutcome>,
+): Promise<StoppedGroups> {
+  const resolved: ResolvedTargets = resolvePortTargets(groups, port, anyOwner, selfUid);
+  const outcomes = resolved.refused === null ? await stopEach(resolved.groupIds, stopOne) : [];
+  return { refused: resolved.refused, skipped: [...resolved.skipped], outcomes };
+}
+
+async function stopEach(
+  groupIds: readonly string[],
+  stopOne: (groupId: string) => Promise<StopOutcome>,
+): Promise<SessionGroupOutcome[]> {
+  const outcomes: SessionGroupOutcome[] = [];
+  for (const groupId of groupIds) outcomes.push(outcomeOf(groupId, await stopOne(groupId)));
+  return outcomes;
 }
 
 function outcomeOf(groupId: string, outcome: StopOutcome): SessionGroupOutcome {

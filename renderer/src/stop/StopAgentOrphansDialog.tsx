@@ -2,11 +2,11 @@ import { useState } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
 import { useCorral, useCorralApi, useCorralStore } from '../store/store-context';
-import { stopTargets } from './stop-targets';
+import { stopTargets } from '../../../shared/stop-targets';
 import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
 import { TargetList } from './TargetList';
-import { targetsSentence } from './stop-wording';
+import { targetsSentence } from '../../../shared/stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
 interface StopAgentOrphansDialogProps {

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
 import { useCorral, useCorralApi, useCorralStore } from '../store/store-context';
-import { escapedFrom, stopModes, stopTargets, type StopMode } from './stop-targets';
+import { escapedFrom, stopModes, stopTargets, type StopMode } from '../../../shared/stop-targets';
 import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
 import { TargetList } from './TargetList';
-import { targetsSentence } from './stop-wording';
+import { targetsSentence } from '../../../shared/stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
 const MODE_LABELS: Record<StopMode, string> = {

@@ -3,7 +3,7 @@ import { commandThatMatters } from '../../../shared/command-summary';
 import type { ProcessView } from '../../../shared/model';
 import type { TeardownState } from '../store/teardown-slice';
 import { outcomeRows } from './outcome-rows';
-import { describeSignal } from './stop-wording';
+import { describeSignal } from '../../../shared/stop-wording';
 
 interface StopOutcomeProps {
   targets: readonly ProcessView[];

@@ -10,7 +10,7 @@ import { useCorral, useCorralApi, useCorralStore } from '../store/store-context'
 import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
 import { TargetList } from './TargetList';
-import { targetsSentence } from './stop-wording';
+import { targetsSentence } from '../../../shared/stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
 interface StopSessionDialogProps {

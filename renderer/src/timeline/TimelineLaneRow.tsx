@@ -12,7 +12,7 @@ import {
   type TimeWindow,
 } from './layout';
 import { MarkerGlyph } from './MarkerGlyph';
-import { notObservedSpan, spreadMarkers } from './story';
+import { notObservedSpan, spreadMarkers } from '../../../shared/timeline-story';
 
 const MARKER_GAP = 9;
 

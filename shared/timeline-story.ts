@@ -1,7 +1,8 @@
-import { visibleText } from '../../../shared/visible-text';
-import { commandThatMatters } from '../../../shared/command-summary';
-import type { GroupTimeline, TimelineLane } from '../../../shared/model';
-import { formatClock, formatCpuSeconds } from '../shared-ui/format';
+import { visibleText } from './visible-text';
+import { commandThatMatters } from './command-summary';
+import type { GroupTimeline, TimelineLane } from './model';
+import { formatCpuSeconds } from './cpu-time';
+import { formatClock } from './format';
 
 /**
  * The part of a lane's life before Corral first saw the process: it ran, but nobody observed it.

@@ -1,4 +1,4 @@
-import type { GroupView, ProcessView } from '../../../shared/model';
+import type { GroupView, ProcessView } from './model';
 
 export type StopMode = 'group' | 'orphans-only';
 
