@@ -34,6 +34,8 @@ export const LAYERS = {
   [`${MONITOR}/checks`]: [...BELOW_MONITOR, ...rooms('table', 'incidents')],
   [`${MONITOR}/schedule`]: [...BELOW_MONITOR, ...rooms('table')],
   [`${MONITOR}/views`]: [...BELOW_MONITOR, ...rooms('table')],
+  // The one view feed every front end's pushes come from: the monitor's views, decorated with provenance.
+  [`${CORE}/view-feed`]: ['shared', ...core('host', 'monitor', 'provenance'), ...rooms('views')],
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
   [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance')],
@@ -44,10 +46,10 @@ export const LAYERS = {
   [CORE]: [
     'shared',
     ...core('model', 'analysis', 'os', 'host', 'sampling', 'config', 'storage', 'provenance', 'monitor'),
-    ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
+    ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service', 'view-feed'),
     ...rooms('views'),
   ],
-  [`${CORE}/worker`]: ['shared', CORE, ...core('monitor'), ...rooms('views')],
+  [`${CORE}/worker`]: ['shared', CORE],
   // The desktop app's worker thread: the service's host there, answering agents' hooks beside it as
   // `corral watch` does (main/cli/cli-service.ts).
   'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],
@@ -79,7 +81,6 @@ export const CORE_ROOT_FILES = [
   'service-requests.ts',
   'service.ts',
   'stop-recorders.ts',
-  'view-ticks.ts',
 ];
 
 /** Folders inside one layer that may not import each other: one platform's sampling code never runs on the other. */
