@@ -249,6 +249,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       return { ok: true, settings };
     },
     onSnapshot: (listener) => feed.subscribe(listener),
+    onSnapshotPush: (listener) => feed.subscribePushes(listener),
     onEvent: (listener: (event: MonitorEvent) => void) =>
       monitor.onEvent((event) => listener(context.decorateEvent(event))),
   };

@@ -49,7 +49,7 @@ export const LAYERS = {
     ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service', 'view-feed'),
     ...rooms('views'),
   ],
-  [`${CORE}/worker`]: ['shared', CORE],
+  [`${CORE}/worker`]: ['shared', CORE, ...core('view-feed')],
   // The desktop app's worker thread: the service's host there, answering agents' hooks beside it as
   // `corral watch` does (main/cli/cli-service.ts).
   'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],

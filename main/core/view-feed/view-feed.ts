@@ -5,6 +5,8 @@ import { GroupViewCache } from '../monitor/views/group-view-cache';
 import { snapshotGroups } from '../monitor/views/monitor-views';
 import { DECORATED_VIEW_MAX_AGE_MS, type GroupContext } from '../provenance/group-context';
 import { AgentsLevel } from './agents-level';
+import type { SnapshotPush } from './snapshot-deltas';
+import { SnapshotPushes } from './snapshot-pushes';
 import { onViewTick } from './view-ticks';
 
 /** How long a viewer may be shown views of an unchanged table before they are built again. */
@@ -26,8 +28,10 @@ export interface ViewFeedParts {
  *
  * The all level keeps each group's view while its inputs stand (GroupViewCache), and the whole list while
  * the monitor's view version stands and for at most VIEWS_MAX_AGE_MS (provenance also comes from files,
- * cwd and ports, which change without the monitor seeing it). While it is subscribed, the snapshot last
- * pushed is the one `snapshot:get` answers with, so that a receiver's deltas chain on from what it fetched.
+ * cwd and ports, which change without the monitor seeing it). Each snapshot pushed is folded into deltas
+ * once, for every transport (`subscribePushes`). While it is subscribed, the snapshot the deltas chain on
+ * (or, with only whole-snapshot listeners, the one pushed last) is the one `snapshot:get` answers with, so
+ * that a receiver's deltas chain on from what it fetched.
  */
 export class ViewFeed {
   readonly agents: AgentsLevel;
@@ -35,6 +39,7 @@ export class ViewFeed {
   private readonly cache = new GroupViewCache({ decoratedMaxAgeMs: DECORATED_VIEW_MAX_AGE_MS });
   private built: { version: number; at: number; groups: GroupView[] } | null = null;
   private readonly listeners = new Set<(s: Snapshot) => void>();
+  private readonly pushes = new SnapshotPushes();
   private offTick: (() => void) | null = null;
   private latest: Snapshot | null = null;
   private hostReadAtSweep = -1;
@@ -45,7 +50,8 @@ export class ViewFeed {
 
   /** Every group with its provenance: the snapshot last pushed while subscribed, or one taken now. */
   all(): Snapshot {
-    return this.offTick !== null && this.latest !== null ? this.latest : this.take();
+    if (this.offTick === null) return this.take();
+    return this.pushes.latest ?? this.latest ?? this.take();
   }
 
   /**
@@ -64,18 +70,36 @@ export class ViewFeed {
 
   /** Snapshots of every group, pushed on each view tick (view-ticks.ts) while anyone listens. */
   subscribe(listener: (snapshot: Snapshot) => void): () => void {
-    const { monitor } = this.parts;
     this.listeners.add(listener);
-    this.offTick ??= onViewTick(monitor, () => this.push());
-    monitor.setWholeTableWanted(this.parts.wholeTableWhenWatched);
+    this.watch();
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size > 0 || this.offTick === null) return;
-      this.offTick();
-      this.offTick = null;
-      this.latest = null;
-      monitor.setWholeTableWanted(false);
+      this.unwatch();
     };
+  }
+
+  /** The same snapshots as what to send a receiver: whole first, then deltas (SnapshotPushes). */
+  subscribePushes(listener: (push: SnapshotPush) => void): () => void {
+    const off = this.pushes.subscribe(listener);
+    this.watch();
+    return () => {
+      off();
+      this.unwatch();
+    };
+  }
+
+  private watch(): void {
+    const { monitor } = this.parts;
+    this.offTick ??= onViewTick(monitor, () => this.push());
+    monitor.setWholeTableWanted(this.parts.wholeTableWhenWatched);
+  }
+
+  private unwatch(): void {
+    if (this.listeners.size > 0 || this.pushes.listened || this.offTick === null) return;
+    this.offTick();
+    this.offTick = null;
+    this.latest = null;
+    this.parts.monitor.setWholeTableWanted(false);
   }
 
   /** What the views show changed outside the monitor (a keep): built again, and pushed at once. */
@@ -95,6 +119,7 @@ export class ViewFeed {
     const s = this.take();
     this.latest = s;
     for (const l of this.listeners) l(s);
+    this.pushes.next(s);
   }
 
   private take(): Snapshot {
