@@ -1,34 +1,23 @@
 // The one view feed: a real service polled by hand and a real process group; every transport listening
 // gets the same deltas, computed once, and `snapshot:get` answers with the snapshot they chain on.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { createCorralService, type RunningService } from '../../main/core/create-service';
+import type { RunningService } from '../../main/core/create-service';
 import type { SnapshotPush } from '../../main/core/service';
+import { startHarness, type Harness } from '../support/service-harness';
 import { removeCreatedGroups, spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
-let dir: string;
+let harness: Harness;
 let running: RunningService;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'corral-view-feed-'));
-  running = createCorralService({
-    config: { path: '(test)', settings: { ...DEFAULT_SETTINGS }, errors: [] },
-    dataDir: join(dir, 'data'),
-    persistSettings: false,
-    onError: (step, err) => {
-      throw new Error(`monitor step ${step} failed: ${String(err)}`);
-    },
-  });
+  harness = startHarness();
+  running = harness.running;
 });
 
 afterEach(async () => {
-  await running.stop();
+  await harness.stop();
   await removeCreatedGroups();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The seq a receiver holds after `push`, given what it held before. */
