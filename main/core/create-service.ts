@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { StopGroupRequest, StopSessionRequest, StopSessionResult } from '../../shared/contract';
-import type { GroupView, MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
+import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../shared/model';
 import { HostInfoSource, type HostFacts } from './host/host-info';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { saveSettings } from './config/save-settings';
@@ -9,13 +9,12 @@ import { stopAndRecord, type StopOutcome } from './actions/stop-and-record';
 import { stopSession } from './actions/stop-session';
 import { Monitor } from './monitor/monitor';
 import { keepRequests } from './keep-requests';
-import { DECORATED_VIEW_MAX_AGE_MS, GroupContext } from './provenance/group-context';
-import { GroupViewCache } from './monitor/views/group-view-cache';
+import { GroupContext } from './provenance/group-context';
 import { PolicyEngine } from './policies/policy-engine';
 import { groupTimeline, snapshotGroups } from './monitor/views/monitor-views';
 import { createSampler } from './sampling/create-sampler';
 import { PidCounterFeed } from './sampling/pid-counter-feed';
-import { onViewTick } from './view-ticks';
+import { ViewFeed } from './view-feed/view-feed';
 import type { CorralService, SettingsUpdate } from './service';
 import { matcherFor } from './analysis/signatures';
 import { resolveDataDir } from './storage/data-dir';
@@ -69,16 +68,12 @@ export interface RunningService {
     monitorReadings: PidCounterFeed;
     knownGroupId: (pgid: number, members: readonly { pid: number; startKey: number }[]) => string | null;
   };
-  /**
-   * Agents' groups only, without host facts: what a tray needs, at a fraction of a full snapshot. With a
-   * `cache`, the groups unchanged since its last snapshot are not built again; `built` gets those that were.
-   */
-  agentsSnapshot(views?: { cache: GroupViewCache; built?: (groups: GroupView[]) => void }): Snapshot;
+  /** The one feed of views the front ends' pushes come from: all groups, or agents' only. */
+  feed: ViewFeed;
+  /** Agents' groups only, without host facts or provenance reads (ViewFeed.agentsSnapshot). */
+  agentsSnapshot(): Snapshot;
   stop(): Promise<void>;
 }
-
-/** How long a viewer may be shown views of an unchanged table before they are built again. */
-const VIEWS_MAX_AGE_MS = 5_000;
 
 /** The running core: monitor, incident store and teardown behind the CorralService interface. */
 export function createCorralService(options: CorralServiceOptions = {}): RunningService {
@@ -120,50 +115,12 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       report: (message) => options.onError?.('agent-sessions', message),
     }),
   });
-  const host = options.host ?? new HostInfoSource();
-  let seq = 0;
-  const snapshotListeners = new Set<(s: Snapshot) => void>();
-  const views = new GroupViewCache({ decoratedMaxAgeMs: DECORATED_VIEW_MAX_AGE_MS });
-  // While the monitor's view version stands still, the views it would build are the ones built last.
-  // Their provenance also comes from files (transcripts, session files, the hooks' ended sessions) and
-  // cwd and ports, which change without the monitor seeing it: views are built again at least every
-  // VIEWS_MAX_AGE_MS (the pace of the whole-table sweeps a viewer asks for).
-  let built: { version: number; at: number; groups: GroupView[] } | null = null;
-  const currentGroups = (): GroupView[] => {
-    const version = monitor.viewVersion;
-    // Monotonic: a wall clock set back must not keep old views on screen.
-    const at = performance.now();
-    if (built?.version === version && at - built.at < VIEWS_MAX_AGE_MS) return built.groups;
-    const groups = context.currentViews((decorate) =>
-      snapshotGroups(monitor, { all: true, cache: views, decorate }),
-    );
-    monitor.incidentPorts.noteViews(groups);
-    built = { version, at, groups };
-    return groups;
-  };
-  const snapshot = (): Snapshot => ({
-    seq: ++seq,
-    sampledAt: Date.now(),
-    groups: currentGroups(),
-    host: host.current(),
+  const feed = new ViewFeed({
+    monitor,
+    context,
+    host: options.host ?? new HostInfoSource(),
+    wholeTableWhenWatched: options.wholeTableWhenWatched !== false,
   });
-  // Views are built, host facts read and the whole table swept often only while someone subscribes.
-  let offTick: (() => void) | null = null;
-  // While subscribed, `snapshot:get` answers with the snapshot last pushed, so that a receiver's
-  // deltas chain on from what it fetched.
-  let latest: Snapshot | null = null;
-  let hostReadAtSweep = -1;
-  const pushSnapshot = (): void => {
-    // Host facts are read with the whole-table sweeps a viewer asks for (every 5 s), so that both
-    // changes reach it in one push and one redraw, not two.
-    if (monitor.sweepCount !== hostReadAtSweep) {
-      hostReadAtSweep = monitor.sweepCount;
-      host.refresh?.();
-    }
-    const s = snapshot();
-    latest = s;
-    for (const l of snapshotListeners) l(s);
-  };
 
   const rememberedMembers = (groupId: string) =>
     [...(monitor.groupById(groupId)?.members.values() ?? [])].map((m) => m.record);
@@ -244,8 +201,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
     groups: () => snapshotGroups(monitor, { all: true }),
     changed: () => {
       context.keepsChanged();
-      built = null;
-      if (offTick !== null) pushSnapshot();
+      feed.changed();
     },
   });
 
@@ -257,7 +213,7 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
   });
 
   const service: CorralService = {
-    snapshot: () => (offTick !== null && latest !== null ? latest : snapshot()),
+    snapshot: () => feed.all(),
     keepGroup: keeps.keepGroup,
     unkeepGroup: keeps.unkeepGroup,
     timeline: async (groupId, sinceMs) => {
@@ -296,19 +252,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       monitor.updateSettings(next, matcher);
       return { ok: true, settings };
     },
-    onSnapshot: (listener) => {
-      snapshotListeners.add(listener);
-      offTick ??= onViewTick(monitor, pushSnapshot);
-      monitor.setWholeTableWanted(options.wholeTableWhenWatched !== false);
-      return () => {
-        snapshotListeners.delete(listener);
-        if (snapshotListeners.size > 0 || offTick === null) return;
-        offTick();
-        offTick = null;
-        latest = null;
-        monitor.setWholeTableWanted(false);
-      };
-    },
+    onSnapshot: (listener) => feed.subscribe(listener),
+    onSnapshotPush: (listener) => feed.subscribePushes(listener),
     onEvent: (listener: (event: MonitorEvent) => void) =>
       monitor.onEvent((event) => listener(context.decorateEvent(event))),
   };
@@ -324,11 +269,8 @@ export function createCorralService(options: CorralServiceOptions = {}): Running
       monitorReadings: pidCounter,
       knownGroupId: (pgid, members) => monitor.knownGroupId(pgid, members),
     },
-    agentsSnapshot: (views) => ({
-      seq: ++seq,
-      sampledAt: Date.now(),
-      groups: context.recall(snapshotGroups(monitor, views && { cache: views.cache, decorate: views.built })),
-    }),
+    feed,
+    agentsSnapshot: () => feed.agentsSnapshot(),
     stop: async () => {
       clearImmediate(starting);
       monitor.stop();

@@ -3,7 +3,7 @@ import type { TeardownResult } from '../../shared/model';
 import type { CorralService } from './service';
 
 type OnProgress = (partial: TeardownResult) => void;
-type RequestMethod = Exclude<keyof CorralService, 'onSnapshot' | 'onEvent'>;
+type RequestMethod = Exclude<keyof CorralService, 'onSnapshot' | 'onSnapshotPush' | 'onEvent'>;
 
 /**
  * Which CorralService method answers a channel, and with which arguments: the payload's `fields` in

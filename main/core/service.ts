@@ -18,6 +18,9 @@ import type {
   Snapshot,
   TeardownResult,
 } from '../../shared/model';
+import type { SnapshotPush } from './view-feed/snapshot-deltas';
+
+export type { SnapshotPush };
 
 export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; errors: string[] };
 
@@ -62,5 +65,11 @@ export interface CorralService {
   /** Who answers hooks on the endpoint file's port (probed as a hook would ask), and which hooks ask it. */
   hookEndpoint(): Promise<HookEndpointView>;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
+  /**
+   * The same snapshots as a transport sends them: the first whole, then only what changed, or
+   * `unchanged` (core/view-feed/snapshot-pushes.ts, computed once for every listener). While anyone
+   * listens, `snapshot()` answers with the snapshot the deltas chain on.
+   */
+  onSnapshotPush(listener: (push: SnapshotPush) => void): () => void;
   onEvent(listener: (event: MonitorEvent) => void): () => void;
 }

@@ -3,7 +3,6 @@ import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { PushChannel, PushContract } from '../../shared/contract';
 import type { CorralService } from '../core/service';
 import { dispatch } from '../transport/dispatch';
-import { SnapshotDeltas } from '../transport/snapshot-deltas';
 import { IPC_PUSH, IPC_REQUEST } from '../../shared/ipc-channels';
 import type { MainWindow } from './main-window';
 import { isTrustedSender } from './sender-check';
@@ -22,22 +21,14 @@ export function registerIpc(service: CorralService, window: MainWindow): () => v
       window.location,
     );
 
-  // The window gets one snapshot whole, then what changed, and nothing while nothing does; a reloaded
-  // page resyncs with snapshot:get, answered with the snapshot the deltas chain on.
-  const deltas = new SnapshotDeltas();
   ipcMain.handle(IPC_REQUEST, (event, channel: unknown, payload: unknown) => {
     if (!trusted(event)) return { ok: false, error: 'request refused: not from the Corral window' };
-    return dispatch(
-      service,
-      channel,
-      payload,
-      (partial) => push('teardown:progress', partial),
-      () => deltas.latest,
-    );
+    return dispatch(service, channel, payload, (partial) => push('teardown:progress', partial));
   });
   const unsubscribe = [
-    service.onSnapshot((snapshot) => {
-      const next = deltas.next(snapshot);
+    // The window gets one snapshot whole, then what changed, and nothing while nothing does; a reloaded
+    // page resyncs with snapshot:get, answered with the snapshot the deltas chain on.
+    service.onSnapshotPush((next) => {
       if (next.kind === 'whole') push('snapshot', next.snapshot);
       else if (next.kind === 'delta') push('snapshot:delta', next.delta);
     }),

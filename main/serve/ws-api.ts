@@ -2,10 +2,8 @@
 // A bad message gets an error response on its own connection and nothing else changes.
 import { WebSocket, type RawData, type WebSocketServer } from 'ws';
 import type { ClientMessage, PushChannel, PushContract, ServerMessage } from '../../shared/contract';
-import type { Snapshot } from '../../shared/model';
-import type { CorralService } from '../core/service';
+import type { CorralService, SnapshotPush } from '../core/service';
 import { dispatch } from '../transport/dispatch';
-import { SnapshotDeltas } from '../transport/snapshot-deltas';
 import { isPlainObject } from '../transport/schema-checks';
 
 /** Past this many unsent bytes a client is too slow for snapshots; it gets the next one whole. */
@@ -38,7 +36,6 @@ function parseClientMessage(data: RawData, isBinary: boolean): ClientMessage | {
 export class WsApi {
   /** Set while at least one page is connected: with none, the service builds and pushes nothing. */
   private unsubscribe: Array<() => void> = [];
-  private readonly deltas = new SnapshotDeltas();
   /** Clients that missed a delta (too slow): their next snapshot goes out whole. */
   private readonly behind = new WeakSet<WebSocket>();
 
@@ -52,7 +49,7 @@ export class WsApi {
   private subscribe(): void {
     if (this.unsubscribe.length > 0) return;
     this.unsubscribe = [
-      this.service.onSnapshot((snapshot) => this.pushSnapshot(snapshot)),
+      this.service.onSnapshotPush((push) => this.pushSnapshot(push)),
       this.service.onEvent((event) => this.broadcast('event', event)),
     ];
   }
@@ -67,8 +64,7 @@ export class WsApi {
    * Each client gets what changed since the snapshot it holds, or nothing when nothing did; one that
    * fell behind gets the snapshot the deltas chain on, whole.
    */
-  private pushSnapshot(snapshot: Snapshot): void {
-    const push = this.deltas.next(snapshot);
+  private pushSnapshot(push: SnapshotPush): void {
     let whole: string | null = null;
     let part: string | null = null;
     for (const ws of this.wss.clients) {
@@ -82,7 +78,7 @@ export class WsApi {
         whole ??= JSON.stringify({
           kind: 'push',
           channel: 'snapshot',
-          payload: this.deltas.latest!,
+          payload: push.kind === 'whole' ? push.snapshot : this.service.snapshot(),
         } satisfies ServerMessage);
         ws.send(whole);
       } else if (push.kind === 'delta') {
@@ -99,7 +95,6 @@ export class WsApi {
   stop(): void {
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
-    this.deltas.reset();
   }
 
   private accept(ws: WebSocket): void {
@@ -124,12 +119,8 @@ export class WsApi {
         });
       }
       inFlight++;
-      void dispatch(
-        this.service,
-        message.channel,
-        message.payload,
-        (partial) => this.broadcast('teardown:progress', partial),
-        () => this.deltas.latest,
+      void dispatch(this.service, message.channel, message.payload, (partial) =>
+        this.broadcast('teardown:progress', partial),
       ).then((result) => {
         inFlight--;
         send(
@@ -141,8 +132,7 @@ export class WsApi {
       });
     });
     try {
-      const whole = this.deltas.latest ?? this.service.snapshot();
-      send(ws, { kind: 'push', channel: 'snapshot', payload: whole });
+      send(ws, { kind: 'push', channel: 'snapshot', payload: this.service.snapshot() });
     } catch {
       // No snapshot yet: the client asks with snapshot:get or waits for the next push.
     }

@@ -6,8 +6,6 @@ import type { SettingsUpdate } from '../core/service';
 import { answerRequest } from '../core/service-requests';
 import { createCorralService } from '../core/create-service';
 import { startServiceHooks } from '../hooks/service-hooks';
-import { TrayFeed } from '../core/worker/tray-feed';
-import { onViewTick } from '../core/view-ticks';
 import type {
   SnapshotDetail,
   WorkerCall,
@@ -18,12 +16,12 @@ import type {
 
 if (!parentPort) throw new Error('service-worker.ts runs only as a worker thread');
 const port = parentPort;
-const post = (message: WorkerMessage): void => port.postMessage(message);
+const send = (message: WorkerMessage): void => port.postMessage(message);
 const data = (workerData ?? {}) as WorkerData;
 
 const running = createCorralService({
   dataDir: data.dataDir,
-  // What a visible window shows decides how often the whole table is swept (showEverything below).
+  // What a visible window shows decides how often the whole table is swept (show below).
   wholeTableWhenWatched: false,
   onError: (step, err) => console.error(`corral worker: ${step}:`, err),
 });
@@ -36,42 +34,37 @@ const hooks = startServiceHooks(
 );
 let detail: SnapshotDetail = 'agents';
 
-// With no window showing every group, the tray gets agents' groups (tray-feed.ts): at once after a run
-// that delivered events (a flag came or went), and otherwise every few polls, when it would show
-// something new; on the view tick the service's own snapshots hang on (view-ticks.ts). A window's view
-// is subscribed only while it is visible.
-const TRAY_REFRESH_POLLS = 5;
-const tray = new TrayFeed(running);
-let pollsSincePost = 0;
-const postAgents = (snapshot: Snapshot | null): void => {
-  pollsSincePost = 0;
-  if (snapshot) post({ kind: 'snapshot', snapshot });
-};
-const offAgents = onViewTick(running.monitor, (tick) => {
-  if (detail !== 'agents') return;
-  if (tick === 'events') postAgents(tray.now());
-  else if (++pollsSincePost >= TRAY_REFRESH_POLLS) postAgents(tray.refresh());
-});
+// The one view feed (core/view-feed): with no window showing every group, the tray gets its agents-only
+// level, sent only when what the tray shows may have changed; a window's view gets every group, and is
+// subscribed only while it is visible.
+const { feed } = running;
+const post = (snapshot: Snapshot): void => send({ kind: 'snapshot', snapshot });
+let offAgents: (() => void) | null = null;
 let offView: (() => void) | null = null;
-const showEverything = (all: boolean): void => {
-  if (all) offView ??= service.onSnapshot((snapshot) => post({ kind: 'snapshot', snapshot }));
-  else {
+const show = (next: SnapshotDetail): void => {
+  if (next === 'all') {
+    offAgents?.();
+    offAgents = null;
+    offView ??= service.onSnapshot(post);
+  } else {
     offView?.();
     offView = null;
+    offAgents ??= feed.agents.subscribe(post);
   }
-  running.monitor.setWholeTableWanted(all);
+  running.monitor.setWholeTableWanted(next === 'all');
 };
+show(detail);
 
-service.onEvent((event) => post({ kind: 'event', event }));
-post({ kind: 'ready', snapshot: tray.now(), settings: service.settings() });
+service.onEvent((event) => send({ kind: 'event', event }));
+send({ kind: 'ready', snapshot: feed.agents.now(), settings: service.settings() });
 
 /** Answers a request through the one table of service requests; progress and new settings are pushed. */
 async function answer(call: WorkerRequest): Promise<unknown> {
-  const onProgress = (partial: TeardownResult): void => post({ kind: 'progress', id: call.id, partial });
+  const onProgress = (partial: TeardownResult): void => send({ kind: 'progress', id: call.id, partial });
   const value = await answerRequest(service, call.channel, call.payload, onProgress);
   if (call.channel === 'settings:set') {
     const result = value as SettingsUpdate;
-    if (result.ok) post({ kind: 'settings', settings: result.settings });
+    if (result.ok) send({ kind: 'settings', settings: result.settings });
   }
   return value;
 }
@@ -79,9 +72,9 @@ async function answer(call: WorkerRequest): Promise<unknown> {
 port.on('message', (message: WorkerCall) => {
   if (message.kind === 'detail') {
     detail = message.detail;
-    showEverything(detail === 'all');
+    show(detail);
     // The tray goes back to agents' groups at once, not at the next refresh.
-    if (detail === 'agents') postAgents(tray.now());
+    if (detail === 'agents') post(feed.agents.now());
     return;
   }
   if (message.kind === 'rebaseline') {
@@ -89,21 +82,21 @@ port.on('message', (message: WorkerCall) => {
     return;
   }
   if (message.kind === 'stop') {
-    offAgents();
-    showEverything(false);
+    offAgents?.();
+    offView?.();
     void hooks
       .then((server) => server?.close())
       .then(() => running.stop())
       .then(() => {
-        post({ kind: 'stopped' });
+        send({ kind: 'stopped' });
         port.close();
       });
     return;
   }
   answer(message).then(
-    (value) => post({ kind: 'result', id: message.id, ok: true, value }),
+    (value) => send({ kind: 'result', id: message.id, ok: true, value }),
     (err: unknown) =>
-      post({
+      send({
         kind: 'result',
         id: message.id,
         ok: false,

@@ -36,6 +36,8 @@ export const LAYERS = {
   [`${MONITOR}/checks`]: [...BELOW_MONITOR, ...rooms('table', 'incidents')],
   [`${MONITOR}/schedule`]: [...BELOW_MONITOR, ...rooms('table')],
   [`${MONITOR}/views`]: [...BELOW_MONITOR, ...rooms('table')],
+  // The one view feed every front end's pushes come from: the monitor's views, decorated with provenance.
+  [`${CORE}/view-feed`]: ['shared', ...core('host', 'monitor', 'provenance'), ...rooms('views')],
   [`${CORE}/policies`]: ['shared', ...core('model', 'analysis')],
   [`${CORE}/actions`]: ['shared', ...core('model', 'analysis', 'os', 'sampling', 'provenance', 'storage')],
   [`${CORE}/snapshot`]: ['shared', ...core('model', 'analysis', 'sampling', 'provenance', 'agent-sessions')],
@@ -58,10 +60,10 @@ export const LAYERS = {
       'monitor',
       'agent-sessions',
     ),
-    ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service'),
+    ...core('policies', 'actions', 'snapshot', 'hooks-setup', 'user-service', 'view-feed'),
     ...rooms('views'),
   ],
-  [`${CORE}/worker`]: ['shared', CORE, ...core('monitor'), ...rooms('views')],
+  [`${CORE}/worker`]: ['shared', CORE, ...core('view-feed')],
   // What the CLI may use of the core: one-shot commands over a snapshot, stops, keeps and history, and
   // the service, config, hooks and user service a long-lived or set-up command needs.
   [`${CORE}/facade`]: [
@@ -92,7 +94,6 @@ export const CORE_ROOT_FILES = [
   'service-requests.ts',
   'service.ts',
   'stop-recorders.ts',
-  'view-ticks.ts',
 ];
 
 /** Folders inside one layer that may not import each other: one platform's sampling code never runs on the other. */

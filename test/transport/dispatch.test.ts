@@ -112,20 +112,6 @@ describe('dispatch', () => {
     expect(service.calls.map((c) => c.method)).toEqual(['stopSession']);
   });
 
-  it('answers snapshot:get with the snapshot a transport chains its deltas on, while it has one', async () => {
-    const service = new FakeCorralService();
-    const chained = { seq: 7, sampledAt: 9, groups: [] };
-    expect(await dispatch(service, 'snapshot:get', undefined, undefined, () => chained)).toEqual({
-      ok: true,
-      payload: chained,
-    });
-    expect(service.calls).toEqual([]);
-    expect(await dispatch(service, 'snapshot:get', undefined, undefined, () => null)).toEqual({
-      ok: true,
-      payload: service.current,
-    });
-  });
-
   it('turns an id the service never reported into an error, not a throw', async () => {
     const service = new FakeCorralService();
     const result = await dispatch(service, 'group:stop', { groupId: '4243:4243:987654' });

@@ -1,5 +1,7 @@
 // A CorralService for transport tests: records calls, emits pushes on demand, and stops groups and
 // sessions through the product's one stop path against this machine's processes.
+import type { SnapshotPush } from '../../main/core/view-feed/snapshot-deltas';
+import { SnapshotPushes } from '../../main/core/view-feed/snapshot-pushes';
 import type {
   ConfigProblems,
   KeepGroupRequest,
@@ -67,11 +69,13 @@ export class FakeCorralService implements CorralService {
   current: Snapshot = { seq: 1, sampledAt: Date.now(), groups: [makeGroup()] };
   private current_settings = defaultSettings();
   private snapshotListeners = new Set<(s: Snapshot) => void>();
+  /** The core's one delta computation, as the real services use it. */
+  private readonly pushes = new SnapshotPushes();
   private eventListeners = new Set<(e: MonitorEvent) => void>();
 
   snapshot(): Snapshot {
     this.calls.push({ method: 'snapshot', args: [] });
-    return this.current;
+    return this.pushes.latest ?? this.current;
   }
 
   async timeline(groupId: string, sinceMs?: number) {
@@ -190,18 +194,23 @@ export class FakeCorralService implements CorralService {
     return () => this.snapshotListeners.delete(listener) && undefined;
   }
 
+  onSnapshotPush(listener: (push: SnapshotPush) => void) {
+    return this.pushes.subscribe(listener);
+  }
+
   onEvent(listener: (event: MonitorEvent) => void) {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener) && undefined;
   }
 
   listenerCount(): number {
-    return this.snapshotListeners.size + this.eventListeners.size;
+    return this.snapshotListeners.size + this.eventListeners.size + (this.pushes.listened ? 1 : 0);
   }
 
   emitSnapshot(snapshot: Snapshot): void {
     this.current = snapshot;
     for (const l of this.snapshotListeners) l(snapshot);
+    this.pushes.next(snapshot);
   }
 
   emitEvent(event: MonitorEvent): void {

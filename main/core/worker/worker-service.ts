@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { MonitorEvent, Settings, Snapshot, TeardownResult } from '../../../shared/model';
 import type { CorralService } from '../service';
 import { serviceClient, type SendRequest } from '../service-requests';
+import { SnapshotPushes } from '../view-feed/snapshot-pushes';
 import type { SnapshotDetail, WorkerCall, WorkerData, WorkerMessage } from './worker-protocol';
 
 export interface WorkerBackedService {
@@ -39,6 +40,8 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
   const eventListeners = new Set<(e: MonitorEvent) => void>();
   let nextId = 1;
   let latest: Snapshot | null = null;
+  // The worker posts whole snapshots; what changed is computed once, here, for the transports.
+  const pushes = new SnapshotPushes();
   let settings: Settings | null = null;
   let stopped: (() => void) | null = null;
   let exited = false;
@@ -53,13 +56,14 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
 
   const service: CorralService = {
     ...serviceClient(send),
-    // The service's two synchronous reads: what the worker pushed last.
-    snapshot: () => latest!,
+    // The service's two synchronous reads: what the worker pushed last (or what the deltas chain on).
+    snapshot: () => pushes.latest ?? latest!,
     settings: () => settings!,
     onSnapshot: (listener) => {
       snapshotListeners.add(listener);
       return () => snapshotListeners.delete(listener);
     },
+    onSnapshotPush: (listener) => pushes.subscribe(listener),
     onEvent: (listener) => {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
@@ -101,6 +105,7 @@ export function startWorkerService(entry: string | URL, data: WorkerData = {}): 
         case 'snapshot':
           latest = message.snapshot;
           for (const l of snapshotListeners) l(message.snapshot);
+          pushes.next(message.snapshot);
           break;
         case 'event':
           for (const l of eventListeners) l(message.event);

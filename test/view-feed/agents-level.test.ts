@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GroupView, Snapshot } from '../../shared/model';
 import { createCorralService, type RunningService } from '../../main/core/create-service';
-import { TrayFeed } from '../../main/core/worker/tray-feed';
+import type { AgentsLevel } from '../../main/core/view-feed/agents-level';
 import { FakeAgent } from '../support/fake-agent';
 import { handPolledSettings } from '../support/sweeping-monitor';
 import { waitFor } from '../support/wait-for';
@@ -34,7 +34,7 @@ const group = (snapshot: Snapshot | null, pgid: number): GroupView | undefined =
   snapshot?.groups.find((g) => g.pgid === pgid);
 
 /** Polls until `found` holds of what the feed would send now. */
-const pollUntil = (what: string, feed: TrayFeed, found: (s: Snapshot) => boolean): Promise<Snapshot> =>
+const pollUntil = (what: string, feed: AgentsLevel, found: (s: Snapshot) => boolean): Promise<Snapshot> =>
   waitFor(what, () => {
     running.monitor.poll();
     const snapshot = feed.now();
@@ -48,7 +48,7 @@ const flaggedOf = (snapshot: Snapshot): string =>
  * Polls until the feed sends nothing. A send on the way is allowed only when what the tray shows
  * changed (a leftover's flags settling, say): one that repeats the flagged groups as they were fails.
  */
-async function settle(feed: TrayFeed, last: Snapshot): Promise<void> {
+async function settle(feed: AgentsLevel, last: Snapshot): Promise<void> {
   let shown = flaggedOf(last);
   const repeated: string[] = [];
   await waitFor('the feed settled', () => {
@@ -67,7 +67,7 @@ const LEFTOVER = 'sleep 600 </dev/null >/dev/null 2>&1 & echo done';
 
 describe("the tray's feed", () => {
   it("sends nothing while only an agent's own group moves, and sends each leftover that came or went", async () => {
-    const feed = new TrayFeed(running);
+    const feed = running.feed.agents;
     const agent = await FakeAgent.start();
     // A busy loop in the agent's own process group: its CPU time moves at every poll.
     await agent.toolCall('while :; do :; done', { detached: false });
@@ -125,7 +125,7 @@ describe("the tray's feed", () => {
   });
 
   it('sends a keep, and its end, though the kept group itself did not change', async () => {
-    const feed = new TrayFeed(running);
+    const feed = running.feed.agents;
     const agent = await FakeAgent.start();
     const call = await agent.toolCall(LEFTOVER);
     await call.exited();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SnapshotDeltas, type SnapshotPush } from '../../main/transport/snapshot-deltas';
+import { SnapshotDeltas, type SnapshotPush } from '../../main/core/view-feed/snapshot-deltas';
 import type { SnapshotDelta } from '../../shared/contract';
 import type { GroupView, HostInfo, Snapshot } from '../../shared/model';
-import { makeGroup } from './fake-corral-service';
+import { makeGroup } from '../transport/fake-corral-service';
 
 const host = (freeMemBytes = 1024): HostInfo => ({
   hostname: 'box',

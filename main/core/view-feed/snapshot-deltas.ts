@@ -1,8 +1,8 @@
-// Snapshots go out whole once per receiver, then as deltas: only the groups that changed. Both
-// transports (Electron IPC and the serve WebSocket) push through this, so they say the same thing.
-import type { SnapshotDelta } from '../../shared/contract';
-import type { GroupView, HostInfo, Snapshot } from '../../shared/model';
-import { sameJson } from '../../shared/same-json';
+// Snapshots go out whole once per receiver, then as deltas: only the groups that changed. Every
+// transport (Electron IPC, the serve WebSocket) pushes what SnapshotPushes computed here once.
+import type { SnapshotDelta } from '../../../shared/contract';
+import type { GroupView, HostInfo, Snapshot } from '../../../shared/model';
+import { sameJson } from '../../../shared/same-json';
 
 /** What to send receivers after a snapshot: all of it (the first), what changed, or nothing. */
 export type SnapshotPush =

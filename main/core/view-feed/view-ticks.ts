@@ -1,4 +1,4 @@
-import type { Monitor } from './monitor/monitor';
+import type { Monitor } from '../monitor/monitor';
 
 /** Why a view tick fired: a run (poll or watch) delivered events, or a poll delivered none. */
 export type ViewTick = 'events' | 'poll';
