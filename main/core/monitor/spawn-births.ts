@@ -9,6 +9,8 @@ import type { TrackedGroup, TrackedProcess } from './tracked';
  * the least by default), not for a retry (a few looks of at most 2,000 pids each).
  */
 const WRAP_DISTANCE = 10_000;
+/** Counted runs remembered: more than a few looks' worth, while the sampler reads a missed pid again. */
+const KEPT_RUNS = 64;
 
 /** Shells, by the name the kernel gives them: what runs `while`, `until` and `for` loops. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
@@ -22,6 +24,9 @@ interface Birth {
   command: string | null;
   /** Its parent's pid when that is a shell (a loop's body is a shell's child); null otherwise. */
   shell: number | null;
+  /** The kernel's name for it, and whether it was read after its exit (no command line left then). */
+  name: string;
+  exited: boolean;
 }
 
 /** Births read before their exec: the groups they count for, and the shell that started them. */
@@ -45,7 +50,7 @@ function addBirths(
 ): void {
   const window = spawnsOf(g, now).window;
   window.add(now, b.count, b.seen);
-  if (b.command !== null) window.addCommand(now, b.command, b.count);
+  if (b.command !== null && b.count > 0) window.addCommand(now, b.command, b.count);
   if (b.shell !== null) window.loops.add(now, b.shell, b.count, b.seen ? b.command : null);
 }
 
@@ -74,7 +79,10 @@ export class SpawnBirths {
   private announced: number[] = [];
   /** The last process read in the counter's order, and the unreadable pids since. */
   private last: Birth | null = null;
+  private lastPid = 0;
   private unseen = 0;
+  /** The runs counted lately: a pid read after its run was counted (a retry) is no second birth. */
+  private readonly counted = new CountedRuns();
   /** The newest pid announced so far. */
   private newest: number | null = null;
   /** Births read before their exec, by process: their command counts when they are read after it. */
@@ -95,6 +103,8 @@ export class SpawnBirths {
       // counter's order each pid comes once (a smaller one after a larger is such a retry, unless
       // allocation wrapped around at pid_max).
       if (this.newest !== null && pid <= this.newest && this.newest - pid < WRAP_DISTANCE) continue;
+      // Allocation wrapped around: the pids of the runs counted before may be handed out again.
+      if (this.newest !== null && pid < this.newest) this.counted.clear();
       this.newest = pid;
       this.announced.push(pid);
     }
@@ -116,7 +126,9 @@ export class SpawnBirths {
       if (firstLook) continue;
       const birth = this.birthOf(p);
       born.set(r.pid, birth);
-      for (const g of birth.groups) addBirths(g, now, { ...birth, count: 1, seen: true });
+      // Announced before /proc showed it, it may have been counted unread in a run already.
+      const count = this.counted.has(r.pid) ? 0 : 1;
+      for (const g of birth.groups) addBirths(g, now, { ...birth, count, seen: true });
       if (birth.command === null && birth.groups.length > 0)
         this.beforeExec.set(p, { groups: birth.groups, shell: birth.shell });
     }
@@ -127,12 +139,14 @@ export class SpawnBirths {
       if (birth) {
         const last = this.last;
         if (last && birth.key !== null && last.key === birth.key && this.unseen > 0) {
-          const command = last.command !== null && last.command === birth.command ? birth.command : null;
+          const command = runCommand(last, birth);
           const shell = last.shell === birth.shell ? birth.shell : null;
           for (const g of birth.groups)
             addBirths(g, now, { count: this.unseen, seen: false, command, shell });
+          this.counted.add(this.lastPid, pid);
         }
         this.last = birth;
+        this.lastPid = pid;
         this.unseen = 0;
       } else if (!state.procs.has(pid)) this.unseen++;
     }
@@ -154,19 +168,76 @@ export class SpawnBirths {
 
   private birthOf(p: TrackedProcess): Birth {
     // Someone else's birth (or an agent's own process) only ends a run of unseen pids.
-    if (!p.attribution || p.attribution.isAgent) return { key: null, groups: [], command: null, shell: null };
+    const { name } = p.record;
+    const exited = p.exitedAt !== null;
+    if (!p.attribution || p.attribution.isAgent)
+      return { key: null, groups: [], command: null, shell: null, name, exited };
     const parent = this.state.procs.get(p.record.ppid);
     const command = commandAfterExec(p.record, parent);
     const groups: TrackedGroup[] = [];
     const own = this.state.liveGroupByPgid.get(p.record.pgid);
-    if (own?.live.has(p.identity)) groups.push(own);
+    const inOwn = own !== undefined && bornInto(own.live, p, parent);
+    if (inOwn) groups.push(own);
     // One that left its tool call's group (setsid, a job-control shell) still counts for that group.
     const originPgid = p.lineage?.originPgid;
     if (originPgid !== undefined && originPgid !== p.record.pgid) {
       const origin = this.state.liveGroupByPgid.get(originPgid);
-      if (origin?.members.has(p.identity)) groups.push(origin);
+      if (origin && bornInto(origin.members, p, parent)) groups.push(origin);
     }
-    return { key: own?.live.has(p.identity) ? own.id : null, groups, command, shell: shellOf(parent) };
+    return { key: inOwn ? own.id : null, groups, command, shell: shellOf(parent), name, exited };
+  }
+}
+
+/**
+ * The command a run of unread pids ran: its two neighbours', when both ran it. One read after its exit
+ * has no command line left, only its name: it ran the other's command when their names agree.
+ */
+function runCommand(a: Birth, b: Birth): string | null {
+  if (a.command !== null && a.command === b.command) return a.command;
+  if (a.command === null && a.exited && b.command !== null && a.name === b.name) return b.command;
+  if (b.command === null && b.exited && a.command !== null && a.name === b.name) return a.command;
+  return null;
+}
+
+/**
+ * Whether a process first read in this batch is one of these members' births. One first read as a zombie
+ * (a loop's `/bin/true` read after its exit, before its shell reaped it: a fork loop's children often are)
+ * is in no group's members, being gone already: it is its parent's group's birth when its parent is in it.
+ */
+function bornInto(
+  members: { has(identity: string): boolean },
+  p: TrackedProcess,
+  parent: TrackedProcess | undefined,
+): boolean {
+  if (members.has(p.identity)) return true;
+  return (
+    p.exitedAt !== null && parent !== undefined && parent.exitedAt === null && members.has(parent.identity)
+  );
+}
+
+/** Runs lately counted (in the counter's order, ends excluded), so many as retries may still come in. */
+class CountedRuns {
+  private readonly runs: Array<[number, number]> = [];
+
+  add(after: number, before: number): void {
+    // Allocation wrapped around inside the run: its pids are not one interval, and older ones come again.
+    if (before <= after) return this.clear();
+    const newest = this.runs[this.runs.length - 1];
+    // A loop's runs follow one another, each ending at the birth the next begins at: one interval.
+    if (newest && newest[1] === after) newest[1] = before;
+    else {
+      this.runs.push([after, before]);
+      if (this.runs.length > KEPT_RUNS) this.runs.shift();
+    }
+  }
+
+  clear(): void {
+    this.runs.length = 0;
+  }
+
+  has(pid: number): boolean {
+    for (const [after, before] of this.runs) if (pid > after && pid < before) return true;
+    return false;
   }
 }
 
