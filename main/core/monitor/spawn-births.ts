@@ -24,9 +24,6 @@ interface Birth {
   command: string | null;
   /** Its parent's pid when that is a shell (a loop's body is a shell's child); null otherwise. */
   shell: number | null;
-  /** The kernel's name for it, and whether it was read after its exit (no command line left then). */
-  name: string;
-  exited: boolean;
 }
 
 /** Births read before their exec: the groups they count for, and the shell that started them. */
@@ -50,7 +47,8 @@ function addBirths(
 ): void {
   const window = spawnsOf(g, now).window;
   window.add(now, b.count, b.seen);
-  if (b.command !== null && b.count > 0) window.addCommand(now, b.command, b.count);
+  // A birth counted already (unread, in a run) still says what it ran, once.
+  if (b.command !== null) window.addCommand(now, b.command, Math.max(1, b.count));
   if (b.shell !== null) window.loops.add(now, b.shell, b.count, b.seen ? b.command : null);
 }
 
@@ -77,6 +75,8 @@ function commandAfterExec(r: ProcessRecord, parent: TrackedProcess | undefined):
  */
 export class SpawnBirths {
   private announced: number[] = [];
+  /** Pids the sampler read again at this look, announced at an earlier one. */
+  private retried = new Set<number>();
   /** The last process read in the counter's order, and the unreadable pids since. */
   private last: Birth | null = null;
   private lastPid = 0;
@@ -102,7 +102,10 @@ export class SpawnBirths {
       // The sampler appends pids it could not read yet to each look, to read them again: in the
       // counter's order each pid comes once (a smaller one after a larger is such a retry, unless
       // allocation wrapped around at pid_max).
-      if (this.newest !== null && pid <= this.newest && this.newest - pid < WRAP_DISTANCE) continue;
+      if (this.newest !== null && pid <= this.newest && this.newest - pid < WRAP_DISTANCE) {
+        this.retried.add(pid);
+        continue;
+      }
       // Allocation wrapped around: the pids of the runs counted before may be handed out again.
       if (this.newest !== null && pid < this.newest) this.counted.clear();
       this.newest = pid;
@@ -126,20 +129,20 @@ export class SpawnBirths {
       if (firstLook) continue;
       const birth = this.birthOf(p);
       born.set(r.pid, birth);
-      // Announced before /proc showed it, it may have been counted unread in a run already.
-      const count = this.counted.has(r.pid) ? 0 : 1;
+      const count = this.retriedCount(r.pid);
       for (const g of birth.groups) addBirths(g, now, { ...birth, count, seen: true });
       if (birth.command === null && birth.groups.length > 0)
         this.beforeExec.set(p, { groups: birth.groups, shell: birth.shell });
     }
     const announced = this.announced;
     this.announced = [];
+    this.retried.clear();
     for (const pid of announced) {
       const birth = born.get(pid);
       if (birth) {
         const last = this.last;
         if (last && birth.key !== null && last.key === birth.key && this.unseen > 0) {
-          const command = runCommand(last, birth);
+          const command = last.command !== null && last.command === birth.command ? birth.command : null;
           const shell = last.shell === birth.shell ? birth.shell : null;
           for (const g of birth.groups)
             addBirths(g, now, { count: this.unseen, seen: false, command, shell });
@@ -150,6 +153,17 @@ export class SpawnBirths {
         this.unseen = 0;
       } else if (!state.procs.has(pid)) this.unseen++;
     }
+  }
+
+  /**
+   * A pid announced before /proc showed it, read at a later look: counted unread already when its run was
+   * (0), or to be when the open run is (that run is one shorter); otherwise a birth like any (1).
+   */
+  private retriedCount(pid: number): number {
+    if (!this.retried.has(pid)) return 1;
+    if (this.counted.has(pid)) return 0;
+    if (this.last !== null && pid > this.lastPid && this.unseen > 0) this.unseen--;
+    return 1;
   }
 
   /** A birth first read before its exec, read again: once exec'd, its command counts. */
@@ -168,10 +182,7 @@ export class SpawnBirths {
 
   private birthOf(p: TrackedProcess): Birth {
     // Someone else's birth (or an agent's own process) only ends a run of unseen pids.
-    const { name } = p.record;
-    const exited = p.exitedAt !== null;
-    if (!p.attribution || p.attribution.isAgent)
-      return { key: null, groups: [], command: null, shell: null, name, exited };
+    if (!p.attribution || p.attribution.isAgent) return { key: null, groups: [], command: null, shell: null };
     const parent = this.state.procs.get(p.record.ppid);
     const command = commandAfterExec(p.record, parent);
     const groups: TrackedGroup[] = [];
@@ -184,19 +195,8 @@ export class SpawnBirths {
       const origin = this.state.liveGroupByPgid.get(originPgid);
       if (origin && bornInto(origin.members, p, parent)) groups.push(origin);
     }
-    return { key: inOwn ? own.id : null, groups, command, shell: shellOf(parent), name, exited };
+    return { key: inOwn ? own.id : null, groups, command, shell: shellOf(parent) };
   }
-}
-
-/**
- * The command a run of unread pids ran: its two neighbours', when both ran it. One read after its exit
- * has no command line left, only its name: it ran the other's command when their names agree.
- */
-function runCommand(a: Birth, b: Birth): string | null {
-  if (a.command !== null && a.command === b.command) return a.command;
-  if (a.command === null && a.exited && b.command !== null && a.name === b.name) return b.command;
-  if (b.command === null && b.exited && a.command !== null && a.name === b.name) return a.command;
-  return null;
 }
 
 /**
