@@ -19,7 +19,7 @@ export function stormRows(extra: number, cost: StormCost): Row[] {
     `${Math.round(w.birthsPerMinute).toLocaleString('en-US')} births a minute${w.birthsPerMinute < STORM_BIRTHS_PER_MINUTE ? ` (under the ${STORM_BIRTHS_PER_MINUTE.toLocaleString('en-US')} the target speaks of)` : ''}`;
   const load = (w: StormWindow): string => `load ${w.loadavg.join(' / ')}`;
   const windows: Array<[string, StormWindow]> = [
-    ['storm, first window (flagged in it)', cost.storm],
+    ['storm, first window (flagged after the 30 s window)', cost.storm],
     ['storm, next window', cost.stormLater],
   ];
   const rows: Row[] = [
