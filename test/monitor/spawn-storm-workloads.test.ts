@@ -223,7 +223,9 @@ describe('a fork storm, once flagged (real processes)', { timeout: 180_000 }, ()
       const truth = started(s.at) - started(s.at - Number(s.detail?.sinceMs));
       return { births, truth };
     });
-    console.log(`storm summaries: ${JSON.stringify(summaries.map((s) => s.detail))}; ${JSON.stringify(counts)}`);
+    console.log(
+      `storm summaries: ${JSON.stringify(summaries.map((s) => s.detail))}; ${JSON.stringify(counts)}`,
+    );
     for (const [i, s] of summaries.entries()) {
       expect(s.detail?.repeatedCommand).toBe('/bin/true');
       const { births, truth } = counts[i]!;
