@@ -4,6 +4,7 @@ import { incidentFlags } from './group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { StopRequestSource } from './monitor-inputs';
 import type { MonitorState } from './monitor-state';
+import { INCIDENT_EVERY_MS } from './spawn-storm-check';
 import type { TrackedGroup } from './tracked';
 
 /** Turns groups' flags into incidents and incident changes into events and pending saves. */
@@ -115,8 +116,21 @@ export class IncidentGlue {
     }
   }
 
+  /**
+   * A storming group's incident changes at every poll (its children's CPU): it is written at most every
+   * few seconds (and with the storm's facts: spawn-storm-check), not at every poll.
+   */
+  private stormSaveWaits(group: TrackedGroup, now: number): boolean {
+    const spawns = group.spawns;
+    if (!spawns || (!spawns.state.active && spawns.state.highSince === null)) return false;
+    if (now - spawns.savedAt < INCIDENT_EVERY_MS) return true;
+    spawns.savedAt = now;
+    return false;
+  }
+
   private apply(changes: readonly IncidentChange[], group: TrackedGroup, now: number): void {
     for (const { incident, change } of changes) {
+      if (change === 'updated' && this.stormSaveWaits(group, now)) continue;
       this.state.pendingIncidentSaves.set(incident.id, incident);
       if (change === 'updated') continue;
       this.state.pendingEvents.push({

@@ -13,7 +13,7 @@ import type { MonitorState } from './monitor-state';
 import type { TrackedGroup } from './tracked';
 
 /** While a storm lasts, its incident is written again at most this often (and when it ends). */
-const INCIDENT_EVERY_MS = 5_000;
+export const INCIDENT_EVERY_MS = 5_000;
 /** While a storm lasts, one `spawn-storm-summary` event at most this often says what it did since. */
 export const SUMMARY_EVERY_MS = 10_000;
 const REPEATED_SHOWN = 5;
@@ -26,8 +26,9 @@ export class GroupSpawns {
   state: SpawnStormState = initialSpawnStormState();
   /** What views show while flagged: a new object whenever a number in it changed. */
   facts: SpawnStormFacts | null = null;
-  /** When the incident last got the facts. */
+  /** When the incident last got the facts, and when its other changes were last written (incident-glue). */
   notedAt = -Infinity;
+  savedAt = -Infinity;
   /** Starts and exits of its processes not announced one by one while it storms, since the last summary. */
   unannounced = 0;
   /** When the storm's last event (the flag or a summary) went out, and its births then. */
