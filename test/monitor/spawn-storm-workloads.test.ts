@@ -229,8 +229,9 @@ describe('a fork storm, once flagged (real processes)', { timeout: 180_000 }, ()
     for (const [i, s] of summaries.entries()) {
       expect(s.detail?.repeatedCommand).toBe('/bin/true');
       const { births, truth } = counts[i]!;
-      // At least 2,000 a minute: a loop, not a trickle.
-      expect(truth).toBeGreaterThan((2000 * SUMMARY_EVERY_MS) / 60_000);
+      // A loop, not a trickle, even on a loaded machine (about 9,000 a minute here at a load of 15): enough
+      // starts that the loop's notes, every NOTE_EVERY, measure them to within a few percent.
+      expect(truth).toBeGreaterThanOrEqual(10 * NOTE_EVERY);
       expect(births).toBeGreaterThan(truth * 0.5);
       expect(births).toBeLessThan(truth * 1.5);
     }
