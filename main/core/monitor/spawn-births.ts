@@ -153,6 +153,23 @@ export class SpawnBirths {
         this.unseen = 0;
       } else if (!state.procs.has(pid)) this.unseen++;
     }
+    const newest = announced[announced.length - 1];
+    if (newest !== undefined) this.countOpenStormRun(newest, now);
+  }
+
+  /**
+   * A flagged storm's open run, counted at each look rather than when it closes: a loop as fast as a quiet
+   * machine runs one (50,000 a minute) can go 10 s without a child read, and its summary would count none
+   * of that interval's births and all of them in the next. Only while the last birth read is the storm's.
+   */
+  private countOpenStormRun(newest: number, now: number): void {
+    const last = this.last;
+    if (!last || last.key === null || this.unseen === 0 || !last.groups[0]?.spawns?.state.active) return;
+    for (const g of last.groups)
+      addBirths(g, now, { count: this.unseen, seen: false, command: null, shell: last.shell });
+    this.counted.add(this.lastPid, newest + 1);
+    this.lastPid = newest;
+    this.unseen = 0;
   }
 
   /**
