@@ -31,6 +31,8 @@ import { measureScrapeCost, type ScrapeCost } from './phases/metrics-scrape';
 import { detectionLatency, monitorCostRun, runawayUnderContention } from './phases/monitor-runs';
 import { measureShippedMemoryAt } from './phases/shipped-memory';
 import { shippedMemoryRows } from './report-shipped-memory';
+import { stormRows } from './report-storm';
+import { measureStormCost, stormCostPlan } from './phases/storm-cost';
 import { measureProvenanceCost, provenanceRows } from './phases/provenance-cost';
 import { measureShippedScenarios, type ShippedCost } from './phases/shipped-cost';
 import {
@@ -161,6 +163,7 @@ async function main(): Promise<void> {
       await sleep(PLAN.warmupSeconds * 1000);
       latency.push(...(await detectionLatency(log, detection, agentPopulation!.agent, dir)));
       rows.push(...latencyRows(latency));
+      rows.push(...runawayRows(await runawayUnderContention(log, detection, agentPopulation!.agent, dir)));
     } finally {
       const errors = await detection.stop();
       monitorErrors = {
@@ -169,6 +172,7 @@ async function main(): Promise<void> {
       };
       agentPopulation?.agent.close();
     }
+    rows.push(...(await stormCostRun(4000)));
     // The desktop arrangement over the same table, with the bench's own monitor stopped so that this
     // thread's busy time is only what the worker's pushes cost it.
     log(`desktop arrangement: the core in a worker thread, ${PLAN.breakdownSeconds} s`);
@@ -265,6 +269,15 @@ async function main(): Promise<void> {
   }
 }
 
+/** Issue 46: the shipped `watch` over the table as it is, quiet and then beside a fork storm, in one run. */
+async function stormCostRun(extra: number): Promise<Row[]> {
+  const plan = stormCostPlan(quick);
+  log(
+    `fork storm: corral watch --json, ${plan.warmupSeconds} s warm-up, quiet then storming ${plan.windowSeconds} s windows`,
+  );
+  return stormRows(extra, await measureStormCost(plan));
+}
+
 /** `--only shipped`: the shipped rows alone, into bench/results-shipped.json and RESULTS.md's section. */
 async function mainShipped(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
@@ -319,6 +332,7 @@ async function mainMonitor(): Promise<void> {
       detectionErrors = await detection.stop();
       agentPopulation.agent.close();
     }
+    rows.push(...(await stormCostRun(extra)));
     if (detectionErrors.count > 0 || monitorRun.errors.count > 0)
       log(`monitor errors: ${detectionErrors.last ?? monitorRun.errors.last}`);
     process.stdout.write(`\n${textTable(rows)}\n\n`);

@@ -9,6 +9,8 @@ import type { TrackedGroup, TrackedProcess } from '../table/tracked';
  * the least by default), not for a retry (a few looks of at most 2,000 pids each).
  */
 const WRAP_DISTANCE = 10_000;
+/** Counted runs remembered: more than a few looks' worth, while the sampler reads a missed pid again. */
+const KEPT_RUNS = 64;
 
 /** Shells, by the name the kernel gives them: what runs `while`, `until` and `for` loops. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
@@ -45,7 +47,8 @@ function addBirths(
 ): void {
   const window = spawnsOf(g, now).window;
   window.add(now, b.count, b.seen);
-  if (b.command !== null) window.addCommand(now, b.command, b.count);
+  // A birth counted already (unread, in a run) still says what it ran, once.
+  if (b.command !== null) window.addCommand(now, b.command, Math.max(1, b.count));
   if (b.shell !== null) window.loops.add(now, b.shell, b.count, b.seen ? b.command : null);
 }
 
@@ -72,9 +75,14 @@ function commandAfterExec(r: ProcessRecord, parent: TrackedProcess | undefined):
  */
 export class SpawnBirths {
   private announced: number[] = [];
+  /** Pids the sampler read again at this look, announced at an earlier one. */
+  private retried = new Set<number>();
   /** The last process read in the counter's order, and the unreadable pids since. */
   private last: Birth | null = null;
+  private lastPid = 0;
   private unseen = 0;
+  /** The runs counted lately: a pid read after its run was counted (a retry) is no second birth. */
+  private readonly counted = new CountedRuns();
   /** The newest pid announced so far. */
   private newest: number | null = null;
   /** Births read before their exec, by process: their command counts when they are read after it. */
@@ -94,7 +102,12 @@ export class SpawnBirths {
       // The sampler appends pids it could not read yet to each look, to read them again: in the
       // counter's order each pid comes once (a smaller one after a larger is such a retry, unless
       // allocation wrapped around at pid_max).
-      if (this.newest !== null && pid <= this.newest && this.newest - pid < WRAP_DISTANCE) continue;
+      if (this.newest !== null && pid <= this.newest && this.newest - pid < WRAP_DISTANCE) {
+        this.retried.add(pid);
+        continue;
+      }
+      // Allocation wrapped around: the pids of the runs counted before may be handed out again.
+      if (this.newest !== null && pid < this.newest) this.counted.clear();
       this.newest = pid;
       this.announced.push(pid);
     }
@@ -116,12 +129,14 @@ export class SpawnBirths {
       if (firstLook) continue;
       const birth = this.birthOf(p);
       born.set(r.pid, birth);
-      for (const g of birth.groups) addBirths(g, now, { ...birth, count: 1, seen: true });
+      const count = this.retriedCount(r.pid);
+      for (const g of birth.groups) addBirths(g, now, { ...birth, count, seen: true });
       if (birth.command === null && birth.groups.length > 0)
         this.beforeExec.set(p, { groups: birth.groups, shell: birth.shell });
     }
     const announced = this.announced;
     this.announced = [];
+    this.retried.clear();
     for (const pid of announced) {
       const birth = born.get(pid);
       if (birth) {
@@ -131,11 +146,41 @@ export class SpawnBirths {
           const shell = last.shell === birth.shell ? birth.shell : null;
           for (const g of birth.groups)
             addBirths(g, now, { count: this.unseen, seen: false, command, shell });
+          this.counted.add(this.lastPid, pid);
         }
         this.last = birth;
+        this.lastPid = pid;
         this.unseen = 0;
       } else if (!state.procs.has(pid)) this.unseen++;
     }
+    const newest = announced[announced.length - 1];
+    if (newest !== undefined) this.countOpenStormRun(newest, now);
+  }
+
+  /**
+   * A flagged storm's open run, counted at each look rather than when it closes: a loop as fast as a quiet
+   * machine runs one (50,000 a minute) can go 10 s without a child read, and its summary would count none
+   * of that interval's births and all of them in the next. Only while the last birth read is the storm's.
+   */
+  private countOpenStormRun(newest: number, now: number): void {
+    const last = this.last;
+    if (!last || last.key === null || this.unseen === 0 || !last.groups[0]?.spawns?.state.active) return;
+    for (const g of last.groups)
+      addBirths(g, now, { count: this.unseen, seen: false, command: null, shell: last.shell });
+    this.counted.add(this.lastPid, newest + 1);
+    this.lastPid = newest;
+    this.unseen = 0;
+  }
+
+  /**
+   * A pid announced before /proc showed it, read at a later look: counted unread already when its run was
+   * (0), or to be when the open run is (that run is one shorter); otherwise a birth like any (1).
+   */
+  private retriedCount(pid: number): number {
+    if (!this.retried.has(pid)) return 1;
+    if (this.counted.has(pid)) return 0;
+    if (this.last !== null && pid > this.lastPid && this.unseen > 0) this.unseen--;
+    return 1;
   }
 
   /** A birth first read before its exec, read again: once exec'd, its command counts. */
@@ -159,14 +204,57 @@ export class SpawnBirths {
     const command = commandAfterExec(p.record, parent);
     const groups: TrackedGroup[] = [];
     const own = this.state.liveGroupByPgid.get(p.record.pgid);
-    if (own?.live.has(p.identity)) groups.push(own);
+    const inOwn = own !== undefined && bornInto(own.live, p, parent);
+    if (inOwn) groups.push(own);
     // One that left its tool call's group (setsid, a job-control shell) still counts for that group.
     const originPgid = p.lineage?.originPgid;
     if (originPgid !== undefined && originPgid !== p.record.pgid) {
       const origin = this.state.liveGroupByPgid.get(originPgid);
-      if (origin?.members.has(p.identity)) groups.push(origin);
+      if (origin && bornInto(origin.members, p, parent)) groups.push(origin);
     }
-    return { key: own?.live.has(p.identity) ? own.id : null, groups, command, shell: shellOf(parent) };
+    return { key: inOwn ? own.id : null, groups, command, shell: shellOf(parent) };
+  }
+}
+
+/**
+ * Whether a process first read in this batch is one of these members' births. One first read as a zombie
+ * (a loop's `/bin/true` read after its exit, before its shell reaped it: a fork loop's children often are)
+ * is in no group's members, being gone already: it is its parent's group's birth when its parent is in it.
+ */
+function bornInto(
+  members: { has(identity: string): boolean },
+  p: TrackedProcess,
+  parent: TrackedProcess | undefined,
+): boolean {
+  if (members.has(p.identity)) return true;
+  return (
+    p.exitedAt !== null && parent !== undefined && parent.exitedAt === null && members.has(parent.identity)
+  );
+}
+
+/** Runs lately counted (in the counter's order, ends excluded), so many as retries may still come in. */
+class CountedRuns {
+  private readonly runs: Array<[number, number]> = [];
+
+  add(after: number, before: number): void {
+    // Allocation wrapped around inside the run: its pids are not one interval, and older ones come again.
+    if (before <= after) return this.clear();
+    const newest = this.runs[this.runs.length - 1];
+    // A loop's runs follow one another, each ending at the birth the next begins at: one interval.
+    if (newest && newest[1] === after) newest[1] = before;
+    else {
+      this.runs.push([after, before]);
+      if (this.runs.length > KEPT_RUNS) this.runs.shift();
+    }
+  }
+
+  clear(): void {
+    this.runs.length = 0;
+  }
+
+  has(pid: number): boolean {
+    for (const [after, before] of this.runs) if (pid > after && pid < before) return true;
+    return false;
   }
 }
 

@@ -7,12 +7,10 @@ import {
   type SpawnStormState,
 } from '../../analysis/spawn-storm';
 import type { IncidentGlue } from '../incidents/incident-glue';
-import type { GroupSpawns } from '../table/group-spawns';
+import { INCIDENT_EVERY_MS, type GroupSpawns } from '../table/group-spawns';
 import type { MonitorState } from '../table/monitor-state';
 import type { TrackedGroup } from '../table/tracked';
 
-/** While a storm lasts, its incident is written again at most this often (and when it ends). */
-const INCIDENT_EVERY_MS = 5_000;
 /** While a storm lasts, one `spawn-storm-summary` event at most this often says what it did since. */
 export const SUMMARY_EVERY_MS = 10_000;
 const REPEATED_SHOWN = 5;

@@ -3,6 +3,7 @@ import { recordedGroupId } from '../../analysis/recorded-group-ids';
 import { incidentFlags } from '../table/group-flags';
 import { IncidentTracker, type IncidentChange } from './incident-tracker';
 import type { StopRequestSource } from './monitor-inputs';
+import { INCIDENT_EVERY_MS } from '../table/group-spawns';
 import type { GroupIncidents } from '../table/group-tracker';
 import type { MonitorState } from '../table/monitor-state';
 import type { TrackedGroup } from '../table/tracked';
@@ -116,8 +117,21 @@ export class IncidentGlue implements GroupIncidents {
     }
   }
 
+  /**
+   * A storming group's incident changes at every poll (its children's CPU): it is written at most every
+   * few seconds (and with the storm's facts: spawn-storm-check), not at every poll.
+   */
+  private stormSaveWaits(group: TrackedGroup, now: number): boolean {
+    const spawns = group.spawns;
+    if (!spawns || (!spawns.state.active && spawns.state.highSince === null)) return false;
+    if (now - spawns.savedAt < INCIDENT_EVERY_MS) return true;
+    spawns.savedAt = now;
+    return false;
+  }
+
   private apply(changes: readonly IncidentChange[], group: TrackedGroup, now: number): void {
     for (const { incident, change } of changes) {
+      if (change === 'updated' && this.stormSaveWaits(group, now)) continue;
       this.state.pendingIncidentSaves.set(incident.id, incident);
       if (change === 'updated') continue;
       this.state.pendingEvents.push({

@@ -2,6 +2,9 @@ import type { SpawnStormFacts } from '../../../../shared/model';
 import { BirthWindow } from '../../analysis/birth-window';
 import { initialSpawnStormState, type SpawnStormState } from '../../analysis/spawn-storm';
 
+/** While a storm lasts, its incident is written again at most this often (and when it ends). */
+export const INCIDENT_EVERY_MS = 5_000;
+
 /** One group's births, live-member readings and storm state. */
 export class GroupSpawns {
   readonly window: BirthWindow;
@@ -10,8 +13,9 @@ export class GroupSpawns {
   state: SpawnStormState = initialSpawnStormState();
   /** What views show while flagged: a new object whenever a number in it changed. */
   facts: SpawnStormFacts | null = null;
-  /** When the incident last got the facts. */
+  /** When the incident last got the facts, and when its other changes were last written (incident-glue). */
   notedAt = -Infinity;
+  savedAt = -Infinity;
   /** Starts and exits of its processes not announced one by one while it storms, since the last summary. */
   unannounced = 0;
   /** When the storm's last event (the flag or a summary) went out, and its births then. */
