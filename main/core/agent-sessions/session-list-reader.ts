@@ -1,3 +1,4 @@
+import type { BuiltinAgentName } from '../../../shared/agents';
 import type { ListedSession } from '../analysis/listed-sessions';
 
 /** The agent process a list is read for: its executable and command line (the CLI to ask). */
@@ -12,7 +13,8 @@ export interface AgentProcess {
  * format it knows says what it found instead, once (a note, never a failure).
  */
 export interface SessionListReader {
-  agent: string;
+  /** The agent, as the one agent table (shared/agents.ts) names it. */
+  agent: BuiltinAgentName;
   /** The command that prints the list, from the agent's running process; null when it cannot be told. */
   command(proc: AgentProcess): { file: string; args: string[] } | null;
   /** Environment variables of the agent's process that locate its list (besides HOME, PATH, TMPDIR…). */
