@@ -1,8 +1,8 @@
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
-import { commandThatMatters } from '../../shared/command-summary';
-import { formatCpuSeconds } from '../../shared/cpu-time';
-import { INCIDENT_END_WORDS } from '../../shared/end-words';
-import { FLAG_MEANING, flagWords } from '../../shared/flag-words';
+import { commandThatMatters } from '../../shared/words/command-summary';
+import { formatCpuSeconds } from '../../shared/words/cpu-time';
+import { INCIDENT_END_WORDS } from '../../shared/words/end-words';
+import { FLAG_MEANING, flagWords } from '../../shared/words/flag-words';
 import type { MonitorEvent } from '../../shared/model';
 import { printable } from './terminal-text';
 

@@ -1,7 +1,7 @@
-import { commandThatMatters } from '../../shared/command-summary';
+import { commandThatMatters } from '../../shared/words/command-summary';
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
-import { keptLabel } from '../../shared/keep-duration';
-import { flagsInWords, flagWords } from '../../shared/flag-words';
+import { keptLabel } from '../../shared/words/keep-duration';
+import { flagsInWords, flagWords } from '../../shared/words/flag-words';
 import { FLAG_TABLE, isGroupFlag, type FlagEntry } from '../../shared/flags';
 import type { GroupView, ProcessView } from '../../shared/model';
 import {
@@ -11,8 +11,8 @@ import {
   sessionAgentWords,
   sessionIdsOf,
   shortSessionId,
-} from '../../shared/provenance-text';
-import { spawnStormNow } from '../../shared/spawn-storm-words';
+} from '../../shared/words/provenance-text';
+import { spawnStormNow } from '../../shared/words/spawn-storm-words';
 import { compareGroups, groupSeverity } from '../../shared/triage';
 import { formatBytes, formatDuration, printable } from './terminal-text';
 import { fitLine, paint, truncate, type Terminal } from './terminal';

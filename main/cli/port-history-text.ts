@@ -1,5 +1,5 @@
-import { holdingWhen, portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/port-history';
-import { shortSessionId, projectName } from '../../shared/provenance-text';
+import { holdingWhen, portDrift, PORT_DRIFT_SPAN, type PortHolding } from '../../shared/words/port-history';
+import { shortSessionId, projectName } from '../../shared/words/provenance-text';
 import { formatTable, printable } from './terminal-text';
 
 /**

@@ -1,18 +1,18 @@
-import { scaleBytes } from '../../shared/format';
-import { visibleText } from '../../shared/visible-text';
+import { scaleBytes } from '../../shared/words/format';
+import { visibleText } from '../../shared/words/visible-text';
 
 /**
  * Makes any string safe to print on a terminal: control characters, bidirectional overrides (which
  * can make a name display reversed) and zero-width characters become visible escapes, exactly as
- * the UI shows them (shared/visible-text.ts).
+ * the UI shows them (shared/words/visible-text.ts).
  */
 export function printable(text: string): string {
   return visibleText(text);
 }
 
-// Not shared/format.ts's size words on purpose: a table column wants them compact (`1.5K`, as ps has it).
-// Durations read the same in every view: shared/format.ts's formatDuration.
-export { formatDuration } from '../../shared/format';
+// Not shared/words/format.ts's size words on purpose: a table column wants them compact (`1.5K`, as ps has it).
+// Durations read the same in every view: shared/words/format.ts's formatDuration.
+export { formatDuration } from '../../shared/words/format';
 
 /** `512B`, `1.5K`, `12M`, `3.2G`. */
 export function formatBytes(bytes: number): string {

@@ -1,5 +1,5 @@
 import type { KeepGroupRequest, KeepGroupResult } from '../../shared/contract';
-import { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../shared/keep-duration';
+import { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../shared/words/keep-duration';
 import type { GroupView } from '../../shared/model';
 import type { KeepTarget } from './analysis/kept-marks';
 import { addKeep, removeKeepById, removeKeeps } from './storage/keeps';

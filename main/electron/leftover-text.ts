@@ -2,7 +2,12 @@
 // command the agent ran and the ports it holds ("claude-code in shop left `npm run dev` running on
 // :3000"). Null when nothing is known beyond what the older wording says, so callers fall back to it.
 import type { GroupView } from '../../shared/model';
-import { groupPortNumbers, leftoverCommand, portsText, projectName } from '../../shared/provenance-text';
+import {
+  groupPortNumbers,
+  leftoverCommand,
+  portsText,
+  projectName,
+} from '../../shared/words/provenance-text';
 import { agentLabel } from './flagged-groups';
 import { shortCommand } from './format';
 

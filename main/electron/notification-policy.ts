@@ -3,11 +3,11 @@
 // incident (one group, one kind) is announced at most once; a burst (one `&` loop leaving 40 children)
 // is one notification, and anything new within the quiet window after it only moves the tray count.
 import type { GroupView, Settings, Snapshot } from '../../shared/model';
-import { formatDuration } from '../../shared/format';
+import { formatDuration } from '../../shared/words/format';
 import { formatCpu } from './format';
 import { agentLabel, groupCommand, incidentFlags, orphanedSince, type IncidentFlag } from './flagged-groups';
 import { leftBehindSentence, leftoverWords, type LeftoverWords } from './leftover-text';
-import { spawnStormNow } from '../../shared/spawn-storm-words';
+import { spawnStormNow } from '../../shared/words/spawn-storm-words';
 
 export const QUIET_WINDOW_MS = 60_000;
 

@@ -1,12 +1,12 @@
 // What the tray shows, as plain data: decided here, drawn by tray-menu.ts.
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../shared/background-task';
-import { flagsInWords } from '../../shared/flag-words';
+import { flagsInWords } from '../../shared/words/flag-words';
 import type { GroupView, Snapshot } from '../../shared/model';
 import {
   formatDuration,
   msUntilAgeReadsOtherwise,
   msUntilCountdownReadsOtherwise,
-} from '../../shared/format';
+} from '../../shared/words/format';
 import { formatCpu } from './format';
 import { agentLabel, groupCommand, isFlagged, openIncidentCount } from './flagged-groups';
 

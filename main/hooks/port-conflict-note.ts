@@ -1,7 +1,7 @@
-import { formatDuration } from '../../shared/format';
+import { formatDuration } from '../../shared/words/format';
 import type { PortListener } from '../core/sampling/hook-sampler';
 import { portsInUse } from './port-in-use';
-import { shortSessionId } from '../../shared/provenance-text';
+import { shortSessionId } from '../../shared/words/provenance-text';
 import { quoteAsData } from './quote-as-data';
 import { toolCommandText, toolOutputText } from './tool-output-text';
 

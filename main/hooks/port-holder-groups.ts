@@ -1,4 +1,4 @@
-import { commandThatMatters } from '../../shared/command-summary';
+import { commandThatMatters } from '../../shared/words/command-summary';
 import { chooseAnchor, formatGroupId } from '../core/analysis/group-id';
 import { commandOf } from '../core/analysis/grouping';
 import { AGENT_PID_MARKERS, HOOK_AGENT_SPECS } from '../core/hooks-setup/hook-agents';

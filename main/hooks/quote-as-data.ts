@@ -1,4 +1,4 @@
-import { visibleText } from '../../shared/visible-text';
+import { visibleText } from '../../shared/words/visible-text';
 
 /** One character as it may appear inside the quotes: nothing in it can close them, hide, or read as a tag. */
 function escapeChar(c: string): string {

@@ -2,7 +2,7 @@
 // Everything that reaches the service has passed through here.
 import { HOOK_AGENT_NAMES } from '../../shared/hooks';
 import { NUMERIC_SETTINGS } from '../../shared/settings-table';
-import { MAX_KEEP_MS } from '../../shared/keep-duration';
+import { MAX_KEEP_MS } from '../../shared/words/keep-duration';
 import { REQUEST_CHANNELS, type RequestChannel, type RequestOf } from '../../shared/contract';
 import { INCIDENT_FLAGS, MAX_INCIDENTS_LIMIT, MAX_INCIDENTS_OFFSET } from '../../shared/incident-filter';
 import { MAX_FILTER_TEXT_LENGTH, MAX_PAYLOAD_BYTES, MAX_SESSION_GROUPS } from './limits';

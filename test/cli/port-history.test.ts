@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { GroupView } from '../../shared/model';
-import type { PortHolding } from '../../shared/port-history';
+import type { PortHolding } from '../../shared/words/port-history';
 import { neighbouringFreePorts, startDevServerCall, writeDevServerScript } from '../support/dev-server';
 import { groupMembers } from '../support/proc';
 import { runCli } from '../support/run-cli';

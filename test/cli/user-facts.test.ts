@@ -2,7 +2,7 @@ import { describeEvent } from '../../main/cli/event-words';
 import { describe, expect, it } from 'vitest';
 import type { GroupView, Incident } from '../../shared/model';
 import { nothingOnPort } from '../../main/core/provenance/resolve-targets';
-import { timelineSummary } from '../../shared/timeline-story';
+import { timelineSummary } from '../../shared/words/timeline-story';
 import { FakeAgent } from '../support/fake-agent';
 import { groupMembers, isAlive } from '../support/proc';
 import { runCli } from '../support/run-cli';

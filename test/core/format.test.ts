@@ -5,7 +5,7 @@ import {
   msUntilAgeReadsOtherwise,
   msUntilCountdownReadsOtherwise,
   scaleBytes,
-} from '../../shared/format';
+} from '../../shared/words/format';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

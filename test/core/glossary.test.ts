@@ -1,9 +1,9 @@
 // docs/glossary.md is the one table's words for a reader: each flag's word, term and meaning as
-// shared/flags.ts declares them, and each way an incident ends as shared/end-words.ts says it. A flag
+// shared/flags.ts declares them, and each way an incident ends as shared/words/end-words.ts says it. A flag
 // or a word changed in the table and not in the glossary fails here.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_END_WORDS } from '../../shared/end-words';
+import { INCIDENT_END_WORDS } from '../../shared/words/end-words';
 import { ESCAPED_ENTRY, FLAG_TABLE, GROUP_FLAGS } from '../../shared/flags';
 
 const glossary = readFileSync(new URL('../../docs/glossary.md', import.meta.url), 'utf8');

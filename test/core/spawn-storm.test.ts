@@ -8,7 +8,7 @@ import {
 } from '../../main/core/analysis/spawn-storm';
 import { validateSettings } from '../../main/core/config/validate-settings';
 import { DEFAULT_SPAWN_STORM } from '../../shared/settings-table';
-import { spawnStormNow, spawnStormPeak } from '../../shared/spawn-storm-words';
+import { spawnStormNow, spawnStormPeak } from '../../shared/words/spawn-storm-words';
 
 const policy = { birthsPerMinute: 1000, repeatsPerMinute: 300, windowSeconds: 10, members: 100 };
 const quiet: SpawnReading = { perMinute: 0, repeatsPerMinute: 0, members: 1, membersWindowAgo: 1 };

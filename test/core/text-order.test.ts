@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { distinctPorts } from '../../main/core/sampling/linux/listening-ports';
 import type { ListeningPort } from '../../shared/model';
 import { compareAddresses, compareCodeUnits } from '../../shared/text-order';
-import { withThousands } from '../../shared/thousands';
+import { withThousands } from '../../shared/words/thousands';
 
 // The locale-aware calls these replace, as the reference (tests may load ICU; watch and serve should not).
 const localeOrder = (a: ListeningPort, b: ListeningPort): number =>

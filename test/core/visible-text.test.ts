@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { printable } from '../../main/cli/terminal-text';
-import { visibleText } from '../../shared/visible-text';
+import { visibleText } from '../../shared/words/visible-text';
 
 describe('visibleText (the one escaping the CLI and the UI show commands through)', () => {
   it.each([

@@ -1,6 +1,6 @@
 // Issue 47 "One vocabulary": every flag, every way an incident ends and every duration read the same in
 // the CLI (the real `corral history` and `corral ps`) and in the page (real Chromium against a real
-// `corral serve`), each word taken from the one table (shared/flags.ts, shared/end-words.ts). The test
+// `corral serve`), each word taken from the one table (shared/flags.ts, shared/words/end-words.ts). The test
 // walks the tables, so a flag added to them is rendered here with no change to this file: an incident
 // flag as a recorded incident, any other flag on a live leftover (today `session-ended`: a leftover of an
 // agent session that ended); a new kind of flag that neither can show fails the test until it can.
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncidentStore } from '../../main/core/storage/incident-store';
-import { INCIDENT_END_WORDS } from '../../shared/end-words';
+import { INCIDENT_END_WORDS } from '../../shared/words/end-words';
 import {
   FLAG_TABLE,
   GROUP_FLAGS,
@@ -18,7 +18,7 @@ import {
   type GroupFlag,
   type IncidentKind,
 } from '../../shared/flags';
-import { formatDuration } from '../../shared/format';
+import { formatDuration } from '../../shared/words/format';
 import type { GroupView, Incident, IncidentEnd } from '../../shared/model';
 import { makeIncident } from '../storage/make-incident';
 import { CLAUDE_MARKERS, FakeAgent } from '../support/fake-agent';

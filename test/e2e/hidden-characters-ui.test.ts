@@ -6,7 +6,7 @@ import { startServe } from '../support/serve-process';
 import { waitFor } from '../support/wait-for';
 
 // A leftover whose command line holds a right-to-left override and zero-width characters: the page
-// shows them as visible escapes (shared/visible-text.ts, as the CLI prints them), never raw, so the
+// shows them as visible escapes (shared/words/visible-text.ts, as the CLI prints them), never raw, so the
 // text cannot read reversed or hide anything.
 
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandThatMatters } from '../../shared/command-summary';
+import { commandThatMatters } from '../../shared/words/command-summary';
 
 describe('commandThatMatters', () => {
   it.each([

@@ -7,7 +7,7 @@ import {
   projectName,
   sessionIdsOf,
   shortSessionId,
-} from '../../shared/provenance-text';
+} from '../../shared/words/provenance-text';
 
 describe('provenance text', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuAt, notObservedSpan, spreadMarkers, timelineSummary } from '../../shared/timeline-story';
+import { cpuAt, notObservedSpan, spreadMarkers, timelineSummary } from '../../shared/words/timeline-story';
 import { T0, makeLane, makeTimeline } from './support/fixtures';
 
 describe('timeline story', () => {

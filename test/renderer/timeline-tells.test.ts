@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { labelAnchor } from '../../renderer/src/timeline/TimeAxis';
-import { foldShortLived, timelineSummary } from '../../shared/timeline-story';
+import { foldShortLived, timelineSummary } from '../../shared/words/timeline-story';
 import { T0, makeLane, makeTimeline } from './support/fixtures';
 
 describe('short-lived processes', () => {

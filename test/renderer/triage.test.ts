@@ -3,7 +3,7 @@ import { agentTotals, compareGroups, groupSeverity } from '../../renderer/src/ov
 import { allClearMessage } from '../../renderer/src/overview/GroupTable';
 import { flagHelp } from '../../renderer/src/shared-ui/flag-help';
 import { groupCommand, groupTree } from '../../renderer/src/store/selectors';
-import { formatGrace, targetsSentence, describeSignal } from '../../shared/stop-wording';
+import { formatGrace, targetsSentence, describeSignal } from '../../shared/words/stop-wording';
 import { describeOutcome } from '../../renderer/src/stop/outcome-rows';
 import { T0, makeGroup, makeProcess } from './support/fixtures';
 

@@ -3,7 +3,7 @@ import type { GroupView, Incident } from '../../shared/model';
 import { notePortFacts } from '../../main/core/monitor/incidents/incident-port-glue';
 import { readIncidentRow } from '../../main/core/storage/incident-row';
 import { IncidentTable } from '../../main/core/storage/incident-table';
-import { portDrift, portHistory } from '../../shared/port-history';
+import { portDrift, portHistory } from '../../shared/words/port-history';
 import { forEachSqliteDriver } from './sqlite-drivers';
 
 const HOUR = 3_600_000;

@@ -1,7 +1,12 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
-import { commandThatMatters } from '../../../shared/command-summary';
-import { DEFAULT_KEEP_MS, keptLabel, MAX_KEEP_MS, parseKeepDuration } from '../../../shared/keep-duration';
+import { commandThatMatters } from '../../../shared/words/command-summary';
+import {
+  DEFAULT_KEEP_MS,
+  keptLabel,
+  MAX_KEEP_MS,
+  parseKeepDuration,
+} from '../../../shared/words/keep-duration';
 import type { GroupView, Settings } from '../../../shared/model';
 import {
   keepNow,

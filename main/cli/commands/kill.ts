@@ -1,7 +1,7 @@
 import { COMMAND_SPECS } from '../command-specs';
 import { parseCommandArgs } from '../parse-command-args';
-import { commandThatMatters } from '../../../shared/command-summary';
-import { keptLabel } from '../../../shared/keep-duration';
+import { commandThatMatters } from '../../../shared/words/command-summary';
+import { keptLabel } from '../../../shared/words/keep-duration';
 import { NUMERIC_SETTINGS } from '../../../shared/settings-table';
 import type {
   GroupView,

@@ -7,7 +7,7 @@ import { portOf, sessionOf } from '../flag-values';
 import { keepsRefused } from '../keeps-refused';
 import { withRecordedStorms } from '../recorded-storms';
 import { renderGroups } from '../group-table';
-import { portHistory } from '../../../shared/port-history';
+import { portHistory } from '../../../shared/words/port-history';
 import { renderPortHistory } from '../port-history-text';
 import { terminal, type Terminal } from '../terminal';
 

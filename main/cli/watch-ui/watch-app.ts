@@ -8,11 +8,11 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import { DEFAULT_KEEP_MS, keptLabel } from '../../../shared/keep-duration';
+import { DEFAULT_KEEP_MS, keptLabel } from '../../../shared/words/keep-duration';
 import type { GroupView } from '../../../shared/model';
 // The UI's own words (shared/): the same story.
 import { stopModes } from '../../../shared/stop-targets';
-import { timelineSummary } from '../../../shared/timeline-story';
+import { timelineSummary } from '../../../shared/words/timeline-story';
 import type { CorralService } from '../../core/facade/service';
 import { groupTableLines } from '../group-table';
 import { renderTeardown } from '../commands/kill';

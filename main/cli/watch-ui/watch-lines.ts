@@ -1,12 +1,12 @@
 // What `corral watch`'s list opens on a key: `k`'s confirmation and Enter's details (watch-app.ts).
 import type * as InkModule from 'ink';
 import { createElement as h, type ReactNode } from 'react';
-import { commandThatMatters } from '../../../shared/command-summary';
-import { FLAG_MEANING, flagWords } from '../../../shared/flag-words';
+import { commandThatMatters } from '../../../shared/words/command-summary';
+import { FLAG_MEANING, flagWords } from '../../../shared/words/flag-words';
 import type { GroupView } from '../../../shared/model';
-import { sessionIdsOf } from '../../../shared/provenance-text';
+import { sessionIdsOf } from '../../../shared/words/provenance-text';
 import { stopModes, stopTargets } from '../../../shared/stop-targets';
-import { targetsSentence } from '../../../shared/stop-wording';
+import { targetsSentence } from '../../../shared/words/stop-wording';
 import { groupTableLines, headingText } from '../group-table';
 import { printable } from '../terminal-text';
 import { truncate } from '../terminal';

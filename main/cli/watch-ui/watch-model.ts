@@ -1,5 +1,5 @@
 import type { GroupView } from '../../../shared/model';
-import { groupPortNumbers } from '../../../shared/provenance-text';
+import { groupPortNumbers } from '../../../shared/words/provenance-text';
 import { compareGroups } from '../../../shared/triage';
 import { headingText, whatText } from '../group-table';
 

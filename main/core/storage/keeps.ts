@@ -11,7 +11,7 @@ import { DataDirRefused, ensureOwnDataDir, readOwnFile, writeOwnFileAtomically }
  */
 export const KEEPS_FILE = 'keeps.json';
 
-export { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../../shared/keep-duration';
+export { DEFAULT_KEEP_MS, MAX_KEEP_MS } from '../../../shared/words/keep-duration';
 
 export function keepsPath(dataDir: string): string {
   return join(dataDir, KEEPS_FILE);

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { IncidentFilter } from '../../../shared/contract';
-import { flagWords } from '../../../shared/flag-words';
+import { flagWords } from '../../../shared/words/flag-words';
 import { INCIDENT_FLAGS, isIncidentFlag, parseHistoryTime } from '../../../shared/incident-filter';
 import { AGENT_NAMES } from '../../../shared/model';
 

@@ -1,7 +1,7 @@
-import { visibleText } from '../../../shared/visible-text';
-import { spawnStormPeak } from '../../../shared/spawn-storm-words';
+import { visibleText } from '../../../shared/words/visible-text';
+import { spawnStormPeak } from '../../../shared/words/spawn-storm-words';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { commandThatMatters } from '../../../shared/command-summary';
+import { commandThatMatters } from '../../../shared/words/command-summary';
 import type { IncidentFilter } from '../../../shared/contract';
 import type { Incident } from '../../../shared/model';
 import { formatBytes, formatCpuSeconds, formatDateTime, formatDuration } from '../shared-ui/format';
@@ -12,7 +12,7 @@ import { Age } from '../shared-ui/Age';
 import { FlagBadges } from '../shared-ui/FlagBadges';
 import { IncidentFilters } from './IncidentFilters';
 import { PAGE_SIZE } from './page-size';
-import { incidentEndWords } from '../../../shared/end-words';
+import { incidentEndWords } from '../../../shared/words/end-words';
 
 export function IncidentsPage() {
   const api = useCorralApi();

@@ -1,6 +1,6 @@
-import { visibleText } from '../../../shared/visible-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import { BACKGROUND_TASK_LABEL, isLiveBackgroundTask } from '../../../shared/background-task';
-import { spawnStormNow } from '../../../shared/spawn-storm-words';
+import { spawnStormNow } from '../../../shared/words/spawn-storm-words';
 import { memo } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { FlagBadges } from '../shared-ui/FlagBadges';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { keptLabel } from '../../../shared/keep-duration';
+import { keptLabel } from '../../../shared/words/keep-duration';
 import type { GroupView } from '../../../shared/model';
-import { visibleText } from '../../../shared/visible-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import { useCorral, useCorralApi } from '../store/store-context';
 
 /**

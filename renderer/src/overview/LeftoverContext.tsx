@@ -1,5 +1,10 @@
 import type { GroupView } from '../../../shared/model';
-import { cwdInProject, groupPortNumbers, portsText, representative } from '../../../shared/provenance-text';
+import {
+  cwdInProject,
+  groupPortNumbers,
+  portsText,
+  representative,
+} from '../../../shared/words/provenance-text';
 import { PortHistoryList } from './PortHistoryList';
 
 /** Where a leftover runs and what it listens on: its cwd (relative to its project inside it) and ports. */

@@ -1,7 +1,7 @@
 import type { GroupView } from '../../../shared/model';
-import { holdingWhen, portDrift, portHistoryUpTo } from '../../../shared/port-history';
-import { projectName, shortSessionId } from '../../../shared/provenance-text';
-import { visibleText } from '../../../shared/visible-text';
+import { holdingWhen, portDrift, portHistoryUpTo } from '../../../shared/words/port-history';
+import { projectName, shortSessionId } from '../../../shared/words/provenance-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import { useCorral } from '../store/store-context';
 import { useRecentIncidents } from './recent-incidents';
 

@@ -5,7 +5,7 @@ import {
   sessionAgentWords,
   sessionIdsOf,
   shortSessionId,
-} from '../../../shared/provenance-text';
+} from '../../../shared/words/provenance-text';
 import { Age } from '../shared-ui/Age';
 import { sessionLeftovers } from '../store/selectors';
 

@@ -1,4 +1,4 @@
-import { visibleText } from '../../../shared/visible-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import { useEffect, useState } from 'react';
 import { HOOK_AGENT_NAMES } from '../../../shared/hooks';
 import type { PolicyMode, Settings } from '../../../shared/model';

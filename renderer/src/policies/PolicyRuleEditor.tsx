@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { FLAG_MEANING, FLAG_WORDS } from '../../../shared/flag-words';
+import { FLAG_MEANING, FLAG_WORDS } from '../../../shared/words/flag-words';
 import { POLICY_FLAGS } from '../../../shared/policy-validation';
 import type { RuleErrors, RuleField, RuleForm } from './policy-form';
 

@@ -3,7 +3,7 @@
 // the core would refuse, in the core's words.
 import type { PolicyRule } from '../../../shared/model';
 import { validatePolicies } from '../../../shared/policy-validation';
-import { FLAG_WORDS } from '../../../shared/flag-words';
+import { FLAG_WORDS } from '../../../shared/words/flag-words';
 
 export interface RuleForm {
   name: string;

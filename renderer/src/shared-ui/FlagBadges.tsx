@@ -1,5 +1,5 @@
 import type { GroupView } from '../../../shared/model';
-import { flagWords } from '../../../shared/flag-words';
+import { flagWords } from '../../../shared/words/flag-words';
 import { flagHelp } from './flag-help';
 
 interface FlagBadgesProps {

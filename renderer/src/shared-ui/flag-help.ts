@@ -1,6 +1,6 @@
 import type { GroupView } from '../../../shared/model';
 import { flagEntry } from '../../../shared/flags';
-import { spawnStormNow } from '../../../shared/spawn-storm-words';
+import { spawnStormNow } from '../../../shared/words/spawn-storm-words';
 
 /** One sentence per flag from the one table (shared/flags.ts): its word, its term in JSON, what to do. */
 function helpOf(flag: string): string {

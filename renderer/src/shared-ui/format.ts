@@ -1,5 +1,5 @@
-export { formatBytes, formatClock, formatDuration } from '../../../shared/format';
-export { formatCpuSeconds } from '../../../shared/cpu-time';
+export { formatBytes, formatClock, formatDuration } from '../../../shared/words/format';
+export { formatCpuSeconds } from '../../../shared/words/cpu-time';
 
 export function formatPercent(percent: number | null): string {
   return percent === null ? '—' : `${percent.toFixed(1)}%`;

@@ -6,7 +6,7 @@ import { stopTargets } from '../../../shared/stop-targets';
 import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
 import { TargetList } from './TargetList';
-import { targetsSentence } from '../../../shared/stop-wording';
+import { targetsSentence } from '../../../shared/words/stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
 interface StopAgentOrphansDialogProps {

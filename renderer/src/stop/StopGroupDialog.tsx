@@ -1,5 +1,5 @@
-import { keptLabel } from '../../../shared/keep-duration';
-import { visibleText } from '../../../shared/visible-text';
+import { keptLabel } from '../../../shared/words/keep-duration';
+import { visibleText } from '../../../shared/words/visible-text';
 import { useState } from 'react';
 import type { GroupView } from '../../../shared/model';
 import { errorMessage } from '../sync/errors';
@@ -8,7 +8,7 @@ import { escapedFrom, stopModes, stopTargets, type StopMode } from '../../../sha
 import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
 import { TargetList } from './TargetList';
-import { targetsSentence } from '../../../shared/stop-wording';
+import { targetsSentence } from '../../../shared/words/stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
 const MODE_LABELS: Record<StopMode, string> = {

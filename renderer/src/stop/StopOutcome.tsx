@@ -1,9 +1,9 @@
-import { visibleText } from '../../../shared/visible-text';
-import { commandThatMatters } from '../../../shared/command-summary';
+import { visibleText } from '../../../shared/words/visible-text';
+import { commandThatMatters } from '../../../shared/words/command-summary';
 import type { ProcessView } from '../../../shared/model';
 import type { TeardownState } from '../store/teardown-slice';
 import { outcomeRows } from './outcome-rows';
-import { describeSignal } from '../../../shared/stop-wording';
+import { describeSignal } from '../../../shared/words/stop-wording';
 
 interface StopOutcomeProps {
   targets: readonly ProcessView[];

@@ -1,8 +1,13 @@
-import { visibleText } from '../../../shared/visible-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import { useState, type ReactNode } from 'react';
 import type { SessionGroupOutcome, StopSessionResult } from '../../../shared/contract';
 import type { GroupView, SessionRef } from '../../../shared/model';
-import { leftoverCommand, projectName, sessionIdsOf, shortSessionId } from '../../../shared/provenance-text';
+import {
+  leftoverCommand,
+  projectName,
+  sessionIdsOf,
+  shortSessionId,
+} from '../../../shared/words/provenance-text';
 import { errorMessage } from '../sync/errors';
 import type { TeardownState } from '../store/teardown-slice';
 import { groupsOfSession } from '../store/selectors';
@@ -10,7 +15,7 @@ import { useCorral, useCorralApi, useCorralStore } from '../store/store-context'
 import { StopModal } from './StopModal';
 import { StopOutcome } from './StopOutcome';
 import { TargetList } from './TargetList';
-import { targetsSentence } from '../../../shared/stop-wording';
+import { targetsSentence } from '../../../shared/words/stop-wording';
 import { useGraceMs } from './use-grace-ms';
 
 interface StopSessionDialogProps {

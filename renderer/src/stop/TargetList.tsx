@@ -1,5 +1,5 @@
-import { visibleText } from '../../../shared/visible-text';
-import { commandThatMatters } from '../../../shared/command-summary';
+import { visibleText } from '../../../shared/words/visible-text';
+import { commandThatMatters } from '../../../shared/words/command-summary';
 import type { ProcessView } from '../../../shared/model';
 
 /** The processes a stop will signal, each by pid and the command that matters (full line on hover). */

@@ -1,5 +1,5 @@
 import type { GroupView, SessionRef } from '../../../shared/model';
-import { groupPortNumbers, leftoverCommand, representative } from '../../../shared/provenance-text';
+import { groupPortNumbers, leftoverCommand, representative } from '../../../shared/words/provenance-text';
 import { compareGroups } from '../overview/triage';
 import type { GroupFilter } from './ui-slice';
 

@@ -1,7 +1,7 @@
-import { visibleText } from '../../../shared/visible-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import type { TimelineLane } from '../../../shared/model';
 import { formatClock, formatCpuSeconds, formatDateTime } from '../shared-ui/format';
-import { cpuAt } from '../../../shared/timeline-story';
+import { cpuAt } from '../../../shared/words/timeline-story';
 
 function cpuText(percent: number | null): string {
   return percent === null ? 'not measured yet' : `${percent.toFixed(0)}%`;

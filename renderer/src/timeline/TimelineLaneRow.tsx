@@ -1,6 +1,6 @@
-import { visibleText } from '../../../shared/visible-text';
+import { visibleText } from '../../../shared/words/visible-text';
 import { memo, useMemo, type MouseEvent, type FocusEvent } from 'react';
-import { commandThatMatters } from '../../../shared/command-summary';
+import { commandThatMatters } from '../../../shared/words/command-summary';
 import type { TimelineLane } from '../../../shared/model';
 import {
   cpuPolyline,
@@ -12,7 +12,7 @@ import {
   type TimeWindow,
 } from './layout';
 import { MarkerGlyph } from './MarkerGlyph';
-import { notObservedSpan, spreadMarkers } from '../../../shared/timeline-story';
+import { notObservedSpan, spreadMarkers } from '../../../shared/words/timeline-story';
 
 const MARKER_GAP = 9;
 

@@ -8,7 +8,7 @@ import { LaneList } from './LaneList';
 import { RANGE_LABELS, RANGES } from './ranges';
 import { TimeAxis } from './TimeAxis';
 import { TimelineLegend } from './TimelineLegend';
-import { foldShortLived, timelineSummary } from '../../../shared/timeline-story';
+import { foldShortLived, timelineSummary } from '../../../shared/words/timeline-story';
 import { effectiveWindow, toZoomState, type ZoomState } from './zoom-state';
 
 const LABEL_WIDTH = 240;

@@ -1,4 +1,4 @@
-import { groupPortNumbers } from '../../../../shared/provenance-text';
+import { groupPortNumbers } from '../../../../shared/words/provenance-text';
 import type { GroupView, Incident } from '../../../../shared/model';
 import type { IncidentGlue } from './incident-glue';
 

@@ -1,6 +1,6 @@
 import { visibleText } from './visible-text';
 import { commandThatMatters } from './command-summary';
-import type { GroupTimeline, TimelineLane } from './model';
+import type { GroupTimeline, TimelineLane } from '../model';
 import { formatCpuSeconds } from './cpu-time';
 import { formatClock } from './format';
 

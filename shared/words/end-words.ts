@@ -1,6 +1,6 @@
 // How an incident ended, in the words the CLI (`corral history`) and the UI's Incidents page both
 // show; the term (`stopped-by-user`) stays in JSON.
-import type { IncidentEnd } from './events-model';
+import type { IncidentEnd } from '../events-model';
 
 export const INCIDENT_END_WORDS = {
   open: 'still open',

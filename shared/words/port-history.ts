@@ -4,7 +4,7 @@
 import { INCIDENT_END_WORDS } from './end-words';
 import { formatDuration } from './format';
 import { commandThatMatters } from './command-summary';
-import type { Incident, IncidentEnd } from './model';
+import type { Incident, IncidentEnd } from '../model';
 
 export const PORT_HISTORY_WINDOW_MS = 24 * 3_600_000;
 /** How many ports above the asked one count as its neighbours (where a server moves when it is taken). */
@@ -90,7 +90,7 @@ export function portDrift(history: readonly PortHolding[]): number[] {
   return ports;
 }
 
-// A port's holder "still running" where an incident is "still open" (shared/end-words.ts).
+// A port's holder "still running" where an incident is "still open" (shared/words/end-words.ts).
 const END_WORDS: Record<IncidentEnd, string> = {
   ...INCIDENT_END_WORDS,
   open: 'still running',

@@ -4,7 +4,7 @@
 // The wrapper is recognised by its `eval '<cmd>'` after a `source …/shell-snapshots/…` (Claude Code)
 // inside a `-c` shell; anything else is returned as it is.
 
-import { isShellName } from './shells';
+import { isShellName } from '../shells';
 
 /** Undoes one level of single-quote shell quoting: 'a'\''b' → a'b. */
 function unquoteSingle(text: string): { value: string; rest: string } | null {

@@ -1,6 +1,6 @@
 // What a flag means in words a user understands: taken from the one table (shared/flags.ts), so the
 // terminal and the UI say the same. The flag itself (`leaderless`, `held-pipe`) stays the term in JSON.
-import { ESCAPED_ENTRY, FLAG_TABLE, GROUP_FLAGS, flagEntry, type GroupFlag } from './flags';
+import { ESCAPED_ENTRY, FLAG_TABLE, GROUP_FLAGS, flagEntry, type GroupFlag } from '../flags';
 
 type Words = Record<GroupFlag | 'escaped', string>;
 const wordsOf = (pick: (e: { word: string; meaning: string }) => string): Words =>

@@ -1,4 +1,4 @@
-import type { SignalRecord } from './model';
+import type { SignalRecord } from '../model';
 
 /** `3 s`, `1.5 s`, `500 ms`. */
 export function formatGrace(ms: number): string {

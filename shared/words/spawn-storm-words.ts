@@ -1,7 +1,7 @@
 // A spawn storm in plain words, for the CLI and the UI: the measured rate first ("starts 240
 // processes a minute"); the terms (`spawn-storm`, `birth-rate`) stay in JSON and in tooltips.
 import { commandThatMatters } from './command-summary';
-import type { SpawnStormFacts } from './model';
+import type { SpawnStormFacts } from '../model';
 import { withThousands as count } from './thousands';
 
 /** The most started command, shortened to what matters (`/bin/true`, not its shell wrapper). */

@@ -1,7 +1,7 @@
 // How a leftover's provenance reads, the same in the overview and in notifications: the project's
 // name, a short session id, the command the agent ran, its ports.
 import { commandThatMatters } from './command-summary';
-import type { GroupView, ListeningPort, ProcessView, SessionRef } from './model';
+import type { GroupView, ListeningPort, ProcessView, SessionRef } from '../model';
 
 /** The last path component of a project root (`/home/me/shop` → `shop`); null when unknown. */
 export function projectName(project: string | null | undefined): string | null {
