@@ -125,6 +125,17 @@ function apartProblem(from, to) {
   return null;
 }
 
+// Inside shared/: the contract between processes is the files at its root; the words every front end
+// shows (shared/words/) are about the contract and may import it, never the reverse.
+const CONTRACT = 'shared';
+const WORDS = `${CONTRACT}/words`;
+
+/** Why importing repository path `to` from `from` makes the contract depend on its words, or null. */
+function contractProblem(from, to) {
+  if (dirname(from) !== CONTRACT || !inside(to, WORDS)) return null;
+  return `the contract (files at the ${CONTRACT}/ root) may not import ${WORDS}/: the words are about the contract, not part of it`;
+}
+
 /**
  * The layer a repository path belongs to: a folder of LAYERS, `main/core/<folder>` for any core folder,
  * `main/core/<folder>/<room>` for a room LAYERS names inside one (the monitor's).
@@ -203,8 +214,10 @@ export function layersPlugin(root, layers = LAYERS) {
               });
               return;
             }
-            const apart = apartProblem(repoPath(context.filename), repoPath(target));
-            if (apart !== null) context.report({ node, message: apart });
+            const file = repoPath(context.filename);
+            const imported = repoPath(target);
+            const problem = apartProblem(file, imported) ?? contractProblem(file, imported);
+            if (problem !== null) context.report({ node, message: problem });
           };
           return {
             ImportDeclaration: (n) => check(n.source),

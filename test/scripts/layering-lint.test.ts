@@ -203,6 +203,26 @@ describe('the holes around the layering, closed', () => {
     await expectPasses('main/core/sampling/linux/fixture.ts', "export { readEach } from '../read-each';\n");
   });
 
+  it('fails the contract (the shared/ root) importing its words, and passes the words importing the contract', async () => {
+    const words = await importErrors(
+      'shared/fixture.ts',
+      "export { formatDuration } from './words/format';\n",
+    );
+    expect(words).toEqual([
+      expect.stringMatching(/^the contract \(files at the shared\/ root\) may not import shared\/words\//),
+    ]);
+    const typeOnly = await importErrors(
+      'shared/fixture.ts',
+      "import type { PortHolding } from './words/port-history';\nexport type P = PortHolding;\n",
+    );
+    expect(typeOnly).toHaveLength(1);
+    await expectPasses('shared/words/fixture.ts', "export type { GroupView } from '../model';\n");
+    await expectPasses(
+      'main/cli/fixture.ts',
+      "export { formatDuration } from '../../shared/words/format';\n",
+    );
+  });
+
   it('fails the CLI reaching past the core facade, or into the renderer, and passes the facade and shared/', async () => {
     const storage = await importErrors(
       'main/cli/commands/fixture.ts',
