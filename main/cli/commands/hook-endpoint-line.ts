@@ -1,10 +1,10 @@
 import type { HookEndpointProbe } from '../../core/facade/setup';
+import type { HooksAskingService } from '../../../shared/hook-endpoint';
 import {
   hookEndpointWords,
   hooksPostingElsewhere,
   httpHooksWords,
-  type HooksAskingService,
-} from '../../../shared/hook-endpoint';
+} from '../../../shared/words/hook-endpoint-words';
 
 export type { HooksAskingService };
 

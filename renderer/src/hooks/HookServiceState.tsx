@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { HookEndpointView } from '../../../shared/hook-endpoint';
 import {
   hookEndpointWords,
   hooksPostingElsewhere,
   httpHooksWords,
-  type HookEndpointView,
-} from '../../../shared/hook-endpoint';
+} from '../../../shared/words/hook-endpoint-words';
 import { useCorralApi } from '../store/store-context';
 import { errorMessage } from '../sync/errors';
 
