@@ -115,7 +115,9 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
     const storm = await h.next('spawn-storm', (e) => e.pgid === call.pid, 60_000);
     expectOverThreshold(storm);
     expect(storm.detail?.repeatedCommand).toBe('sh -c exit 1');
-    expect(Number(storm.detail?.repeatedCount)).toBeGreaterThan(10);
+    // Seen more than once; how many of its births were read before they ended depends on the machine's
+    // speed (the flag comes from the birth rate the pid counter shows, often before ten were read).
+    expect(Number(storm.detail?.repeatedCount)).toBeGreaterThanOrEqual(2);
     const view = stormOf(h, call.pid)?.spawnStorm;
     expect(view?.birthsPerMinute).toBeGreaterThan(0);
   });

@@ -177,8 +177,10 @@ export class SpawnBirths {
    * (0), or to be when the open run is (that run is one shorter); otherwise a birth like any (1).
    */
   private retriedCount(pid: number): number {
-    if (!this.retried.has(pid)) return 1;
+    // Whatever path read it (a retry, a missed parent read with its child), a pid of a run counted unread
+    // was born once already.
     if (this.counted.has(pid)) return 0;
+    if (!this.retried.has(pid)) return 1;
     if (this.last !== null && pid > this.lastPid && this.unseen > 0) this.unseen--;
     return 1;
   }
