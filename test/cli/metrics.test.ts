@@ -133,7 +133,7 @@ describe('corral metrics: bad input', () => {
     const run = await runCli(['metrics', '--port', '99999']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--port: expected 0..65535, got '99999'");
-    expect(run.stderr).toContain('corral metrics [--port N] [--host 127.0.0.1]');
+    expect(run.stderr).toContain('corral metrics [--token T | --token-file F] [--port N] [--host H]');
   });
 
   it('says in one line that the port is taken, and exits 1', async () => {
