@@ -11,6 +11,11 @@ import type { TrackedGroup } from '../table/tracked';
 /** Turns groups' flags into incidents and incident changes into events and pending saves. */
 export class IncidentGlue implements GroupIncidents {
   private readonly tracker: IncidentTracker;
+  /**
+   * What a view said of a live group before its incident opened (its ports, session, project): a server's
+   * port is read while its tool call still runs, and the group may end before another view is built.
+   */
+  private readonly beforeOpen = new Map<string, (incident: Incident) => boolean>();
 
   constructor(
     private readonly state: MonitorState,
@@ -61,6 +66,13 @@ export class IncidentGlue implements GroupIncidents {
     return true;
   }
 
+  /** As amendOpen; for a live group with no incident yet, `note` amends the incident it opens next. */
+  amendOpenOrNext(groupId: string, note: (incident: Incident) => boolean): boolean {
+    if (this.tracker.openFor(groupId)) return this.amendOpen(groupId, note);
+    if (this.state.groups.get(groupId)?.endedAt === null) this.beforeOpen.set(groupId, note);
+    return false;
+  }
+
   /** Whether the group's open incident already notes this policy (it may predate a restart). */
   hasPolicyNote(groupId: string, policy: string): boolean {
     return this.tracker.openFor(groupId)?.policyNotes?.some((n) => n.policy === policy) ?? false;
@@ -76,6 +88,7 @@ export class IncidentGlue implements GroupIncidents {
 
   groupEnded(group: TrackedGroup, now: number): void {
     this.apply(this.tracker.groupEnded(group, now), group, now);
+    this.beforeOpen.delete(group.id);
   }
 
   /** A restored incident whose processes are this new group's belongs to it. */
@@ -131,6 +144,10 @@ export class IncidentGlue implements GroupIncidents {
 
   private apply(changes: readonly IncidentChange[], group: TrackedGroup, now: number): void {
     for (const { incident, change } of changes) {
+      if (change === 'opened') {
+        this.beforeOpen.get(group.id)?.(incident);
+        this.beforeOpen.delete(group.id);
+      }
       if (change === 'updated' && this.stormSaveWaits(group, now)) continue;
       this.state.pendingIncidentSaves.set(incident.id, incident);
       if (change === 'updated') continue;

@@ -33,12 +33,12 @@ export function notePortFacts(
 
 /**
  * Where decorated views meet incidents: each time the service builds its views (provenance read: ports,
- * session, project), what they say is noted on the groups' open incidents, so that history can tell who
- * held a port (`corral ps --port`, the UI's port history) after the group is gone.
+ * session, project), what they say is noted on the groups' open incidents (or on the one a live group
+ * opens next), so that history can tell who held a port (`corral ps --port`, the UI's port history) after the group is gone.
  */
 export class IncidentPortGlue {
   constructor(
-    private readonly incidents: Pick<IncidentGlue, 'amendOpen'>,
+    private readonly incidents: Pick<IncidentGlue, 'amendOpenOrNext'>,
     private readonly flush: () => void,
   ) {}
 
@@ -46,7 +46,7 @@ export class IncidentPortGlue {
     let changed = false;
     for (const g of groups) {
       if (g.ports === undefined && g.session == null) continue;
-      if (this.incidents.amendOpen(g.id, (incident) => notePortFacts(incident, g))) changed = true;
+      if (this.incidents.amendOpenOrNext(g.id, (incident) => notePortFacts(incident, g))) changed = true;
     }
     if (changed) this.flush();
   }
