@@ -46,7 +46,7 @@ describe("a live group's facts seen before its incident opened", () => {
     groups.update(1_000);
     incidents.updateAll(1_000);
     const group = state.liveGroupByPgid.get(300)!;
-    expect(group.agent.name).toBe('claude-code');
+    expect(group.agent?.name).toBe('claude-code');
     expect(incidents.openIncidents()).toEqual([]);
     const view = {
       ports: [{ protocol: 'tcp' as const, address: '127.0.0.1', port: 4000 }],
