@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { matcherFor } from '../../main/core/analysis/signatures';
-import { IncidentGlue } from '../../main/core/monitor/incidents/incident-glue';
 import { notePortFacts } from '../../main/core/monitor/incidents/incident-port-glue';
-import { GroupTracker } from '../../main/core/monitor/table/group-tracker';
-import { MonitorState } from '../../main/core/monitor/table/monitor-state';
-import { ProcessTable } from '../../main/core/monitor/table/process-table';
 import { rec } from '../core/record-fixture';
+import { AGENT, monitorTable } from './table-fixture';
 
 // A dev server's port is read while its tool call still runs (no incident yet); the call's shell then
 // exits and the server is an orphan, but a user may stop it before another view is built. What the view
 // said must still reach the incident the group opens, or history cannot tell who held the port.
-const AGENT = rec({
-  pid: 200,
-  ppid: 100,
-  pgid: 200,
-  sid: 100,
-  name: 'claude',
-  argv: ['claude'],
-  startKey: 10,
-});
 const SHELL = rec({ pid: 300, ppid: 200, pgid: 300, sid: 300, name: 'bash', argv: ['bash'], startKey: 100 });
 const SERVER = rec({
   pid: 301,
@@ -33,14 +19,7 @@ const SERVER = rec({
 
 describe("a live group's facts seen before its incident opened", () => {
   it('are noted on the incident it opens next', () => {
-    const state = new MonitorState();
-    const table = new ProcessTable(state, {
-      settings: () => DEFAULT_SETTINGS,
-      matcher: () => matcherFor(DEFAULT_SETTINGS),
-      baseMs: 0,
-    });
-    const incidents = new IncidentGlue(state, []);
-    const groups = new GroupTracker(state, incidents);
+    const { state, table, groups, incidents } = monitorTable();
 
     table.ingest([AGENT, SHELL, SERVER], new Set([200, 300, 301]), null, 1_000, true);
     groups.update(1_000);

@@ -1,28 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { GroupTracker } from '../../main/core/monitor/table/group-tracker';
-import { IncidentGlue } from '../../main/core/monitor/incidents/incident-glue';
-import { MonitorState } from '../../main/core/monitor/table/monitor-state';
-import { ProcessTable } from '../../main/core/monitor/table/process-table';
 import type { ProcessRecord } from '../../main/core/model/process-record';
-import { matcherFor } from '../../main/core/analysis/signatures';
 import { rec } from '../core/record-fixture';
+import { AGENT, monitorTable } from './table-fixture';
 
 // An agent (200) ran a tool call: group and session 300 (its shell, the leader) with members 301.. .
 // They end; then processes of nobody's agent are born under the same numbers: pids, PGID 300, SID 300.
 // Whatever the table remembered of the old identities must attribute none of them, group none of them
 // with the agent's (what a policy acts on), and name no agent in their events.
 
-const AGENT = rec({
-  pid: 200,
-  ppid: 100,
-  pgid: 200,
-  sid: 100,
-  name: 'claude',
-  argv: ['claude'],
-  startKey: 10,
-});
 const TOOL = 300;
 const OLD_START = 100;
 const NEW_START = 10_000;
@@ -77,16 +63,6 @@ function strangers(plans: readonly StrangerPlan[], holderSeen: boolean): Process
   });
 }
 
-function table(): { state: MonitorState; table: ProcessTable; groups: GroupTracker } {
-  const state = new MonitorState();
-  const t = new ProcessTable(state, {
-    settings: () => DEFAULT_SETTINGS,
-    matcher: () => matcherFor(DEFAULT_SETTINGS),
-    baseMs: 0,
-  });
-  return { state, table: t, groups: new GroupTracker(state, new IncidentGlue(state, [])) };
-}
-
 describe('numbers reused after an identity ended', () => {
   it('are never attributed, grouped with the agent or named in its events from memory', () => {
     fc.assert(
@@ -96,7 +72,7 @@ describe('numbers reused after an identity ended', () => {
         fc.constantFrom('seen-ended' as const, 'not-seen-ended' as const, 'full-list' as const),
         fc.array(strangerPlan, { minLength: 1, maxLength: 6 }),
         (size, agentEnds, howEnded, plans) => {
-          const { state, table: t, groups } = table();
+          const { state, table: t, groups } = monitorTable();
           const old = oldGroup(size);
           t.ingest([AGENT, ...old], new Set([200, ...old.map((r) => r.pid)]), null, 1_000, true);
           groups.update(1_000);
@@ -141,7 +117,7 @@ describe('numbers reused after an identity ended', () => {
   });
 
   it('still attribute a process born into the group while a remembered member is in it', () => {
-    const { state, table: t, groups } = table();
+    const { state, table: t, groups } = monitorTable();
     const old = oldGroup(1);
     t.ingest([AGENT, ...old], new Set([200, TOOL, TOOL + 1]), null, 1_000, true);
     groups.update(1_000);
