@@ -153,7 +153,14 @@ export class PidWatch {
     };
     // Parents first: if descriptors run short, their exits matter most.
     for (const pid of this.watchedParents) follow(pid);
-    for (const pid of this.state.agentPids) follow(pid);
+    for (const pid of this.state.agentPids) {
+      const p = this.state.procs.get(pid);
+      // A storm's births come and go by the thousand a second: following each one's exit would open a
+      // pidfd and wake the waiting thread for every one. Its summary counts them; what one leaves behind
+      // is found by the next look's reads. Its loop (their parent) is followed as a watched parent.
+      if (p?.summarized && p.record.pid !== p.record.pgid && p.record.pid !== p.record.sid) continue;
+      follow(pid);
+    }
     this.coverage = sampler.watchExits(targets);
   }
 }

@@ -22,7 +22,7 @@ import { KeptProcFds } from './kept-proc-fds';
 import { ListeningPortReader } from './listening-ports';
 import { readCwds } from './proc-cwd';
 import { PidfdExitWatch } from './pidfd-exit-watch';
-import { ProcFileReader } from './proc-files';
+import { ProcFileReader, procHasPid } from './proc-files';
 import { readInExecWindow } from '../../analysis/exec-window';
 import { keepText, readIdentity, sameText, ttyOf, type IdentityCache } from './process-identity';
 import { runDelayMs, SchedstatProbe } from './schedstat-probe';
@@ -249,7 +249,10 @@ export class LinuxSampler implements ProcessSampler {
         : null;
     if (sched && cached?.record && sameText(cached.schedText, sched.bytes, sched.length))
       return cached.record;
-    const length = this.fds.readStat(pid);
+    // A pid read for the first time is most often one the counter announced that has exited already (a
+    // fork storm's children live a millisecond): asking whether /proc has it costs a quarter of a failed
+    // open, for which Node builds an Error (measured 3.8 µs against 16.8 µs).
+    const length = cached || procHasPid(this.procRoot, pid) ? this.fds.readStat(pid) : null;
     if (length === null) {
       // Announced by the counter, so a new process took this pid: it may be being born, not yet in /proc.
       // That holds even when an earlier process of this pid was read (the pid reused after the counter

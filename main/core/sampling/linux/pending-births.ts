@@ -1,6 +1,15 @@
-/** A pid is read again at this many looks after /proc did not show it, and for at least RETRY_MS. */
-const RETRY_LOOKS = 3;
+/**
+ * A pid is read again at the looks that come within RETRY_MS after /proc did not show it, and at one look
+ * at least: the window it waits out lasts microseconds (a forking parent preempted in it, a few ms), so a
+ * slow pace (a storm's 200 ms) needs one retry, not three, for each of its thousand misses a second.
+ */
 const RETRY_MS = 100;
+/**
+ * Only the newest pids of a look can be in that window: an older one was allocated before these many
+ * others, which at a fork storm's thousand a second is 64 ms a forking parent would have to stall mid-fork.
+ * A look of a storm announces hundreds, nearly all exited already: those are not retried.
+ */
+const RETRY_NEWEST = 64;
 /** Beyond this many, the oldest misses are dropped: a fork storm of short-lived processes is not retried. */
 const MAX_PENDING = 2048;
 const NONE: ReadonlySet<number> = new Set();
@@ -14,23 +23,24 @@ const NONE: ReadonlySet<number> = new Set();
  * A pid read in that window and never read again was lost: the cursor had moved past it, so no look
  * probed it again (an orphan or held pipe was never reported).
  *
- * Each such pid is read again at the next looks, until it is seen, or for at least RETRY_LOOKS looks and
- * RETRY_MS (a process that exited before its first read is retried too: it cannot be told apart).
+ * Each such pid is read again at the next looks, until it is seen, or at one look at least and for RETRY_MS
+ * (a process that exited before its first read is retried too: it cannot be told apart).
  */
 export class PendingBirths {
-  private readonly pending = new Map<number, { looksLeft: number; since: number }>();
-  /** The pids the counter announced at the latest look: only a miss among them is a birth to wait for. */
+  private readonly pending = new Map<number, number>();
+  /** The newest pids the counter announced at the latest look: only a miss among them is a birth to wait for. */
   private announced: ReadonlySet<number> = NONE;
 
   /** A look: `range` is what the counter announced; returns it with the earlier misses to read again. */
   look(range: number[], now: number): number[] {
-    this.announced = range.length === 0 ? NONE : new Set(range);
+    this.announced = range.length === 0 ? NONE : new Set(range.slice(-RETRY_NEWEST));
     if (this.pending.size === 0) return range;
+    // A pending pid comes in the range again only after allocation wrapped around at pid_max.
+    const inRange = new Set(range);
     const pids = range;
-    for (const [pid, entry] of this.pending) {
-      if (!this.announced.has(pid)) pids.push(pid);
-      entry.looksLeft--;
-      if (entry.looksLeft <= 0 && now - entry.since >= RETRY_MS) this.pending.delete(pid);
+    for (const [pid, since] of this.pending) {
+      if (!inRange.has(pid)) pids.push(pid);
+      if (now - since >= RETRY_MS) this.pending.delete(pid);
     }
     return pids;
   }
@@ -42,7 +52,7 @@ export class PendingBirths {
       const oldest = this.pending.keys().next();
       if (!oldest.done) this.pending.delete(oldest.value);
     }
-    this.pending.set(pid, { looksLeft: RETRY_LOOKS, since: now });
+    this.pending.set(pid, now);
   }
 
   /** `pid` was read (or found to be something never to retry, a thread). */

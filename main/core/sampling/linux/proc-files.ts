@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ProcReadFailed, readFailureOf } from '../read-failure';
 
 /**
@@ -14,6 +14,11 @@ function aboutTheProcess(err: unknown, path: string): null {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   if (typeof code === 'string' && ABOUT_THE_PROCESS.has(code)) return null;
   throw readFailureOf(err, path);
+}
+
+/** Whether /proc shows the pid now: no descriptor taken and no Error built when it does not. */
+export function procHasPid(procRoot: string, pid: number): boolean {
+  return existsSync(`${procRoot}/${pid}`);
 }
 
 /**
