@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,21 +6,35 @@ import type { GroupView } from '../../shared/model';
 import { groupMembers } from '../support/proc';
 import { QWEN_LISTED, startQwenStandIn } from '../support/qwen-stand-in';
 import { runCli } from '../support/run-cli';
-import { tempDirForTest } from '../support/spawned-groups';
+import { tempDirForTest, trackGroup } from '../support/spawned-groups';
 import { describeEvents, waitFor } from '../support/wait-for';
-import { startWatchJson } from '../support/watch-json';
+import { BUILT_CLI, startWatchJson } from '../support/watch-json';
+
+/** The built `corral watch` without --json, its output piped (so the text view), in a group of its own. */
+function startWatchText(env: Record<string, string>): { screens: () => string } {
+  const child = spawn(process.execPath, [BUILT_CLI, 'watch'], {
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  trackGroup(child.pid!);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return { screens: () => out };
+}
 
 describe("the agent's own session list, as watch and ps show it", () => {
-  it("`watch --json`: a group's events carry what the list says of its session, as `ps --json` does", async () => {
-    const dataDir = tempDirForTest('corral-watch-');
+  it("`watch`: a group's events (--json) and its session's heading carry what the list says of the session, as `ps` does", async () => {
     const configPath = join(tempDirForTest('corral-config-'), 'config.json');
     writeFileSync(configPath, JSON.stringify({ pollIntervalMs: 200 }));
-    const watch = startWatchJson({
+    const env = (dataDir: string) => ({
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/root',
       CORRAL_DATA_DIR: dataDir,
       CORRAL_CONFIG: configPath,
     });
+    const watch = startWatchJson(env(tempDirForTest('corral-watch-')));
+    const text = startWatchText(env(tempDirForTest('corral-watch-text-')));
     // The tool call's loop starts a `sleep` every 2 s: events of its group after the list was read.
     const qwen = await startQwenStandIn();
     const listed = await waitFor(
@@ -43,6 +58,12 @@ describe("the agent's own session list, as watch and ps show it", () => {
     // Qwen Code's list has no status or state: none is made up.
     expect(listed.session).not.toHaveProperty('status');
     expect(listed.session).not.toHaveProperty('state');
+    // The text view's heading for the session, as `ps` words it.
+    await waitFor('the text view to name the session', () =>
+      text
+        .screens()
+        .includes(`session ${QWEN_LISTED.sessionId.slice(0, 8)} "${QWEN_LISTED.name}" · agent alive`),
+    );
   });
 
   it('`ps --json` does not wait for a list that is slow to answer: it says so, and the list is stopped by its group', async () => {
