@@ -79,7 +79,7 @@ describe("the agent's own session list, as watch and ps show it", () => {
     expect(call?.session).not.toHaveProperty('listed');
     expect(call?.session).not.toHaveProperty('name');
     expect(ps.stderr).toMatch(
-      /corral ps: provenance: the agent's session list: .*\/qwen sessions ps --json: no answer within \d+ ms \(stopped\); shown as not known/,
+      /corral ps: provenance: the agent's session list: .*\/qwen sessions ps --json: no answer within \d+ ms after the process table was read \(stopped\); shown as not known/,
     );
     // The list command ran, and its group (its own pid) is gone, its `sleep` too: ps left nothing running.
     expect(run).toBeGreaterThan(1);
