@@ -115,8 +115,11 @@ describeUnless(skip)(`the real Claude Code ${CLAUDE_CODE_VERSION} --bg service`,
       const { mine } = named;
       expect(mine.sessionId).toBe(leak.session?.id);
       expect(named.g.session).toMatchObject({ listed: 'running', kind: 'background', agentAlive: true });
-      const listedTable = await runCli(['ps'], { env: { ...CLI_ENV, COLUMNS: '250' } });
-      expect(listedTable.stdout).toContain(`session ${mine.id} "${mine.name}"`);
+      // A one-shot ps waits for the list only briefly (one-shot-snapshot.ts): a slow read is noted, not shown.
+      await waitFor('the table to name the session', async () => {
+        const table = await runCli(['ps'], { env: { ...CLI_ENV, COLUMNS: '250' } });
+        return table.stdout.includes(`session ${mine.id} "${mine.name}"`);
+      });
 
       // `claude stop`: the session's end is known from its list at once, before the service exits.
       expect((await claudeCommand(['stop', mine.id], env, cwd)).code).toBe(0);

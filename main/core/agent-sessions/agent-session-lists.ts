@@ -59,9 +59,9 @@ export class AgentSessionLists implements ListedSessionsSource {
 
   /**
    * Reads each due list and waits for them (one-shot commands), each bounded by its reader's timeout, or
-   * by `timeoutCapMs` when shorter (a one-shot command does not wait long).
+   * stopped sooner by `stop` (a one-shot command does not wait long).
    */
-  async readDue(agents: readonly RunningAgent[], timeoutCapMs = Infinity): Promise<void> {
+  async readDue(agents: readonly RunningAgent[], stop?: AbortSignal): Promise<void> {
     const wanted = agents.filter((a) => this.readers.has(a.agent));
     const sources = wanted.length === 0 ? [] : listSourcesOf(wanted, this.readers, this.facts);
     const live = new Set(sources.map((s) => s.key));
@@ -74,7 +74,7 @@ export class AgentSessionLists implements ListedSessionsSource {
       if (state.reading) reads.push(state.reading);
       else if (this.now() - state.at >= source.reader.minIntervalMs) {
         state.at = this.now();
-        state.reading = this.read(source, state, timeoutCapMs).finally(() => (state.reading = null));
+        state.reading = this.read(source, state, stop).finally(() => (state.reading = null));
         reads.push(state.reading);
       }
     }
@@ -88,10 +88,13 @@ export class AgentSessionLists implements ListedSessionsSource {
     return { running, gone: new Map(this.gone) };
   }
 
-  private async read(source: ListSource, state: SourceState, timeoutCapMs: number): Promise<void> {
+  private async read(source: ListSource, state: SourceState, stop?: AbortSignal): Promise<void> {
     const { reader } = source;
-    const timeoutMs = Math.min(reader.timeoutMs, timeoutCapMs);
-    const result = await this.run({ ...source.command, timeoutMs });
+    const result = await this.run({
+      ...source.command,
+      timeoutMs: reader.timeoutMs,
+      ...(stop ? { stop } : {}),
+    });
     const what = `${source.command.file} ${source.command.args.join(' ')}`;
     if ('problem' in result) return this.note(`${reader.agent}\0run`, `${what}: ${result.problem}`);
     const parsed = reader.parse(result.stdout);

@@ -9,6 +9,8 @@ export interface ListCommand {
   uid?: number;
   gid?: number;
   timeoutMs: number;
+  /** Stops the command early (as past its timeout); the reason is the problem said. */
+  stop?: AbortSignal;
 }
 
 export type ListCommandResult = { stdout: string } | { problem: string };
@@ -17,17 +19,23 @@ export type ListCommandResult = { stdout: string } | { problem: string };
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /**
- * Runs an agent's list command to its end, never waiting past `timeoutMs`: the command leads a process
- * group of its own (detached), and a command still running then (or printing too much) is killed by
- * that group's id, which is its own pid, and nothing else. Never throws.
+ * Runs an agent's list command to its end, never waiting past `timeoutMs` or `stop`: the command leads
+ * a process group of its own (detached), and a command still running then (or printing too much) is
+ * killed by that group's id, which is its own pid, and nothing else. Never throws.
  */
 export function runListCommand(command: ListCommand): Promise<ListCommandResult> {
   return new Promise((resolve) => {
+    const { stop } = command;
+    if (stop?.aborted) {
+      resolve({ problem: String(stop.reason) });
+      return;
+    }
     let settled = false;
     const done = (result: ListCommandResult): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      stop?.removeEventListener('abort', stopped);
       resolve(result);
     };
     let child: ReturnType<typeof spawn>;
@@ -60,6 +68,11 @@ export function runListCommand(command: ListCommand): Promise<ListCommandResult>
       killGroup();
       done({ problem: `no answer within ${command.timeoutMs} ms (stopped)` });
     }, command.timeoutMs);
+    const stopped = (): void => {
+      killGroup();
+      done({ problem: `${String(stop!.reason)} (stopped)` });
+    };
+    stop?.addEventListener('abort', stopped, { once: true });
     const chunks: Buffer[] = [];
     let size = 0;
     child.stdout?.on('data', (chunk: Buffer) => {

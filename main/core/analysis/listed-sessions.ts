@@ -70,7 +70,15 @@ export function markListedSessions(groups: readonly GroupView[], listed: ListedS
   });
 }
 
-function sessionAsListed(session: SessionRef, agent: string | null, listed: ListedSessions): SessionRef {
+/**
+ * Pure: one session with what its agent's list says (as markListedSessions gives a group's): the same
+ * object when no list names it. `agent`: the name of the agent the session was found under.
+ */
+export function sessionAsListed(
+  session: SessionRef,
+  agent: string | null,
+  listed: ListedSessions,
+): SessionRef {
   const on = listed.running.get(session.id);
   if (on && on.agent === agent) {
     const words = {

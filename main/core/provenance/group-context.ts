@@ -14,6 +14,7 @@ import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/
 import {
   markListedSessions,
   runningAgentsOf,
+  sessionAsListed,
   withListedEnds,
   type ListedSessionsSource,
 } from '../analysis/listed-sessions';
@@ -199,7 +200,10 @@ export class GroupContext {
       this.namedAgents.delete(event.groupId);
     }
     if (!known || (!known.session && !known.toolCall)) return event;
-    return { ...event, ...known };
+    // What the agent's list says now, as the views and `ps` say it (the names kept are as first found).
+    const lists = this.options.sessionLists?.current();
+    if (!known.session || !lists) return { ...event, ...known };
+    return { ...event, ...known, session: sessionAsListed(known.session, event.agent?.name ?? null, lists) };
   }
 
   /**

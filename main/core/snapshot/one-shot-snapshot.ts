@@ -20,8 +20,15 @@ import { withRecordedIds, type NamedGroup } from '../analysis/recorded-group-ids
 import { markListedSessions, runningAgentsOf, withListedEnds } from '../analysis/listed-sessions';
 import { AgentSessionLists } from '../agent-sessions/agent-session-lists';
 
-/** How long a one-shot command waits for an agent's own session list before going on without it. */
-export const ONE_SHOT_LIST_TIMEOUT_MS = 4000;
+/**
+ * How long a one-shot command (`ps`, `kill`, `keep`) waits for the agents' own session lists beyond its
+ * own look at the table: a list is decoration, and a user typing `ps` expects its answer at once, as
+ * from `ps` (Qwen Code's CLI took 5.3 s to start here, Claude Code's 0.4 to 1.6 s). So the lists start
+ * with the first sample and run while the table is read; one not done this long after is stopped by its
+ * process group and noted, and its sessions show as not known. A running Corral (`watch`, the
+ * app, the service) reads them off its poll with their full timeouts, and shows what they say.
+ */
+export const ONE_SHOT_LIST_WAIT_MS = 700;
 
 export interface OneShotSnapshot {
   sampledAt: number;
@@ -72,11 +79,16 @@ export async function takeOneShotSnapshot(
   const source = sampler ?? createSampler({ markerKeys: matcher.markerKeys });
   const meter = new CpuMeter();
   const waitMeter = new CpuMeter(wantedTimeMs);
+  const listsWaited = new AbortController();
+  const readLists = (rs: readonly ProcessRecord[], as: ReadonlyMap<number, Attribution>) =>
+    sessionLists.readDue(runningAgentsOf(rs, as), listsWaited.signal);
+  let listsRead: Promise<unknown> = Promise.resolve();
   if (intervalMs > 0) {
     const first = source.sampleAll();
     const at = Date.now();
     meter.update(first, at);
     waitMeter.update(first, at);
+    listsRead = readLists(first, attribute(first, matcher));
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   const records = source.sampleAll();
@@ -84,6 +96,8 @@ export async function takeOneShotSnapshot(
   const cpu = meter.update(records, sampledAt);
   const wait = waitMeter.update(records, sampledAt);
   const attributions = attribute(records, matcher);
+  // An agent started since the first sample (a list already started is not started again).
+  listsRead = Promise.all([listsRead, readLists(records, attributions)]);
   const percentOf = (readings: Map<string, number | null>, r: ProcessRecord): number | null =>
     readings.get(identityKey(r.pid, r.startKey)) ?? null;
   const annotations = annotateOneShot(
@@ -112,7 +126,12 @@ export async function takeOneShotSnapshot(
     sampler: source,
     portsOfAll,
   });
-  await sessionLists.readDue(runningAgentsOf(records, attributions), ONE_SHOT_LIST_TIMEOUT_MS);
+  const giveUp = setTimeout(
+    () => listsWaited.abort(`no answer within ${ONE_SHOT_LIST_WAIT_MS} ms after the process table was read`),
+    ONE_SHOT_LIST_WAIT_MS,
+  );
+  await listsRead;
+  clearTimeout(giveUp);
   const listed = sessionLists.current();
   const withLists = markListedSessions(groups, listed);
   const allEnded = withListedEnds(endedSessions ?? new Map(), listed);
