@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,8 +45,11 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 export function packFromClone(work: string): string {
   const clone = join(work, 'src');
   const env = npmEnv(join(work, 'home'));
-  // The checkout may belong to another user (CI runs the tests with sudo): git refuses that by default.
-  run('git', ['-c', 'safe.directory=*', 'clone', '--quiet', REPO, clone], work, env);
+  // The checkout may belong to another user (CI runs the tests with sudo), which git refuses to clone
+  // unless its global config says the directory is safe (`-c safe.directory` does not reach upload-pack).
+  const gitConfig = join(work, 'gitconfig');
+  writeFileSync(gitConfig, '[safe]\n\tdirectory = *\n');
+  run('git', ['clone', '--quiet', REPO, clone], work, { ...env, GIT_CONFIG_GLOBAL: gitConfig });
   symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
   run('npm', ['pack'], clone, env);
   const tgz = readdirSync(clone).find((f) => f.endsWith('.tgz'));
