@@ -29,8 +29,8 @@ if (process.argv[2] === 'hook' && existsSync(hook)) {
   const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   if (!existsSync(tsx)) {
     process.stderr.write(
-      `corral: ${built} is missing and tsx is not installed: this copy of corral was never built (a plain \`npm pack\` ` +
-        `in a checkout skips the build, as its .npmrc turns scripts off). In the checkout run \`npm run pack\` and ` +
+      `corral: ${built} is missing and tsx is not installed: this copy of corral was never built (it was packed with ` +
+        `npm's scripts turned off, which skips the build). In the checkout run \`npm run pack\` and ` +
         `install the tarball it names, or run \`npm run build\` in ${root}\n`,
     );
     process.exit(1);

@@ -41,8 +41,8 @@ if [ -n "${node24_dir:-}" ]; then agent_node="$node24_dir/node_modules/node-linu
 # The real Claude Code CLI for the hooks and provenance end-to-end tests (test/hooks/claude-code-e2e.test.ts,
 # test/provenance/claude-code-e2e.test.ts), installed outside the checkout, the current release (the
 # version is also in test/support/claude-code.ts). The package's postinstall (install.cjs) links the
-# native binary from the platform package over the stub bin/claude.exe; the repository's .npmrc sets
-# ignore-scripts, so it is run explicitly here. Skipped (the test then says why) when the registry
+# native binary from the platform package over the stub bin/claude.exe; the install below skips
+# scripts (--ignore-scripts), so it is run explicitly here. Skipped (the test then says why) when the registry
 # cannot be reached.
 claude_version=2.1.332
 claude_dir="${XDG_CACHE_HOME:-$HOME/.cache}/corral-test/claude-code-$claude_version"

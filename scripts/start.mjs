@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: the desktop app when it can run here, otherwise `corral serve` in the browser.
-// The desktop app needs Electron's binary (`.npmrc` sets ignore-scripts, so npm install does not
-// fetch it: we try once here) and a display.
+// The desktop app needs Electron's binary (the `electron` package has no install script, so npm install
+// does not fetch it: we try once here) and a display.
 import console from 'node:console';
 import process from 'node:process';
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,14 +1,15 @@
-// The npm package as a user gets it: packed (prepack builds), installed globally into a temporary
-// prefix with the machine's npm from the registry (dependencies' install scripts skipped, as npm does
-// for global installs), then run with nothing of the checkout on PATH, on the machine's Node and on
-// the official Node 22, 24 and 26 binaries scripts/install-test-node.sh puts in the cache.
+// The npm package as a user gets it: packed by a plain `npm pack` in a fresh clone (prepack builds it
+// and checks it), installed globally into a temporary prefix with the machine's npm from the registry
+// (dependencies' install scripts skipped, as npm does for global installs), then run with nothing of the
+// checkout on PATH, on the machine's Node and on the official Node 22, 24 and 26 binaries
+// scripts/install-test-node.sh puts in the cache.
 import { shellWords } from '../../main/core/hooks-setup/hook-program-check';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, cachedNode, installGlobally, packFromCopy, runtimePath } from '../support/installed-package';
+import { REPO, cachedNode, installGlobally, packFromClone, runtimePath } from '../support/installed-package';
 import { removeDir } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
@@ -19,7 +20,7 @@ let prefix = '';
 const started: ChildProcess[] = [];
 
 beforeAll(() => {
-  tarball = packFromCopy(work);
+  tarball = packFromClone(work);
   prefix = installGlobally(work, tarball);
 }, 300_000);
 

@@ -11,7 +11,7 @@ import { testCacheDir } from './test-cache';
  * The real Claude Code CLI, installed by scripts/install-test-deps.sh outside the checkout:
  * `${XDG_CACHE_HOME:-~/.cache}/corral-test/claude-code-<version>`, the current release (kept in step
  * with the install script). Its bin/claude.exe is a stub until the package's postinstall links the native
- * binary over it, which the install script runs explicitly (the repo's .npmrc ignores scripts).
+ * binary over it, which the install script runs explicitly (it installs with --ignore-scripts).
  */
 export const CLAUDE_CODE_VERSION = '2.1.332';
 

@@ -1,30 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testCacheDir } from './test-cache';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
-
-/** What `npm pack` needs to build the package: sources, build config, the installed toolchain (linked). */
-const PACKED_FROM = [
-  'package.json',
-  'package-lock.json',
-  'README.md',
-  '.npmrc',
-  'bin',
-  'scripts',
-  'main',
-  'shared',
-  'preload',
-  'renderer',
-  'electron.vite.config.ts',
-  'tsconfig.json',
-  'tsconfig.base.json',
-  'tsconfig.node.json',
-  'tsconfig.web.json',
-];
 
 /** The machine's PATH without the checkout's directories (npx puts node_modules/.bin on it). */
 export function machinePath(): string {
@@ -56,21 +37,24 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 }
 
 /**
- * Packs the package from a copy of the sources the way README says (`npm run pack`: it builds into the
- * copy, never the checkout's out/, then packs and checks the tarball holds the CLI) and returns the
- * tarball's path. A plain `npm pack` would not build: the repository's .npmrc turns scripts off.
+ * Packs the package the way README says, from a fresh `git clone` of the checkout's HEAD (what is
+ * committed, not the working tree): a plain `npm pack`, whose `prepack` builds into the clone and
+ * refuses a package without the CLI. Only node_modules comes from the checkout (linked). Returns the
+ * tarball's path.
  */
-export function packFromCopy(work: string): string {
-  const copy = join(work, 'src');
-  mkdirSync(copy);
-  for (const entry of PACKED_FROM) cpSync(join(REPO, entry), join(copy, entry), { recursive: true });
-  symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
-  const dest = join(work, 'pack');
-  mkdirSync(dest);
-  run('npm', ['run', '--silent', 'pack', '--', '--pack-destination', dest], copy, npmEnv(join(work, 'home')));
-  const tgz = readdirSync(dest).find((f) => f.endsWith('.tgz'));
-  if (!tgz) throw new Error(`npm pack wrote no tarball in ${dest}`);
-  return join(dest, tgz);
+export function packFromClone(work: string): string {
+  const clone = join(work, 'src');
+  const env = npmEnv(join(work, 'home'));
+  // The checkout may belong to another user (CI runs the tests with sudo), which git refuses to clone
+  // unless its global config says the directory is safe (`-c safe.directory` does not reach upload-pack).
+  const gitConfig = join(work, 'gitconfig');
+  writeFileSync(gitConfig, '[safe]\n\tdirectory = *\n');
+  run('git', ['clone', '--quiet', REPO, clone], work, { ...env, GIT_CONFIG_GLOBAL: gitConfig });
+  symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
+  run('npm', ['pack'], clone, env);
+  const tgz = readdirSync(clone).find((f) => f.endsWith('.tgz'));
+  if (!tgz) throw new Error(`npm pack wrote no tarball in ${clone}`);
+  return join(clone, tgz);
 }
 
 /** The machine's own npm settings (registry, CA, proxy) and cache, read outside the checkout. */
