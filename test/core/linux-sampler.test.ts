@@ -4,7 +4,7 @@ import { keptFds } from '../../main/core/sampling/linux/kept-fds';
 import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
 import { ProcFileReader } from '../../main/core/sampling/linux/proc-files';
 import { readProcStat } from '../support/proc';
-import { spawnGroup } from '../support/spawned-groups';
+import { cleanEnv, spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
 
 const sampler = () => new LinuxSampler({ markerKeys: new Set(['CORRAL_TEST_FIXTURE']) });
@@ -89,6 +89,27 @@ describe('LinuxSampler on this machine', () => {
     });
     expect(moved).not.toBe(first);
     expect(moved).toMatchObject({ pid, pgid: group.pgid, startKey: first.startKey, argv: ['sleep', '600'] });
+    s.close();
+  });
+
+  it('reads a zombie first seen as one without its environment or run-queue wait, which it has not', async () => {
+    // A fork storm's children are mostly first read as zombies: their environ reads empty (no memory
+    // left) and they want no CPU, so neither file is opened for them.
+    const group = spawnGroup('sleep 0 & echo $! > "$DIR/pid"; exec sleep 600', {
+      env: { ...cleanEnv(), CORRAL_TEST_FIXTURE: 'zombie' },
+    });
+    const pid = Number(await group.ready('pid'));
+    await waitFor('the sleep a zombie', () => readProcStat(pid)?.state === 'Z' || undefined);
+    const s = sampler();
+    const [zombie] = s.sampleSome([pid]);
+    expect(zombie?.state).toBe('Z');
+    expect(zombie?.argv).toEqual([]);
+    expect(zombie?.markers).toEqual({});
+    expect(zombie?.runQueueWaitMs).toBeUndefined();
+    // Its parent, alive, is read whole: its environment's marker and its wait.
+    const [parent] = s.sampleSome([group.pid]);
+    expect(parent?.markers).toEqual({ CORRAL_TEST_FIXTURE: 'zombie' });
+    expect(parent?.runQueueWaitMs).toBeTypeOf('number');
     s.close();
   });
 

@@ -26,7 +26,7 @@ import { ProcFileReader, procHasPid } from './proc-files';
 import { readInExecWindow } from '../../analysis/exec-window';
 import { keepText, readIdentity, sameText, ttyOf, type IdentityCache } from './process-identity';
 import { runDelayMs, SchedstatProbe } from './schedstat-probe';
-import { parseStat, statState } from './stat-parser';
+import { isZombie, parseStat, statState } from './stat-parser';
 import { procRecord, type ProcUnits } from './proc-record';
 import { listProcPids } from './list-proc-pids';
 import { PendingBirths } from './pending-births';
@@ -283,6 +283,7 @@ export class LinuxSampler implements ProcessSampler {
         f.startTicks,
         f.name,
         this.options.markerKeys,
+        isZombie(f),
       );
       if (!fresh) return null;
       // Exec'd while its files were read (stat and cmdline of the old image, environ of the new, which
@@ -293,7 +294,8 @@ export class LinuxSampler implements ProcessSampler {
       known = fresh;
     }
     const record = procRecord(pid, f, known, ttyOf(known, f.ttyNr), this.units);
-    const waitMs = this.runQueueWaitOf(pid, sched);
+    // A zombie waits for no CPU: its schedstat is not worth opening.
+    const waitMs = isZombie(f) ? null : this.runQueueWaitOf(pid, sched);
     if (waitMs !== null) record.runQueueWaitMs = waitMs;
     known.statText = keepText(known.statText, this.reader.bytes, length);
     known.record = record;

@@ -32,6 +32,7 @@ export function readIdentity(
   startKey: number,
   name: string,
   markerKeys: ReadonlySet<string>,
+  zombie = false,
 ): IdentityCache | null {
   // The owner of /proc/<pid>/cmdline is the process's effective uid.
   const cmdline = reader.read(`${base}/cmdline`, { wantOwner: true });
@@ -40,7 +41,10 @@ export function readIdentity(
   const uid = cmdline.uid;
   let markers: Record<string, string> = {};
   let environReadable = false;
-  if (markerKeys.size > 0) {
+  // A zombie has no memory left to read an environment from: its environ reads empty (environ_read() in
+  // fs/proc/base.c finds no mm), so it is not opened. A fork storm's children are mostly read as zombies.
+  if (zombie) environReadable = true;
+  else if (markerKeys.size > 0) {
     const environ = reader.read(`${base}/environ`);
     if (environ) {
       environReadable = true;

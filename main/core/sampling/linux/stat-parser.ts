@@ -192,3 +192,11 @@ export function ttyName(ttyNr: number): string | null {
   if (major === 5 && minor === 0) return 'tty';
   return `${major}:${minor}`;
 }
+
+/**
+ * A process that exited and was not yet waited for: no memory, no CPU wanted. A leader that exited while
+ * other threads run shows Z too, and is none (its threads still count in num_threads, field 20).
+ */
+export function isZombie(f: Pick<StatFields, 'state' | 'threads'>): boolean {
+  return f.state === 'Z' && f.threads <= 1;
+}
