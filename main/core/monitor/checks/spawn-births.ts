@@ -85,6 +85,8 @@ export class SpawnBirths {
   private readonly counted = new CountedRuns();
   /** The newest pid announced so far. */
   private newest: number | null = null;
+  /** The newest pid announced at the looks already counted: one at or below it was counted unread if missed. */
+  private newestCounted: number | null = null;
   /** Births read before their exec, by process: their command counts when they are read after it. */
   private readonly beforeExec = new WeakMap<TrackedProcess, BeforeExec>();
 
@@ -155,6 +157,7 @@ export class SpawnBirths {
     }
     const newest = announced[announced.length - 1];
     if (newest !== undefined) this.countOpenStormRun(newest, now);
+    this.newestCounted = this.newest;
   }
 
   /**
@@ -180,9 +183,16 @@ export class SpawnBirths {
     // Whatever path read it (a retry, a missed parent read with its child), a pid of a run counted unread
     // was born once already.
     if (this.counted.has(pid)) return 0;
-    if (!this.retried.has(pid)) return 1;
+    // Announced at an earlier look and missed there, so counted unread in the open run: whatever path
+    // reads it now (a retry, or a missed parent read with its child), that run is one shorter.
+    if (!this.retried.has(pid) && !this.announcedEarlier(pid)) return 1;
     if (this.last !== null && pid > this.lastPid && this.unseen > 0) this.unseen--;
     return 1;
+  }
+
+  private announcedEarlier(pid: number): boolean {
+    const newest = this.newestCounted;
+    return newest !== null && pid <= newest && newest - pid < WRAP_DISTANCE;
   }
 
   /** A birth first read before its exec, read again: once exec'd, its command counts. */
