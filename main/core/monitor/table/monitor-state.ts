@@ -45,6 +45,8 @@ export class MonitorState {
    */
   watchingSince: number | null = null;
   pendingEvents: MonitorEvent[] = [];
+  /** Events emitted for processes in no group yet, with their processes (see resolveGroupIds). */
+  private readonly unresolved: Array<{ event: MonitorEvent; p: TrackedProcess }> = [];
   readonly pendingIncidentSaves = new Map<string, Incident>();
 
   /** Whether any live agent-attributed process passes `test`: liveAgentProcs().some without its array. */
@@ -125,7 +127,7 @@ export class MonitorState {
     const event: MonitorEvent = {
       type,
       at: now,
-      groupId: group?.id ?? this.provisionalGroupId(p),
+      groupId: group?.id ?? '',
       pid: p.record.pid,
       pgid: p.record.pgid,
       sid: p.record.sid,
@@ -133,6 +135,7 @@ export class MonitorState {
       command: commandOf(p.record),
     };
     if (detail) event.detail = detail;
+    if (!group) this.unresolved.push({ event, p });
     this.pendingEvents.push(event);
   }
 
@@ -156,6 +159,7 @@ export class MonitorState {
 
   /** The run's events, in order; events from a newly started group's members carry its id. */
   takeEvents(): MonitorEvent[] {
+    this.resolveGroupIds();
     for (const e of this.pendingEvents) {
       const group = this.liveGroupByPgid.get(e.pgid);
       if (group && e.type !== 'group-ended' && !this.groups.get(e.groupId)) e.groupId = group.id;
@@ -163,6 +167,27 @@ export class MonitorState {
     const events = this.pendingEvents;
     this.pendingEvents = [];
     return events;
+  }
+
+  /**
+   * Events of processes that were in no group when emitted: the group each joined during the run, else
+   * the id its group will have, found from the table once per PGID (a scan of the whole table: at every
+   * event, a fork storm's first second spent 100 ms of `watch`'s CPU on it).
+   */
+  private resolveGroupIds(): void {
+    if (this.unresolved.length === 0) return;
+    const provisional = new Map<number, string>();
+    for (const { event, p } of this.unresolved) {
+      const live = this.liveGroupByPgid.get(p.record.pgid);
+      if (live?.members.has(p.identity)) {
+        event.groupId = live.id;
+        continue;
+      }
+      let id = provisional.get(p.record.pgid);
+      if (id === undefined) provisional.set(p.record.pgid, (id = this.provisionalGroupId(p)));
+      event.groupId = id;
+    }
+    this.unresolved.length = 0;
   }
 
   private provisionalGroupId(p: TrackedProcess): string {

@@ -1,7 +1,8 @@
 /**
- * A pid is read again at the looks that come within RETRY_MS after /proc did not show it, and at one look
- * at least: the window it waits out lasts microseconds (a forking parent preempted in it, a few ms), so a
- * slow pace (a storm's 200 ms) needs one retry, not three, for each of its thousand misses a second.
+ * A pid is read again at the next look after /proc did not show it, and once more at the first look
+ * RETRY_MS after: the window it waits out lasts microseconds (a few ms for a forking parent preempted in
+ * it). Not at every look in between: at the busy pace (15 ms) that was nine reads of each of a fork
+ * loop's misses before it was known for a storm.
  */
 const RETRY_MS = 100;
 /**
@@ -23,11 +24,12 @@ const NONE: ReadonlySet<number> = new Set();
  * A pid read in that window and never read again was lost: the cursor had moved past it, so no look
  * probed it again (an orphan or held pipe was never reported).
  *
- * Each such pid is read again at the next looks, until it is seen, or at one look at least and for RETRY_MS
- * (a process that exited before its first read is retried too: it cannot be told apart).
+ * Each such pid is read again at the next look and at the first look RETRY_MS on, unless seen before (a
+ * process that exited before its first read is retried too: it cannot be told apart).
  */
 export class PendingBirths {
-  private readonly pending = new Map<number, number>();
+  /** Each pid's first miss, and whether it was read again at a look since. */
+  private readonly pending = new Map<number, { since: number; retried: boolean }>();
   /** The newest pids the counter announced at the latest look: only a miss among them is a birth to wait for. */
   private announced: ReadonlySet<number> = NONE;
 
@@ -38,9 +40,12 @@ export class PendingBirths {
     // A pending pid comes in the range again only after allocation wrapped around at pid_max.
     const inRange = new Set(range);
     const pids = range;
-    for (const [pid, since] of this.pending) {
+    for (const [pid, entry] of this.pending) {
+      const last = now - entry.since >= RETRY_MS;
+      if (entry.retried && !last) continue;
       if (!inRange.has(pid)) pids.push(pid);
-      if (now - since >= RETRY_MS) this.pending.delete(pid);
+      if (last) this.pending.delete(pid);
+      else entry.retried = true;
     }
     return pids;
   }
@@ -52,7 +57,7 @@ export class PendingBirths {
       const oldest = this.pending.keys().next();
       if (!oldest.done) this.pending.delete(oldest.value);
     }
-    this.pending.set(pid, now);
+    this.pending.set(pid, { since: now, retried: false });
   }
 
   /** `pid` was read (or found to be something never to retry, a thread). */
