@@ -1,10 +1,15 @@
 /**
- * A pid is read again at the next look after /proc did not show it, and once more at the first look
+ * A pid is read again at the looks that come within RETRY_MS after /proc did not show it, the last one
  * RETRY_MS after: the window it waits out lasts microseconds (a few ms for a forking parent preempted in
- * it). Not at every look in between: at the busy pace (15 ms) that was nine reads of each of a fork
- * loop's misses before it was known for a storm.
+ * it).
  */
 const RETRY_MS = 100;
+/**
+ * Past this many misses waiting, each is read again only at the next look and once RETRY_MS on, not at
+ * every look between: at the busy pace (15 ms) a fork loop, before it was known for a storm, had each
+ * of its hundreds of misses read nine times.
+ */
+const THIN_OVER = 32;
 /**
  * Only the newest pids of a look can be in that window: an older one was allocated before these many
  * others, which at a fork storm's thousand a second is 64 ms a forking parent would have to stall mid-fork.
@@ -24,8 +29,8 @@ const NONE: ReadonlySet<number> = new Set();
  * A pid read in that window and never read again was lost: the cursor had moved past it, so no look
  * probed it again (an orphan or held pipe was never reported).
  *
- * Each such pid is read again at the next look and at the first look RETRY_MS on, unless seen before (a
- * process that exited before its first read is retried too: it cannot be told apart).
+ * Each such pid is read again at the next looks until RETRY_MS on, unless seen before (a process that
+ * exited before its first read is retried too: it cannot be told apart); in a burst, only twice.
  */
 export class PendingBirths {
   /** Each pid's first miss, and whether it was read again at a look since. */
@@ -40,9 +45,10 @@ export class PendingBirths {
     // A pending pid comes in the range again only after allocation wrapped around at pid_max.
     const inRange = new Set(range);
     const pids = range;
+    const thin = this.pending.size > THIN_OVER;
     for (const [pid, entry] of this.pending) {
       const last = now - entry.since >= RETRY_MS;
-      if (entry.retried && !last) continue;
+      if (thin && entry.retried && !last) continue;
       if (!inRange.has(pid)) pids.push(pid);
       if (last) this.pending.delete(pid);
       else entry.retried = true;
