@@ -217,7 +217,9 @@ export class SpawnBirths {
     const groups: TrackedGroup[] = [];
     const own = this.state.liveGroupByPgid.get(p.record.pgid);
     const inOwn = own !== undefined && bornInto(own.live, p, parent);
-    if (inOwn) groups.push(own);
+    // Its group's leader founded the group: not one of its births (a tool call's shell would otherwise
+    // be a loop's "repeated command" until its children's own command lines were read twice).
+    if (inOwn && p.record.pid !== p.record.pgid) groups.push(own);
     // One that left its tool call's group (setsid, a job-control shell) still counts for that group.
     const originPgid = p.lineage?.originPgid;
     if (originPgid !== undefined && originPgid !== p.record.pgid) {
