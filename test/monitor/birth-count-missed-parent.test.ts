@@ -1,18 +1,12 @@
 import { afterEach, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { Monitor } from '../../main/core/monitor/monitor';
-import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/analysis/signatures';
 import { LaidOutProc } from '../support/laid-out-proc';
+import { monitorOnLaidOutProc } from '../support/laid-out-monitor';
 
 // A pid the counter announced that /proc did not show yet (mid-fork: kernel/fork.c allocates the pid
 // before attach_pid) is counted among a run of unread births. One allocated long before its look's
 // newest is not read again at the next look (pending-births); it can still be read later as the missed
 // parent of its own child. It was born once: the run it sits in must be one shorter, or make -j2 counted
 // 609 births for 608 pids. The window cannot be held open on a real fork, so it is laid out here.
-const NEVER = 600_000;
-const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: NEVER };
-const matcher = matcherFor(settings);
 const CLAUDE_ENV = 'CLAUDECODE=1\0CLAUDE_CODE_SESSION_ID=s-1\0';
 
 const cleanup: (() => void)[] = [];
@@ -26,20 +20,7 @@ it('counts a birth read late as a missed parent once, not also in the run of unr
   proc.addProcess(100, 'claude', { cmdline: 'claude\0', environ: 'CLAUDE_CODE_ENTRYPOINT=cli\0' });
   proc.addProcess(101, 'bash', { cmdline: 'bash\0-c\0make\0', environ: CLAUDE_ENV, ppid: 100, pgid: 101 });
   proc.setLastPid(101);
-  let clock = 1_000_000;
-  const sampler = new LinuxSampler({ markerKeys: matcher.markerKeys }, proc.root);
-  const monitor = new Monitor({
-    sampler,
-    matcher,
-    settings,
-    watchIntervalMs: NEVER,
-    idleWatchIntervalMs: NEVER,
-    now: () => (clock += 1000),
-  });
-  cleanup.push(() => {
-    monitor.stop();
-    sampler.close();
-  });
+  const monitor = monitorOnLaidOutProc(proc, (stop) => cleanup.push(stop));
   monitor.poll();
   const group = monitor.liveGroup(101);
   expect(group?.agent?.name).toBe('claude-code');

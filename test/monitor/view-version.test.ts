@@ -1,42 +1,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../main/core/config/defaults';
-import { Monitor } from '../../main/core/monitor/monitor';
-import { LinuxSampler } from '../../main/core/sampling/linux/linux-sampler';
-import { matcherFor } from '../../main/core/analysis/signatures';
+import type { Monitor } from '../../main/core/monitor/monitor';
 import { LaidOutProc } from '../support/laid-out-proc';
+import { laidOutSettings, monitorOnLaidOutProc } from '../support/laid-out-monitor';
 
 // A /proc laid out in files: on the real one, a run that reads nothing cannot be had on demand (any
 // process on the machine that forks moves the pid counter, and the next run reads the new pid).
-const NEVER = 600_000;
-const settings = { ...DEFAULT_SETTINGS, pollIntervalMs: NEVER };
-const matcher = matcherFor(settings);
+const settings = laidOutSettings;
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanup.splice(0)) c();
 });
 
-function monitorOn(proc: LaidOutProc, { fullSweepEvery = 100 } = {}): Monitor {
-  // A clock a second further on at each look: CPU percentages need time between two readings.
-  let clock = 1_000_000;
-  const sampler = new LinuxSampler({ markerKeys: matcher.markerKeys }, proc.root);
-  const monitor = new Monitor({
-    sampler,
-    matcher,
-    settings,
-    watchIntervalMs: NEVER,
-    idleWatchIntervalMs: NEVER,
-    fullSweepEvery,
-    now: () => (clock += 1000),
-  });
-  cleanup.push(() => {
-    monitor.stop();
-    sampler.close();
-  });
-  return monitor;
-}
+const monitorOn = (proc: LaidOutProc, { fullSweepEvery = 100 } = {}): Monitor =>
+  monitorOnLaidOutProc(proc, (stop) => cleanup.push(stop), { fullSweepEvery });
 
 /** A /proc with one shell in it, the last pid allocated. */
 function laidOutShell(): LaidOutProc {
