@@ -4,7 +4,13 @@ import type { HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { answerAfterTool } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
-import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { callStartFromDuration } from './hook-call-start';
+import {
+  recordSessionAnswered,
+  recordToolCallStart,
+  sessionAnswered,
+  takeToolCallStart,
+} from './tool-call-starts';
 import { isShellName } from '../../shared/shells';
 
 export interface HookContext {
@@ -17,6 +23,7 @@ export interface HookContext {
 
 interface Payload extends HookPayload {
   hook_event_name?: unknown;
+  duration_ms?: unknown;
 }
 
 /** What may stand between an agent and its hook besides a shell. */
@@ -68,10 +75,32 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
 
   const start = takeToolCallStart(ctx.dataDir, key);
   return answerAfterTool(event, payload, spec, sessionId, ctx, () => {
-    // Without the before-tool record there is no way to tell this call's processes from older ones.
-    if (!start) return null;
-    const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
+    const startKey = start?.startKey ?? startFromDuration(agent, sessionId, payload, ctx);
+    // Without the before-tool record or a duration there is no way to tell this call's processes from older ones.
+    if (startKey === null) return null;
+    const fresh = start?.pidCursor != null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
     const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
-    return { startKey: start.startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
+    return { startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
   });
+}
+
+/**
+ * A call with no before-tool record (Claude Code's command hooks are PostToolUse alone): its start from
+ * the payload's duration, counted back from this hook's own start (the agent ran it as the tool ended),
+ * and never before the session's previous answer; that answer is this one from now on.
+ */
+function startFromDuration(
+  agent: HookAgent,
+  sessionId: string,
+  payload: Payload,
+  ctx: HookContext,
+): number | null {
+  const unitMs = ctx.sampler.startKeyMs;
+  const own = ctx.sampler.sampleSome([ctx.pid])[0];
+  if (unitMs === undefined || !own) return null;
+  const previous = sessionId === '' ? undefined : sessionAnswered(ctx.dataDir, agent, sessionId);
+  const startKey = callStartFromDuration(own.startKey, unitMs, payload.duration_ms, previous);
+  if (startKey !== null && sessionId !== '')
+    recordSessionAnswered(ctx.dataDir, agent, sessionId, own.startKey);
+  return startKey;
 }

@@ -36,6 +36,11 @@ export class HookProcReader implements HookSampler {
     };
   }
 
+  /** Milliseconds per clock tick, the unit of ProcessRecord.startKey here. */
+  get startKeyMs(): number {
+    return this.units.tickMs;
+  }
+
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
     // No loadavg: the caller lists the table instead.
     const loadavg = this.files.read(`${this.procRoot}/loadavg`, { singleShot: true });
