@@ -9,9 +9,8 @@ const DELIVERY_SLACK_MS = 2_000;
  * Code and Qwen Code send how long the tool ran), in the unit of ProcessRecord.startKey (`unitMs`
  * milliseconds each: a clock tick on Linux, a microsecond on macOS). The hook arrives some time after
  * the tool ended, so `now − duration` is later than the start by that delay: the start is taken
- * DELIVERY_SLACK_MS earlier, but never at or before `previous`, when the session's previous call was
- * answered: a process of that very tick may be one that call reported, and no process of the next call
- * starts before the agent has the answer. Null: the payload says no duration.
+ * DELIVERY_SLACK_MS earlier, but never before `previous`, when the session's previous call was answered
+ * (whose leftovers that call reported). Null: the payload says no duration.
  */
 export function callStartFromDuration(
   now: number,
@@ -21,5 +20,5 @@ export function callStartFromDuration(
 ): number | null {
   if (typeof durationMs !== 'number' || !(durationMs >= 0)) return null;
   const early = Math.floor(now - (durationMs + DELIVERY_SLACK_MS) / unitMs);
-  return previous === undefined ? early : Math.max(early, previous + 1);
+  return previous === undefined ? early : Math.max(early, previous);
 }

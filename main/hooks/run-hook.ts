@@ -74,20 +74,26 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
   }
 
   const start = takeToolCallStart(ctx.dataDir, key);
-  return answerAfterTool(event, payload, spec, sessionId, ctx, () => {
-    const startKey = start?.startKey ?? startFromDuration(agent, sessionId, payload, ctx);
+  let bounds = false;
+  const answer = answerAfterTool(event, payload, spec, sessionId, ctx, () => {
+    const fromDuration = start ? null : startFromDuration(agent, sessionId, payload, ctx);
+    const startKey = start?.startKey ?? fromDuration;
     // Without the before-tool record or a duration there is no way to tell this call's processes from older ones.
     if (startKey === null) return null;
+    bounds = fromDuration !== null && sessionId !== '';
     const fresh = start?.pidCursor != null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
     const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
     return { startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
   });
+  // The session's next call began after this answer: what started before it is this call's or older.
+  if (bounds) recordSessionAnswered(ctx.dataDir, agent, sessionId, ctx.sampler.nowKey!());
+  return answer;
 }
 
 /**
  * A call with no before-tool record (Claude Code's command hooks are PostToolUse alone): its start from
  * the payload's duration, counted back from this hook's own start (the agent ran it as the tool ended),
- * and never before the session's previous answer; that answer is this one from now on.
+ * and never before the session's previous answer.
  */
 function startFromDuration(
   agent: HookAgent,
@@ -97,10 +103,7 @@ function startFromDuration(
 ): number | null {
   const unitMs = ctx.sampler.startKeyMs;
   const own = ctx.sampler.sampleSome([ctx.pid])[0];
-  if (unitMs === undefined || !own) return null;
+  if (unitMs === undefined || !ctx.sampler.nowKey || !own) return null;
   const previous = sessionId === '' ? undefined : sessionAnswered(ctx.dataDir, agent, sessionId);
-  const startKey = callStartFromDuration(own.startKey, unitMs, payload.duration_ms, previous);
-  if (startKey !== null && sessionId !== '')
-    recordSessionAnswered(ctx.dataDir, agent, sessionId, own.startKey);
-  return startKey;
+  return callStartFromDuration(own.startKey, unitMs, payload.duration_ms, previous);
 }

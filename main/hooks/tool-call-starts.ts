@@ -78,9 +78,9 @@ function answeredFileOf(dataDir: string, agent: string, sessionId: string): stri
 }
 
 /**
- * The one-shot hook's memory of a session's last after-tool answer (the answering hook's startKey): a
- * call with no before-tool record began after it (hook-call-start.ts). The running service keeps its
- * own in memory. Forgotten with the session's starts.
+ * The one-shot hook's memory of when it last answered a session's after-tool hook (in the unit of
+ * ProcessRecord.startKey): a call with no before-tool record began after it (hook-call-start.ts). The
+ * running service keeps its own in memory. Forgotten with the session's starts.
  */
 export function recordSessionAnswered(
   dataDir: string,

@@ -19,6 +19,8 @@ export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newP
   startKeyOf?(pid: number): number | null;
   /** Milliseconds per unit of ProcessRecord.startKey; absent: not known, so no start is derived from a duration. */
   startKeyMs?: number;
+  /** Now, in the unit of ProcessRecord.startKey. */
+  nowKey?(): number;
 };
 
 /** ProcessRecord.startKey on macOS: libproc's start time, in microseconds (darwin-sampler.ts). */
