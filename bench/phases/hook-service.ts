@@ -34,6 +34,8 @@ export interface HookServiceResult {
   claudeClient: HookPath;
   /** Codex's command client answered by the running Corral (Pre + Post). */
   client: HookPath;
+  /** `perl -e 0` spawned as the clients are, beside them: the floor of any process per hook. */
+  perlFloorCpuMs: number[];
   /** No service: the client finds nothing listening and runs the one-shot hook (Pre + Post). */
   clientFallback: HookPath;
   /** No service, today's one-shot hooks (Pre + Post). */
@@ -67,6 +69,7 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
     http: empty(),
     claudeClient: empty(),
     client: empty(),
+    perlFloorCpuMs: [],
     clientFallback: empty(),
     oneShot: empty(),
   };
@@ -121,6 +124,7 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         result.claudeClient.serviceCpuMs.push(serviceClaude);
         expectNote(claude.stdout, tool1.leftover, "Claude Code's client");
         killGroup(tool1.pgid);
+        result.perlFloorCpuMs.push(timedCommand([perl, '-e', '0'], '', env).cpuMs);
 
         // Codex's command client, answered by the service: PreToolUse, the call, PostToolUse. The service's
         // CPU is read around each hook, as around the http hook: between them it watches the tool call's
@@ -220,6 +224,13 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       r.claudeClient.serviceCpuMs,
       null,
       'PostToolUse answered; the rest of the row above is the perl process',
+    ),
+    row(
+      'perl -e 0 spawned as the clients are: CPU',
+      'ms',
+      r.perlFloorCpuMs,
+      null,
+      'the floor of any process per hook, from this (Node) parent, at the same moments',
     ),
     row(
       'service running, Codex command client: agent waits',
