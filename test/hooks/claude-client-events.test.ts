@@ -4,7 +4,12 @@ import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS } from '../../main/core/hooks-setup/hook-agents';
 import { hookClientPath, perlProgram } from '../../main/core/hooks-setup/hook-client-script';
-import { hooksStatus, installHooks, type HooksPlace } from '../../main/core/hooks-setup/hooks-setup';
+import {
+  hooksStatus,
+  installHooks,
+  uninstallHooks,
+  type HooksPlace,
+} from '../../main/core/hooks-setup/hooks-setup';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { resolveDataDir } from '../../main/core/storage/data-dir';
@@ -89,8 +94,10 @@ describeUnless(perlProgram() === null ? 'no perl for the hook client' : undefine
       expect(hooks.PostToolUse![0]).toEqual(user.PostToolUse![0]);
       expect(hooks.PostToolUse).toHaveLength(2);
       expect(hooksStatus('claude-code', p).state).toBe('installed');
-      // Once upgraded, installing again changes nothing.
+      // Once upgraded, installing again changes nothing, and uninstall gives the user's file back.
       expect(installHooks('claude-code', p, PREFIX, false).changed).toBe(false);
+      uninstallHooks('claude-code', p, false);
+      expect(readFileSync(path, 'utf8')).toBe(USER_SETTINGS);
     });
 
     it('an older install whose PreToolUse hook was the only one there: the event goes with it', () => {
