@@ -215,7 +215,11 @@ export const AGENT_TABLE = {
       settings: { dirEnv: null, dir: '.qwen', file: 'settings.json' },
       allowsComments: true,
       events: [...BASH_CALLS('PreToolUse', 'PostToolUse', 'run_shell_command'), SESSION_END],
-      ...ONE_SHOT,
+      // Its PostToolUse carries duration_ms (0.24.4, test/fixtures/qwen/): no PreToolUse, one Node
+      // process per call fewer (hook-call-start.ts).
+      httpEvents: null,
+      commandEvents: ['PostToolUse', 'SessionEnd'],
+      viaClient: false,
     },
   },
   // Observed: Copilot CLI 1.0, `node …/copilot` loader → single binary with comm `MainThread`.
