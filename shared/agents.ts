@@ -59,6 +59,13 @@ export interface AgentHooks {
    */
   httpEvents: readonly string[] | null;
   /**
+   * The events installed as command hooks (the client below, or the one-shot hook where no perl runs
+   * it); its other events get no hook at all. null: every event. Each hook is a process per tool call,
+   * so an event the after-tool hook can do without (a before-tool start it reads from the payload's
+   * duration instead, hook-call-start.ts) is not hooked.
+   */
+  commandEvents: readonly string[] | null;
+  /**
    * Whether its command hooks run the bash client that asks the running Corral first
    * (hook-client-script.ts). Verified with the real Codex; Qwen Code 0.24.4 did not finish a turn with
    * it (not yet understood), so Qwen Code and its parent Gemini CLI keep the one-shot command.
@@ -87,7 +94,7 @@ const BASH_CALLS = (before: string, after: string, matcher: string): HookEventSp
 ];
 const SESSION_END: HookEventSpec = { event: 'SessionEnd', role: 'session-end' };
 /** Every event runs the one-shot command (see AgentHooks.viaClient). */
-const ONE_SHOT = { httpEvents: null, viaClient: false } as const;
+const ONE_SHOT = { httpEvents: null, commandEvents: null, viaClient: false } as const;
 
 /** The table. `satisfies` refuses an agent missing a field, and an entry for no agent. */
 export const AGENT_TABLE = {
@@ -119,10 +126,12 @@ export const AGENT_TABLE = {
         // Its payload lists the tasks the session keeps running (`background_tasks[]`, 2.1.332).
         { event: 'Stop', role: 'turn-end' },
       ],
-      // Chosen with `corral hooks install --http`: PostToolUse carries duration_ms, so the call's start
-      // needs no PreToolUse (hook-answer.ts). By default the client asks the running Corral and falls
-      // back to the one-shot hook, so a user with no Corral service running still gets the note.
+      // PostToolUse and PostToolUseFailure carry duration_ms (2.1.332), so the call's start needs no
+      // PreToolUse (hook-call-start.ts), whichever path answers: http hooks, chosen with `corral hooks
+      // install --http`, or by default the client, which asks the running Corral and falls back to the
+      // one-shot hook, so a user with no Corral service running still gets the note.
       httpEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'],
+      commandEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'],
       viaClient: true,
     },
   },
@@ -145,7 +154,9 @@ export const AGENT_TABLE = {
       settings: { dirEnv: 'CODEX_HOME', dir: '.codex', file: 'hooks.json' },
       allowsComments: false,
       events: [...BASH_CALLS('PreToolUse', 'PostToolUse', 'Bash'), SESSION_END],
+      // No duration in its PostToolUse payload was verified (docs, fixtures): PreToolUse stays.
       httpEvents: null,
+      commandEvents: null,
       viaClient: true,
     },
   },
@@ -204,7 +215,11 @@ export const AGENT_TABLE = {
       settings: { dirEnv: null, dir: '.qwen', file: 'settings.json' },
       allowsComments: true,
       events: [...BASH_CALLS('PreToolUse', 'PostToolUse', 'run_shell_command'), SESSION_END],
-      ...ONE_SHOT,
+      // Its PostToolUse carries duration_ms (0.24.4, test/fixtures/qwen/): no PreToolUse, one Node
+      // process per call fewer (hook-call-start.ts).
+      httpEvents: null,
+      commandEvents: ['PostToolUse', 'SessionEnd'],
+      viaClient: false,
     },
   },
   // Observed: Copilot CLI 1.0, `node …/copilot` loader → single binary with comm `MainThread`.

@@ -30,8 +30,12 @@ export interface HookPath {
 export interface HookServiceResult {
   /** Claude Code's http hook answered by the running Corral (PostToolUse only). */
   http: HookPath;
-  /** The command client (Codex, Gemini CLI, Qwen Code) answered by the running Corral (Pre + Post). */
+  /** Claude Code's command client as `hooks install` writes it, answered by the running Corral (PostToolUse only). */
+  claudeClient: HookPath;
+  /** Codex's command client answered by the running Corral (Pre + Post). */
   client: HookPath;
+  /** `perl -e 0` spawned as the clients are, beside them: the floor of any process per hook. */
+  perlFloorCpuMs: number[];
   /** No service: the client finds nothing listening and runs the one-shot hook (Pre + Post). */
   clientFallback: HookPath;
   /** No service, today's one-shot hooks (Pre + Post). */
@@ -63,7 +67,9 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   const empty = (): HookPath => ({ waitMs: [], cpuMs: [], serviceCpuMs: [] });
   const result: HookServiceResult = {
     http: empty(),
+    claudeClient: empty(),
     client: empty(),
+    perlFloorCpuMs: [],
     clientFallback: empty(),
     oneShot: empty(),
   };
@@ -102,7 +108,25 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
           result.http.cpuMs.push(http.cpuMs);
         }
 
-        // The command client, answered by the service: PreToolUse, the call, PostToolUse. The service's
+        // Claude Code's command client as `hooks install` writes it: the call, then PostToolUse alone
+        // (its duration_ms stands for PreToolUse), answered by the service over the socket.
+        const began = performance.now();
+        const tool1 = await toolShell(markers);
+        const cpuBeforeClaude = processCpuMs(server.pid!);
+        const claude = timedCommand(
+          [perl, client, 'hook', 'claude-code', 'PostToolUse'],
+          hookPayload(session, i, 'PostToolUse', Math.ceil(performance.now() - began)),
+          env,
+        );
+        const serviceClaude = processCpuMs(server.pid!) - cpuBeforeClaude;
+        result.claudeClient.waitMs.push(claude.ms);
+        result.claudeClient.cpuMs.push(claude.cpuMs + serviceClaude);
+        result.claudeClient.serviceCpuMs.push(serviceClaude);
+        expectNote(claude.stdout, tool1.leftover, "Claude Code's client");
+        killGroup(tool1.pgid);
+        result.perlFloorCpuMs.push(timedCommand([perl, '-e', '0'], '', env).cpuMs);
+
+        // Codex's command client, answered by the service: PreToolUse, the call, PostToolUse. The service's
         // CPU is read around each hook, as around the http hook: between them it watches the tool call's
         // processes, which it does whatever the hooks (the monitor rows measure that).
         const cpuBeforePre = processCpuMs(server.pid!);
@@ -178,24 +202,52 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       5,
       'the service process, schedstat',
     ),
+    // The path `corral hooks install` chooses with a service running (unless --http): the perl socket
+    // client (hooks-setup/hook-client-script.ts), answered over the data directory's socket.
     row(
-      'service running, command client (Codex, Gemini, Qwen): agent waits',
+      "service running, Claude Code's command client: agent waits",
+      'ms',
+      r.claudeClient.waitMs,
+      null,
+      'PostToolUse only (duration_ms), one perl',
+    ),
+    row(
+      "service running, Claude Code's command client: CPU by Corral",
+      'ms',
+      r.claudeClient.cpuMs,
+      5,
+      "hooks install's path: the perl socket client + the service around the hook (target: 5 ms per tool call)",
+    ),
+    row(
+      "service running, Claude Code's command client: CPU by the service alone",
+      'ms',
+      r.claudeClient.serviceCpuMs,
+      null,
+      'PostToolUse answered; the rest of the row above is the perl process',
+    ),
+    row(
+      'perl -e 0 spawned as the clients are: CPU',
+      'ms',
+      r.perlFloorCpuMs,
+      null,
+      'the floor of any process per hook, from this (Node) parent, at the same moments',
+    ),
+    row(
+      'service running, Codex command client: agent waits',
       'ms',
       r.client.waitMs,
       null,
       'PreToolUse + PostToolUse, each one perl',
     ),
-    // The path `corral hooks install` chooses with a service running (Claude Code too, unless --http): the
-    // perl socket client (hooks-setup/hook-client-script.ts), answered over the data directory's socket.
     row(
-      'service running, command client: CPU by Corral',
+      'service running, Codex command client: CPU by Corral',
       'ms',
       r.client.cpuMs,
       5,
-      "hooks install's path: the two perl socket clients + the service around each hook (target: 5 ms per tool call)",
+      "hooks install's path for Codex: the two perl socket clients + the service around each hook",
     ),
     row(
-      'service running, command client: CPU by the service alone',
+      'service running, Codex command client: CPU by the service alone',
       'ms',
       r.client.serviceCpuMs,
       null,

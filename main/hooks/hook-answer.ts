@@ -5,6 +5,7 @@ import { answerAfterTool, type AfterToolCall } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import type { KnownGroupId } from './leftover-note';
 import type { PidCounterReadings } from './pid-counter-readings';
+import { callStartFromDuration } from './hook-call-start';
 import { recordsSinceStart } from './pids-since-start';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
@@ -32,12 +33,6 @@ export interface ServiceHookContext {
   /** The id the service's monitor gave a group it saw first (Monitor.knownGroupId). */
   knownGroupId?: KnownGroupId;
 }
-
-/**
- * How much earlier than `now − duration_ms` a call may have begun: the hook reaches the service some
- * time after the tool ended (milliseconds on an idle machine, measured at 550 ms on a loaded one).
- */
-const DELIVERY_SLACK_MS = 2_000;
 
 interface Payload extends HookPayload {
   duration_ms?: unknown;
@@ -77,23 +72,14 @@ export function agentPidByLineage(
   return null;
 }
 
-/**
- * The after-tool call's start in clock ticks: the before-tool record when there is one, else from the
- * payload's `duration_ms` (Claude Code and Qwen Code send how long the tool ran). The hook arrives some
- * time after the tool ended, so `now − duration` is later than the start by that delay: the start is
- * taken DELIVERY_SLACK_MS earlier, but never before the session's previous call was answered (whose
- * leftovers that call reported). Null: no way to tell.
- */
+/** The after-tool call's start in clock ticks: the before-tool record when there is one, else from the payload's duration. */
 function callStart(
   ctx: ServiceHookContext,
   recorded: number | null,
   payload: Payload,
   previous: number | undefined,
 ): number | null {
-  if (recorded !== null) return recorded;
-  if (typeof payload.duration_ms !== 'number' || !(payload.duration_ms >= 0)) return null;
-  const early = Math.floor(ctx.nowTicks - (payload.duration_ms + DELIVERY_SLACK_MS) / ctx.tickMs);
-  return previous === undefined ? early : Math.max(early, previous);
+  return recorded ?? callStartFromDuration(ctx.nowTicks, ctx.tickMs, payload.duration_ms, previous);
 }
 
 /**

@@ -4,7 +4,13 @@ import type { HookAgent } from '../core/hooks-setup/hook-agents';
 import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { answerAfterTool } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
-import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
+import { callStartFromDuration } from './hook-call-start';
+import {
+  recordSessionAnswered,
+  recordToolCallStart,
+  sessionAnswered,
+  takeToolCallStart,
+} from './tool-call-starts';
 import { isShellName } from '../../shared/shells';
 
 export interface HookContext {
@@ -17,6 +23,7 @@ export interface HookContext {
 
 interface Payload extends HookPayload {
   hook_event_name?: unknown;
+  duration_ms?: unknown;
 }
 
 /** What may stand between an agent and its hook besides a shell. */
@@ -67,11 +74,36 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
   }
 
   const start = takeToolCallStart(ctx.dataDir, key);
-  return answerAfterTool(event, payload, spec, sessionId, ctx, () => {
-    // Without the before-tool record there is no way to tell this call's processes from older ones.
-    if (!start) return null;
-    const fresh = start.pidCursor !== null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
+  let bounds = false;
+  const answer = answerAfterTool(event, payload, spec, sessionId, ctx, () => {
+    const fromDuration = start ? null : startFromDuration(agent, sessionId, payload, ctx);
+    const startKey = start?.startKey ?? fromDuration;
+    // Without the before-tool record or a duration there is no way to tell this call's processes from older ones.
+    if (startKey === null) return null;
+    bounds = fromDuration !== null && sessionId !== '';
+    const fresh = start?.pidCursor != null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
     const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
-    return { startKey: start.startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
+    return { startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
   });
+  // The session's next call began after this answer: what started before it is this call's or older.
+  if (bounds) recordSessionAnswered(ctx.dataDir, agent, sessionId, ctx.sampler.nowKey!());
+  return answer;
+}
+
+/**
+ * A call with no before-tool record (Claude Code's command hooks are PostToolUse alone): its start from
+ * the payload's duration, counted back from this hook's own start (the agent ran it as the tool ended),
+ * and never before the session's previous answer.
+ */
+function startFromDuration(
+  agent: HookAgent,
+  sessionId: string,
+  payload: Payload,
+  ctx: HookContext,
+): number | null {
+  const unitMs = ctx.sampler.startKeyMs;
+  const own = ctx.sampler.sampleSome([ctx.pid])[0];
+  if (unitMs === undefined || !ctx.sampler.nowKey || !own) return null;
+  const previous = sessionId === '' ? undefined : sessionAnswered(ctx.dataDir, agent, sessionId);
+  return callStartFromDuration(own.startKey, unitMs, payload.duration_ms, previous);
 }

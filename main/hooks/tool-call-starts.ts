@@ -73,7 +73,38 @@ export function takeToolCallStart(dataDir: string, key: ToolCallKey): ToolCallSt
   return { startKey: v.startKey, pidCursor: typeof v.pidCursor === 'number' ? v.pidCursor : null, at: v.at };
 }
 
-/** Drops every start recorded for a session (its end), so calls that never finished leave nothing. */
+function answeredFileOf(dataDir: string, agent: string, sessionId: string): string {
+  return join(dir(dataDir), `${digest(`${agent}\0${sessionId}`)}-answered.json`);
+}
+
+/**
+ * The one-shot hook's memory of when it last answered a session's after-tool hook (in the unit of
+ * ProcessRecord.startKey): a call with no before-tool record began after it (hook-call-start.ts). The
+ * running service keeps its own in memory. Forgotten with the session's starts.
+ */
+export function recordSessionAnswered(
+  dataDir: string,
+  agent: string,
+  sessionId: string,
+  startKey: number,
+): void {
+  ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
+  writeOwnFileAtomically(answeredFileOf(dataDir, agent, sessionId), JSON.stringify({ startKey }));
+}
+
+export function sessionAnswered(dataDir: string, agent: string, sessionId: string): number | undefined {
+  const path = answeredFileOf(dataDir, agent, sessionId);
+  if (!existsSync(path)) return undefined;
+  ensureOwnDataDir(dataDir, 'hooks', 'tool-calls');
+  try {
+    const v = JSON.parse(readOwnFile(path) ?? 'null') as { startKey?: unknown } | null;
+    return typeof v?.startKey === 'number' ? v.startKey : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops every start recorded for a session and its last answer (its end), so calls that never finished leave nothing. */
 export function forgetSessionToolCalls(dataDir: string, agent: string, sessionId: string): void {
   const prefix = `${digest(`${agent}\0${sessionId}`)}-`;
   let names: string[];

@@ -119,6 +119,11 @@ describeUnless(skip)(
         dirs.push(cwd);
         const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
         execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'qwen-code'], { env });
+        // Its PostToolUse carries duration_ms: no PreToolUse hook, one Node process per call.
+        const settings = JSON.parse(readFileSync(join(home, '.qwen', 'settings.json'), 'utf8')) as {
+          hooks: object;
+        };
+        expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'SessionEnd']);
         const { after } = await runQwen({
           command: 'tail -f /dev/null & echo "leftover pid $!"',
           description: 'Start a background reader',

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS } from '../../main/core/hooks-setup/hook-agents';
+import { installHooks } from '../../main/core/hooks-setup/hooks-setup';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
+import { startServiceHooks } from '../../main/hooks/service-hooks';
 import {
   CLAUDE_CODE_VERSION,
   BUILT_CLI,
@@ -20,10 +22,12 @@ import { describeUnless } from '../support/skip';
 const reason = claudeWithBuiltCliSkipReason();
 
 const dirs: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 let api: FakeMessagesApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
+  for (const c of cleanups.splice(0)) await c();
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
@@ -40,12 +44,19 @@ function tempDir(prefix: string): string {
 }
 
 /**
+ * The hooks of a turn: none; the one-shot command hooks on every event (what Corral installed before
+ * its Claude Code hooks ran the client, and what runs with no Corral service); or what `corral hooks
+ * install` writes by default (the perl client on PostToolUse, PostToolUseFailure, SessionEnd and Stop,
+ * no PreToolUse), with no service (the client falls back to the one-shot hook) or the service answering
+ * on its socket (Linux). `corral hooks install --http`: claude-code-http-e2e.test.ts.
+ */
+type Hooks = 'none' | 'one-shot' | 'installed' | 'installed, service running';
+
+/**
  * One real `claude -p` turn against the fake API: the model asks for a Bash call that leaves
  * `tail -f /dev/null` running and prints its pid; returns that pid and what the model saw afterwards.
  */
-async function oneTurn(
-  withHooks: boolean,
-): Promise<{ leftoverPid: number; nextRequest: string; data: string }> {
+async function oneTurn(hooks: Hooks): Promise<{ leftoverPid: number; nextRequest: string; data: string }> {
   api = await startFakeMessagesApi({
     // Not `sleep 600 &`: Claude Code 2.1.332 refuses a Bash command that starts with a long sleep.
     command: 'tail -f /dev/null & echo "leftover pid $!"',
@@ -54,18 +65,33 @@ async function oneTurn(
   const { home } = makeClaudeHome();
   dirs.push(home);
   const data = tempDir('corral-e2e-data-');
-  if (withHooks) {
-    // The one-shot command hooks (what Corral installed before its Claude Code hooks were http, and
-    // what runs with no Corral service): the built hook entry, which loads no config nor native code.
-    // `corral hooks install` writes http hooks now (claude-code-http-e2e.test.ts).
-    const path = join(home, '.claude', 'settings.json');
-    const hookEntry = `${shellQuote(process.execPath)} ${shellQuote(join(BUILT_CLI, '..', 'corral-hook.js'))}`;
+  // The built hook entry, which loads no config nor native code.
+  const hookEntry = `${shellQuote(process.execPath)} ${shellQuote(join(BUILT_CLI, '..', 'corral-hook.js'))}`;
+  const path = join(home, '.claude', 'settings.json');
+  if (hooks === 'one-shot') {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(
       path,
       mergeHooks('', HOOK_AGENT_SPECS['claude-code'], (e) => `${hookEntry} hook claude-code ${e}`, path),
     );
+  } else if (hooks !== 'none') {
+    const env = { HOME: home, CORRAL_DATA_DIR: data };
+    expect(installHooks('claude-code', { env, home }, hookEntry, false).error).toBeUndefined();
+    const written = JSON.parse(readFileSync(path, 'utf8')) as { hooks: object };
+    expect(Object.keys(written.hooks).sort()).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'SessionEnd',
+      'Stop',
+    ]);
   }
+  const running =
+    hooks === 'installed, service running'
+      ? (await startServiceHooks(data, (step, err) => {
+          throw new Error(`${step}: ${String(err)}`);
+        }))!
+      : null;
+  if (running) cleanups.push(() => running.close());
   const run = await runClaude({
     prompt: 'Start the sleeper.',
     baseUrl: api.baseUrl,
@@ -75,6 +101,8 @@ async function oneTurn(
   });
   trackGroupsOfRun(home);
   expect(run.code, run.stderr).toBe(0);
+  // The service answered the hooks on its socket (PostToolUse, Stop, SessionEnd), no one-shot hook.
+  if (running) expect(running.stats.answered).toBeGreaterThanOrEqual(3);
   const result = api.toolResultText();
   const m = /leftover pid (\d+)/.exec(result ?? '');
   expect(m, `tool result: ${result}`).not.toBeNull();
@@ -97,20 +125,27 @@ describeUnless(reason)(
   `Claude Code ${CLAUDE_CODE_VERSION} with Corral hooks (real CLI, fake API)`,
   { timeout: 180_000 },
   () => {
-    it("with Corral's hooks installed, the model's next request names the leftover's pid and how to stop it", async () => {
-      const { leftoverPid, nextRequest, data } = await oneTurn(true);
-      expect(nextRequest).toContain('Corral: this command left 1 process running');
-      expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
-      expect(nextRequest).not.toMatch(/kill -TERM/);
-      expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
-      // The session ended with the run: recorded for the session-ended flag.
-      const ended = readFileSync(join(data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
-      expect(ended).toContain('"agent":"claude-code"');
-      expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
-    });
+    it.each([
+      'one-shot',
+      'installed',
+      ...(process.platform === 'linux' ? (['installed, service running'] as const) : []),
+    ] as const)(
+      "with Corral's hooks (%s), the model's next request names the leftover's pid and how to stop it",
+      async (hooks) => {
+        const { leftoverPid, nextRequest, data } = await oneTurn(hooks);
+        expect(nextRequest).toContain('Corral: this command left 1 process running');
+        expect(nextRequest).toContain(`- pid ${leftoverPid} (process group `);
+        expect(nextRequest).not.toMatch(/kill -TERM/);
+        expect(nextRequest).toMatch(/corral kill \d+:\d+:\d+/);
+        // The session ended with the run: recorded for the session-ended flag.
+        const ended = readFileSync(join(data, 'hooks', 'ended-sessions.jsonl'), 'utf8');
+        expect(ended).toContain('"agent":"claude-code"');
+        expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
+      },
+    );
 
     it('without the hooks, the model is told nothing about the leftover', async () => {
-      const { leftoverPid, nextRequest } = await oneTurn(false);
+      const { leftoverPid, nextRequest } = await oneTurn('none');
       expect(nextRequest).not.toContain('Corral');
       expect(nextRequest).not.toContain(`pid ${leftoverPid} (process group`);
     });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS, type HookAgent } from '../../main/core/hooks-setup/hook-agents';
 import { installAgentHooks, resolveHookCommand } from '../../main/core/hooks-setup/hooks-service';
+import { wantedEvents } from '../../main/core/hooks-setup/hooks-setup';
 import { shellWords } from '../../main/core/hooks-setup/hook-program-check';
 import { corralHookOf } from '../../main/core/hooks-setup/settings-merge';
 import { isAlive } from '../support/proc';
@@ -52,8 +53,9 @@ function runThroughShell(
   });
 }
 
-function payload(session: string, event: string): string {
+function payload(session: string, event: string, durationMs?: number): string {
   return JSON.stringify({
+    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
     session_id: session,
     hook_event_name: event,
     tool_name: 'Bash',
@@ -68,7 +70,7 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
   for (const agent of HOOK_AGENTS) {
     const commands = installedCommands(agent, home, {});
     const spec = HOOK_AGENT_SPECS[agent];
-    expect([...commands.keys()].sort()).toEqual(spec.events.map((e) => e.event).sort());
+    expect([...commands.keys()].sort()).toEqual(wantedEvents(agent).sort());
     const shell = agent === 'codex' ? '/bin/sh' : '/bin/bash';
     const end = spec.events.find((e) => e.role === 'session-end')!.event;
     const session = randomUUID();
@@ -78,8 +80,9 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
     expect(endedLines).toContain(`"sessionId":"${session}"`);
   }
 
-  // Claude Code's and Codex's tool-call pair through `sh -c` (their client, falling back to the
-  // one-shot hook with no Corral running): the note names what the call left running.
+  // Claude Code's and Codex's tool calls through `sh -c` (their client, falling back to the one-shot
+  // hook with no Corral running; Claude Code's PostToolUse alone, its start from duration_ms): the note
+  // names what the call left running.
   const markers = {
     'claude-code': (session: string) => ({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
     codex: (session: string) => ({ CODEX_CI: '1', CODEX_THREAD_ID: session }),
@@ -87,20 +90,20 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
   for (const agent of ['claude-code', 'codex'] as const) {
     const commands = installedCommands(agent, home, {});
     const session = randomUUID();
-    const pre = await runThroughShell(
-      '/bin/sh',
-      commands.get('PreToolUse')!,
-      payload(session, 'PreToolUse'),
-      env,
-    );
-    expect(pre, `${agent} PreToolUse`).toEqual({ code: 0, stdout: '', stderr: '' });
+    const pre = commands.get('PreToolUse');
+    expect(pre === undefined, `${agent} PreToolUse`).toBe(agent === 'claude-code');
+    if (pre) {
+      const ran = await runThroughShell('/bin/sh', pre, payload(session, 'PreToolUse'), env);
+      expect(ran, `${agent} PreToolUse`).toEqual({ code: 0, stdout: '', stderr: '' });
+    }
+    const began = performance.now();
     const tool = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', { env: cleanEnv(markers[agent](session)) });
     const leftover = Number(await tool.ready('pid'));
     await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
     const post = await runThroughShell(
       '/bin/sh',
       commands.get('PostToolUse')!,
-      payload(session, 'PostToolUse'),
+      payload(session, 'PostToolUse', Math.ceil(performance.now() - began)),
       env,
     );
     expect(post.code, `${agent} PostToolUse`).toBe(0);
@@ -153,7 +156,7 @@ describe('hooks installed with a corral path that holds a space', { timeout: 240
     expect(install.stderr).toBe('');
     expect(install.code).toBe(0);
     // Claude Code and Codex share the client, which falls back to the checkout's launcher, quoted for the shell.
-    const written = installedCommands('claude-code', home, {}).get('PreToolUse')!;
+    const written = installedCommands('claude-code', home, {}).get('PostToolUse')!;
     const client = shellWords(written)[1]!;
     expect(shellWords(installedCommands('codex', home, {}).get('PreToolUse')!)[1]).toBe(client);
     // Quoted for the shell, inside the client's perl string (where each ' is escaped).

@@ -30,8 +30,10 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     // By default Claude Code's hook runs the hook client (it asks the running Corral, else the one-shot hook).
     expect(dry.stdout).toContain(`+ `);
     expect(dry.stdout).toMatch(
-      new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PreToolUse"$`, 'm'),
+      new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PostToolUseFailure"$`, 'm'),
     );
+    // PostToolUse carries duration_ms: no PreToolUse hook, one process per tool call.
+    expect(dry.stdout).not.toContain('"PreToolUse"');
     expect(dry.stdout).toMatch(
       new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PostToolUse"$`, 'm'),
     );
@@ -61,13 +63,7 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     const written = JSON.parse(readFileSync(settings, 'utf8')) as {
       hooks: Record<string, { hooks: { type: string; command: string }[] }[]>;
     };
-    expect(Object.keys(written.hooks)).toEqual([
-      'PreToolUse',
-      'PostToolUse',
-      'PostToolUseFailure',
-      'SessionEnd',
-      'Stop',
-    ]);
+    expect(Object.keys(written.hooks)).toEqual(['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop']);
     expect(written.hooks.PostToolUse![0]!.hooks).toEqual([
       { type: 'command', command: `${perlProgram()!} ${client} hook claude-code PostToolUse` },
     ]);

@@ -109,8 +109,8 @@ describe('hooks:status and hooks:install against real settings files', () => {
     expect(readFileSync(client, 'utf8')).toContain(`exec ${COMMAND} hook "$1" "$2"`);
     const status = await ask<HooksOverview>('hooks:status', undefined);
     expect(status.agents[0]).toMatchObject({ state: 'installed' });
+    // No PreToolUse: Claude Code's PostToolUse carries duration_ms.
     expect(status.agents[0]!.events).toEqual({
-      PreToolUse: hook('PreToolUse'),
       PostToolUse: hook('PostToolUse'),
       PostToolUseFailure: hook('PostToolUseFailure'),
       SessionEnd: hook('SessionEnd'),

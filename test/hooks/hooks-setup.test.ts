@@ -83,11 +83,11 @@ function hooksIn(text: string): ClaudeHooks {
 
 /**
  * Corral's groups in Claude Code's hooks as an install writes them: after the user's own two PostToolUse
- * groups, one on each event; the client on every event, the opt-in http hook on all but PreToolUse.
+ * groups, one on each event but PreToolUse (PostToolUse carries duration_ms): the client, or the opt-in http hook.
  */
 function expectCorralGroups(hooks: ClaudeHooks, p: HooksPlace, mode: 'client' | 'http'): void {
   const group = mode === 'http' ? claudeHttpGroup : claudeClientGroup;
-  expect(hooks.PreToolUse).toEqual(mode === 'http' ? undefined : [group(p, 'PreToolUse')]);
+  expect(hooks.PreToolUse).toBeUndefined();
   expect(hooks.PostToolUse!.slice(2)).toEqual([group(p, 'PostToolUse')]);
   expect(hooks.PostToolUseFailure).toEqual([group(p, 'PostToolUseFailure')]);
   expect(hooks.SessionEnd).toEqual([group(p, 'SessionEnd')]);
@@ -152,14 +152,14 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expect(after.hooks.Stop![0]).toEqual(before.hooks.Stop![0]);
     expect(after.hooks.Stop).toHaveLength(2);
     // The user's two PostToolUse groups first and unchanged, then Corral's own group: the hook client
-    // (asks the running Corral, else runs the one-shot hook), on every event.
+    // (asks the running Corral, else runs the one-shot hook), on every event but PreToolUse.
     expect(after.hooks.PostToolUse!.slice(0, 2)).toEqual(before.hooks.PostToolUse);
     expectCorralGroups(after.hooks, p, 'client');
     expect(readFileSync(hookClientPath(dataDirOf(p)), 'utf8')).toContain(
       `exec ${PREFIX} hook "$1" "$2"`.replace(/'/g, "\\'"),
     );
     // The file keeps its own four-space indentation.
-    expect(readFileSync(path, 'utf8')).toContain('\n        "PreToolUse": [');
+    expect(readFileSync(path, 'utf8')).toContain('\n        "PostToolUseFailure": [');
 
     expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
 
@@ -220,7 +220,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
     expectCorralGroups(hooks, p, 'http');
     expect(hooksStatus('claude-code', p)).toMatchObject({ state: 'installed', path });
 
-    // A default install afterwards puts the client back on every event.
+    // A default install afterwards puts the client back on every event but PreToolUse.
     installHooks('claude-code', p, PREFIX, false);
     expect(readFileSync(path, 'utf8')).not.toContain('http://');
     expectCorralGroups(hooksIn(readFileSync(path, 'utf8')), p, 'client');
@@ -234,7 +234,6 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const c = installHooks('claude-code', p, PREFIX, false);
     expect(c).toMatchObject({ changed: true, backup: null });
     expect(Object.keys((JSON.parse(readFileSync(path, 'utf8')) as { hooks: object }).hooks)).toEqual([
-      'PreToolUse',
       'PostToolUse',
       'PostToolUseFailure',
       'SessionEnd',
@@ -355,7 +354,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
         expect(c.diff).toContain(
           `"command": "${perlProgram()!} ${shellQuote(client)} hook claude-code PostToolUse"`,
         );
-        expect(c.diff).toContain('"PreToolUse"');
+        expect(c.diff).not.toContain('"PreToolUse"');
       }
       // A removed line only ever comes back with the comma a following entry needs.
       const diffLines = c.diff.split('\n');

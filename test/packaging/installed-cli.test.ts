@@ -152,12 +152,11 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
         agents: { state: string; events: Record<string, string>; missingCommand?: string }[];
       };
       // Claude Code's hooks run the client, which asks the running Corral and falls back to the
-      // installed `corral`: the stale command is gone.
+      // installed `corral`: the stale command is gone (PreToolUse with it: PostToolUse carries duration_ms).
       expect(installed.agents[0]).toMatchObject({ state: 'installed' });
       expect(Object.keys(installed.agents[0]!.events).sort()).toEqual([
         'PostToolUse',
         'PostToolUseFailure',
-        'PreToolUse',
         'SessionEnd',
         'Stop',
       ]);

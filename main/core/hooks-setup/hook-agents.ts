@@ -35,6 +35,8 @@ export interface HookAgentSpec {
   agentMarkers: readonly string[];
   /** AgentHooks.httpEvents; absent: every event runs the command. */
   httpEvents?: readonly string[];
+  /** AgentHooks.commandEvents; absent: every event runs the command. */
+  commandEvents?: readonly string[];
   /** AgentHooks.viaClient. */
   viaClient: boolean;
   settingsPath(env: Readonly<Record<string, string | undefined>>, home: string): string;
@@ -52,6 +54,7 @@ function specOf(agent: HookAgent): HookAgentSpec {
     toolCallsCarrySession: markersMeaning(agent, 'session').length > 0,
     agentMarkers: markersMeaning(agent, 'tool-call'),
     ...(hooks.httpEvents ? { httpEvents: hooks.httpEvents } : {}),
+    ...(hooks.commandEvents ? { commandEvents: hooks.commandEvents } : {}),
     viaClient: hooks.viaClient,
     settingsPath: (env, home) => join((dirEnv && env[dirEnv]?.trim()) || join(home, dir), file),
   };

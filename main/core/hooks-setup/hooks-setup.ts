@@ -66,15 +66,17 @@ function change(
 /** How long an agent waits for the running Corral's http answer, in seconds (the agents' unit). */
 export const HTTP_HOOK_TIMEOUT_S = 2;
 
-/** The events Corral hooks for this agent: with http hooks, only those the service answers. */
+/** The events Corral hooks for this agent: with http hooks, only those the service answers; else its command events. */
 export function wantedEvents(agent: HookAgent, http = false): string[] {
   const spec = HOOK_AGENT_SPECS[agent];
-  return http && spec.httpEvents ? [...spec.httpEvents] : spec.events.map((e) => e.event);
+  if (http && spec.httpEvents) return [...spec.httpEvents];
+  return spec.commandEvents ? [...spec.commandEvents] : spec.events.map((e) => e.event);
 }
 
 /**
  * What Corral installs for one event: an http hook to the running Corral, the hook client command
- * (`clientPrefix`: bash and hook-client-script.ts, which falls back to the one-shot hook), or nothing.
+ * (`clientPrefix`: perl and hook-client-script.ts, which falls back to the one-shot hook), or nothing
+ * (null: an older install's hook on that event is removed, the user's own stay).
  */
 export function corralHandler(
   agent: HookAgent,
@@ -83,9 +85,10 @@ export function corralHandler(
   endpoint: () => HookEndpoint,
   wantHttp = false,
 ): CorralHandler | null {
-  const http = wantHttp ? HOOK_AGENT_SPECS[agent].httpEvents : undefined;
-  if (!http) return { type: 'command', command: hookCommand(clientPrefix, agent, event) };
-  if (!http.includes(event)) return null;
+  if (!wantedEvents(agent, wantHttp).includes(event)) return null;
+  if (!wantHttp || !HOOK_AGENT_SPECS[agent].httpEvents) {
+    return { type: 'command', command: hookCommand(clientPrefix, agent, event) };
+  }
   const { port, token } = endpoint();
   return {
     type: 'http',
@@ -169,8 +172,10 @@ export function hooksStatus(agent: HookAgent, place: HooksPlace): HooksStatus {
     const settings = parseSettings(text, spec, path);
     const found = installedEvents(settings, spec);
     const http = [...found.values()].some((command) => command.startsWith('http://'));
-    const wanted = wantedEvents(agent, http);
-    const complete = wanted.every((e) => found.has(e)) && found.size === wanted.length;
+    // An older install's command hooks on every event (PreToolUse too) still work: complete as well.
+    const complete = [wantedEvents(agent, http), ...(http ? [] : [spec.events.map((e) => e.event)])].some(
+      (wanted) => wanted.every((e) => found.has(e)) && found.size === wanted.length,
+    );
     const state = found.size === 0 ? 'absent' : complete ? 'installed' : 'partial';
     const missingCommand = [...found.values()]
       .filter((command) => !command.startsWith('http://'))

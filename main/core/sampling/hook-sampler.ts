@@ -17,13 +17,23 @@ export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newP
    * process there (gone, a thread, unreadable): the cheap look for walking down the pid counter.
    */
   startKeyOf?(pid: number): number | null;
+  /** Milliseconds per unit of ProcessRecord.startKey; absent: not known, so no start is derived from a duration. */
+  startKeyMs?: number;
+  /** Now, in the unit of ProcessRecord.startKey. */
+  nowKey?(): number;
 };
+
+/** ProcessRecord.startKey on macOS: libproc's start time, in microseconds (darwin-sampler.ts). */
+const DARWIN_START_KEY_MS = 0.001;
 
 /** Linux: the hook's own light /proc reader. Elsewhere the platform's sampler, loaded only then. */
 export async function createHookSampler(markerKeys: ReadonlySet<string>): Promise<HookSampler> {
   if (process.platform === 'linux') return new HookProcReader(markerKeys);
   const { createSampler } = await import('./create-sampler');
-  return createSampler({ markerKeys });
+  const sampler = createSampler({ markerKeys });
+  return process.platform === 'darwin'
+    ? Object.assign(sampler, { startKeyMs: DARWIN_START_KEY_MS })
+    : sampler;
 }
 
 /** A process's working directory (Linux), null when it cannot be read. */

@@ -7,7 +7,7 @@ import { procRecord, type ProcUnits } from './proc-record';
 import type { ProcessRecord } from '../../model/process-record';
 import type { HookSampler } from '../hook-sampler';
 import { listProcPids } from './list-proc-pids';
-import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax } from './pid-counter';
+import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax, uptimeMsOf } from './pid-counter';
 
 /**
  * The hook's own one-shot /proc reader (Linux). The monitor's LinuxSampler keeps descriptors open
@@ -34,6 +34,19 @@ export class HookProcReader implements HookSampler {
       pageSize: auxvValue(AT_PAGESZ) ?? 4096,
       bootTimeMs: readBootTimeMs(procRoot),
     };
+  }
+
+  /** Milliseconds per clock tick, the unit of ProcessRecord.startKey here. */
+  get startKeyMs(): number {
+    return this.units.tickMs;
+  }
+
+  /** Now in clock ticks since boot (/proc/uptime), as /proc/<pid>/stat counts a start. */
+  nowKey(): number {
+    const read = this.files.read(`${this.procRoot}/uptime`, { singleShot: true });
+    const ms = read && uptimeMsOf(this.files.bytes.toString('latin1', 0, read.length));
+    if (!ms) throw new Error(`cannot read ${this.procRoot}/uptime`);
+    return Math.floor(ms / this.units.tickMs);
   }
 
   newPidsSince(cursor: number | null): { cursor: number; pids: number[] | null } {
