@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeCodeBinary, trackGroupsOfRun } from './claude-code';
 import { trackGroup } from './spawned-groups';
@@ -95,4 +96,14 @@ export async function removeProcessesOfRun(home: string): Promise<void> {
     },
     { timeoutMs: 30_000, intervalMs: 200 },
   );
+  rmSync(serviceDirOf(home), { recursive: true, force: true });
+}
+
+/**
+ * The folder of the service's sockets, which it leaves behind: outside HOME and TMPDIR, at
+ * `/tmp/cc-daemon-<uid>/` + the first 8 hex digits of the SHA-256 of the config folder (2.1.332).
+ */
+function serviceDirOf(home: string): string {
+  const digest = createHash('sha256').update(join(home, '.claude')).digest('hex').slice(0, 8);
+  return join('/tmp', `cc-daemon-${process.getuid?.() ?? 0}`, digest);
 }
