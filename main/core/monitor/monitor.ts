@@ -310,7 +310,8 @@ export class Monitor implements TrackedTable {
         this.guard('incidents', () => this.incidents.updateAll(now));
       this.guard('spawn storms', () => this.spawnStorms.recordOnIncidents(now));
       this.table.forgetEnded();
-    }
+    } else if (this.state.flagRaised) this.guard('incidents', () => this.incidents.updateAll(now));
+    this.state.flagRaised = false;
   }
 
   /** Delivers the events of one run in order, and saves the incidents it changed in one write. */

@@ -71,6 +71,7 @@ export class GroupTracker {
         group.agent = { name: owner.agent, pid: owner.agentPid };
       if (!leader && group.leaderExitedAt === null) {
         group.leaderExitedAt = now;
+        state.flagRaised = true;
         const former = [...group.members.values()].find((m) => m.record.pid === pgid);
         former?.markers.push({ at: now, kind: 'leader-exited', label: 'group leader exited' });
       }

@@ -45,6 +45,11 @@ export class MonitorState {
    */
   watchingSince: number | null = null;
   pendingEvents: MonitorEvent[] = [];
+  /**
+   * A process was found orphaned, or a group's leader gone, at this look: a flag rose, and its group's
+   * incident opens at this look rather than at the next poll (which the group may not live to see).
+   */
+  flagRaised = false;
   /** Events emitted for processes in no group yet, with their processes (see resolveGroupIds). */
   private readonly unresolved: Array<{ event: MonitorEvent; p: TrackedProcess }> = [];
   readonly pendingIncidentSaves = new Map<string, Incident>();

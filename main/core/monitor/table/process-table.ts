@@ -350,6 +350,7 @@ export class ProcessTable {
 
   private markOrphaned(p: TrackedProcess, now: number, why: string): void {
     p.orphanedAt = now;
+    this.state.flagRaised = true;
     if (p.summarized) return;
     this.state.emit('orphaned', p, now, {
       ppid: p.record.ppid,
