@@ -23,17 +23,24 @@ export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newP
   nowKey?(): number;
 };
 
-/** ProcessRecord.startKey on macOS: libproc's start time, in microseconds (darwin-sampler.ts). */
-const DARWIN_START_KEY_MS = 0.001;
+/**
+ * A macOS sampler with the unit of its ProcessRecord.startKey: libproc's start time (pbi_start_tvsec and
+ * _tvusec, wall-clock seconds since the epoch) in microseconds (proc-info-decoders.ts), so now is the
+ * wall clock in the same unit. Without `nowKey` the one-shot hook could derive no call's start from a
+ * duration there, and Claude Code's PostToolUse alone would get no note.
+ */
+export function withDarwinStartUnits<S extends HookSampler>(
+  sampler: S,
+): S & { startKeyMs: number; nowKey(): number } {
+  return Object.assign(sampler, { startKeyMs: 0.001, nowKey: () => Date.now() * 1000 });
+}
 
 /** Linux: the hook's own light /proc reader. Elsewhere the platform's sampler, loaded only then. */
 export async function createHookSampler(markerKeys: ReadonlySet<string>): Promise<HookSampler> {
   if (process.platform === 'linux') return new HookProcReader(markerKeys);
   const { createSampler } = await import('./create-sampler');
   const sampler = createSampler({ markerKeys });
-  return process.platform === 'darwin'
-    ? Object.assign(sampler, { startKeyMs: DARWIN_START_KEY_MS })
-    : sampler;
+  return process.platform === 'darwin' ? withDarwinStartUnits(sampler) : sampler;
 }
 
 /** A process's working directory (Linux), null when it cannot be read. */
