@@ -350,8 +350,9 @@ export class ProcessTable {
 
   private markOrphaned(p: TrackedProcess, now: number, why: string): void {
     p.orphanedAt = now;
-    this.state.flagRaised = true;
+    // A storm's summarized births raise no flag of their own: its incident is open already.
     if (p.summarized) return;
+    this.state.flagRaised = true;
     this.state.emit('orphaned', p, now, {
       ppid: p.record.ppid,
       originalPpid: p.lineage?.originalPpid ?? null,
