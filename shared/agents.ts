@@ -93,6 +93,8 @@ const BASH_CALLS = (before: string, after: string, matcher: string): HookEventSp
   { event: after, role: 'after-tool', matcher },
 ];
 const SESSION_END: HookEventSpec = { event: 'SessionEnd', role: 'session-end' };
+/** Claude Code's hooked events on either path: its after-tool payloads carry duration_ms, so no PreToolUse. */
+const CLAUDE_HOOKED_EVENTS = ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'] as const;
 /** Every event runs the one-shot command (see AgentHooks.viaClient). */
 const ONE_SHOT = { httpEvents: null, commandEvents: null, viaClient: false } as const;
 
@@ -130,8 +132,8 @@ export const AGENT_TABLE = {
       // PreToolUse (hook-call-start.ts), whichever path answers: http hooks, chosen with `corral hooks
       // install --http`, or by default the client, which asks the running Corral and falls back to the
       // one-shot hook, so a user with no Corral service running still gets the note.
-      httpEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'],
-      commandEvents: ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'],
+      httpEvents: CLAUDE_HOOKED_EVENTS,
+      commandEvents: CLAUDE_HOOKED_EVENTS,
       viaClient: true,
     },
   },
