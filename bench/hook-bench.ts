@@ -1,5 +1,5 @@
 // Just the agent-hook rows of the benchmark (bench/run.ts runs them too, at 1,000 and 4,000):
-// `unshare --pid --fork --mount-proc --kill-child tini -- tsx bench/hook-bench.ts [--quick]`
+// `unshare --pid --fork --mount-proc --kill-child tini -- tsx bench/hook-bench.ts [--quick] [--markdown]`
 // after `npm run build`. Spawns its own 4,000 processes and removes them by PGID.
 import { readFileSync } from 'node:fs';
 import {
@@ -9,7 +9,7 @@ import {
   removeGroups,
   spawnPopulation,
 } from './lib/populations';
-import { textTable, type Row } from './lib/table';
+import { markdownTable, textTable, type Row } from './lib/table';
 import { hookLatencyRows, measureHookLatency } from './phases/hook-latency';
 import { hookServiceRows, measureHookService } from './phases/hook-service';
 
@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     `load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`,
   );
   process.stdout.write(`${textTable(rows)}\n`);
+  // The same rows as bench/RESULTS.md holds them.
+  if (process.argv.includes('--markdown')) process.stdout.write(`\n${markdownTable(rows)}\n`);
 }
 
 process.on('exit', killAllCreatedSync);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHttpHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { perlProgram, writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
+import { buildNativeHookClient, cCompiler } from '../../main/core/hooks-setup/native-hook-client';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { timedCommand } from '../lib/timed-command';
 import { benchEnv, killGroup } from '../lib/populations';
@@ -32,10 +33,16 @@ export interface HookServiceResult {
   http: HookPath;
   /** Claude Code's command client as `hooks install` writes it, answered by the running Corral (PostToolUse only). */
   claudeClient: HookPath;
+  /** The same with the perl client, which `hooks install` writes where no C compiler is. */
+  claudePerlClient: HookPath;
   /** Codex's command client answered by the running Corral (Pre + Post). */
   client: HookPath;
-  /** `perl -e 0` spawned as the clients are, beside them: the floor of any process per hook. */
+  /** Which client `hooks install` chose here: 'C' where a C compiler is, else 'perl'. */
+  clientKind: 'C' | 'perl';
+  /** `perl -e 0` spawned as the clients are, beside them: the floor of the perl client. */
   perlFloorCpuMs: number[];
+  /** `/bin/true` spawned as the clients are, beside them: the floor of any process per hook. */
+  trueFloorCpuMs: number[];
   /** No service: the client finds nothing listening and runs the one-shot hook (Pre + Post). */
   clientFallback: HookPath;
   /** No service, today's one-shot hooks (Pre + Post). */
@@ -68,8 +75,11 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   const result: HookServiceResult = {
     http: empty(),
     claudeClient: empty(),
+    claudePerlClient: empty(),
     client: empty(),
+    clientKind: 'perl',
     perlFloorCpuMs: [],
+    trueFloorCpuMs: [],
     clientFallback: empty(),
     oneShot: empty(),
   };
@@ -81,7 +91,12 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   const perl = perlProgram();
   if (!perl) return { ...result, missing: 'no perl for the hook client' };
   const oneShot = [process.execPath, BUILT_HOOK];
-  const client = writeHookClient(data, oneShot.map(shellQuote).join(' '));
+  const perlClient = [perl, writeHookClient(data, oneShot.map(shellQuote).join(' '))];
+  // The client `hooks install` chooses (hook-client-choice.ts): C where a compiler is, else perl.
+  const compiler = cCompiler(process.env);
+  const native = compiler ? buildNativeHookClient(data, oneShot.map(shellQuote).join(' '), compiler) : null;
+  const client = native?.path ? [native.path] : perlClient;
+  result.clientKind = native?.path ? 'C' : 'perl';
   const session = randomUUID();
   // The session's markers, as Claude Code and Codex set them in a tool's environment.
   const markers = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CODEX_THREAD_ID: session };
@@ -95,7 +110,7 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         if (answering) await httpHookCall(answering, session, markers, -1 - i);
         else
           timedCommand(
-            [perl, client, 'hook', 'codex', 'PostToolUse'],
+            [...client, 'hook', 'codex', 'PostToolUse'],
             hookPayload(session, -1 - i, 'PostToolUse'),
             env,
           );
@@ -109,29 +124,36 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         }
 
         // Claude Code's command client as `hooks install` writes it: the call, then PostToolUse alone
-        // (its duration_ms stands for PreToolUse), answered by the service over the socket.
-        const began = performance.now();
-        const tool1 = await toolShell(markers);
-        const cpuBeforeClaude = processCpuMs(server.pid!);
-        const claude = timedCommand(
-          [perl, client, 'hook', 'claude-code', 'PostToolUse'],
-          hookPayload(session, i, 'PostToolUse', Math.ceil(performance.now() - began)),
-          env,
-        );
-        const serviceClaude = processCpuMs(server.pid!) - cpuBeforeClaude;
-        result.claudeClient.waitMs.push(claude.ms);
-        result.claudeClient.cpuMs.push(claude.cpuMs + serviceClaude);
-        result.claudeClient.serviceCpuMs.push(serviceClaude);
-        expectNote(claude.stdout, tool1.leftover, "Claude Code's client");
-        killGroup(tool1.pgid);
+        // (its duration_ms stands for PreToolUse), answered by the service over the socket; then the same
+        // with the perl client, side by side.
+        for (const [path, argv] of [
+          [result.claudeClient, client],
+          [result.claudePerlClient, perlClient],
+        ] as const) {
+          const began = performance.now();
+          const tool1 = await toolShell(markers);
+          const cpuBeforeClaude = processCpuMs(server.pid!);
+          const claude = timedCommand(
+            [...argv, 'hook', 'claude-code', 'PostToolUse'],
+            hookPayload(session, i, 'PostToolUse', Math.ceil(performance.now() - began)),
+            env,
+          );
+          const serviceClaude = processCpuMs(server.pid!) - cpuBeforeClaude;
+          path.waitMs.push(claude.ms);
+          path.cpuMs.push(claude.cpuMs + serviceClaude);
+          path.serviceCpuMs.push(serviceClaude);
+          expectNote(claude.stdout, tool1.leftover, `Claude Code's client (${argv.join(' ')})`);
+          killGroup(tool1.pgid);
+        }
         result.perlFloorCpuMs.push(timedCommand([perl, '-e', '0'], '', env).cpuMs);
+        result.trueFloorCpuMs.push(timedCommand(['/bin/true'], '', env).cpuMs);
 
         // Codex's command client, answered by the service: PreToolUse, the call, PostToolUse. The service's
         // CPU is read around each hook, as around the http hook: between them it watches the tool call's
         // processes, which it does whatever the hooks (the monitor rows measure that).
         const cpuBeforePre = processCpuMs(server.pid!);
         const pre = timedCommand(
-          [perl, client, 'hook', 'codex', 'PreToolUse'],
+          [...client, 'hook', 'codex', 'PreToolUse'],
           hookPayload(session, i, 'PreToolUse'),
           env,
         );
@@ -139,7 +161,7 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         const tool2 = await toolShell(markers);
         const cpuBeforePost = processCpuMs(server.pid!);
         const post = timedCommand(
-          [perl, client, 'hook', 'codex', 'PostToolUse'],
+          [...client, 'hook', 'codex', 'PostToolUse'],
           hookPayload(session, i, 'PostToolUse'),
           env,
         );
@@ -157,7 +179,7 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
     for (let i = 0; i < trials; i++) {
       for (const [path, argv] of [
         [result.oneShot, [...oneShot, 'hook', 'codex']],
-        [result.clientFallback, [perl, client, 'hook', 'codex']],
+        [result.clientFallback, [...client, 'hook', 'codex']],
       ] as const) {
         const pre = timedCommand(
           [...argv, 'PreToolUse'],
@@ -187,6 +209,7 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
   const row = (name: string, unit: string, values: number[], target: number | null, note: string): Row =>
     sampledRow(section, name, unit, values, { p95AtMost: target ?? undefined, note, missing: r.missing });
   const n = `${r.http.waitMs.length} trials`;
+  const kind = r.clientKind;
   return [
     row(
       'service running, Claude Code http hook: agent waits',
@@ -202,56 +225,71 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       5,
       'the service process, schedstat',
     ),
-    // The path `corral hooks install` chooses with a service running (unless --http): the perl socket
-    // client (hooks-setup/hook-client-script.ts), answered over the data directory's socket.
+    // The path `corral hooks install` chooses with a service running (unless --http): the C socket
+    // client where a C compiler is, else the perl one (hooks-setup/hook-client-choice.ts), answered
+    // over the data directory's socket.
     row(
       "service running, Claude Code's command client: agent waits",
       'ms',
       r.claudeClient.waitMs,
       null,
-      'PostToolUse only (duration_ms), one perl',
+      `PostToolUse only (duration_ms), one ${kind} client process`,
     ),
     row(
       "service running, Claude Code's command client: CPU by Corral",
       'ms',
       r.claudeClient.cpuMs,
       5,
-      "hooks install's path: the perl socket client + the service around the hook (target: 5 ms per tool call)",
+      `hooks install's path: the ${kind} socket client + the service around the hook (target: 5 ms per tool call)`,
     ),
     row(
       "service running, Claude Code's command client: CPU by the service alone",
       'ms',
       r.claudeClient.serviceCpuMs,
       null,
-      'PostToolUse answered; the rest of the row above is the perl process',
+      `PostToolUse answered; the rest of the row above is the ${kind} client process`,
+    ),
+    row(
+      "service running, Claude Code's perl client (no C compiler): CPU by Corral",
+      'ms',
+      r.claudePerlClient.cpuMs,
+      null,
+      "hooks install's path where no C compiler is: the perl socket client + the service, beside the row above",
     ),
     row(
       'perl -e 0 spawned as the clients are: CPU',
       'ms',
       r.perlFloorCpuMs,
       null,
-      'the floor of any process per hook, from this (Node) parent, at the same moments',
+      "the perl client's floor, from this (Node) parent, at the same moments",
+    ),
+    row(
+      '/bin/true spawned as the clients are: CPU',
+      'ms',
+      r.trueFloorCpuMs,
+      null,
+      'the floor of any process per hook, from this (Node) parent (fork, exec, exit), at the same moments',
     ),
     row(
       'service running, Codex command client: agent waits',
       'ms',
       r.client.waitMs,
       null,
-      'PreToolUse + PostToolUse, each one perl',
+      `PreToolUse + PostToolUse, each one ${kind} client process`,
     ),
     row(
       'service running, Codex command client: CPU by Corral',
       'ms',
       r.client.cpuMs,
       5,
-      "hooks install's path for Codex: the two perl socket clients + the service around each hook",
+      `hooks install's path for Codex: the two ${kind} socket clients + the service around each hook`,
     ),
     row(
       'service running, Codex command client: CPU by the service alone',
       'ms',
       r.client.serviceCpuMs,
       null,
-      'PreToolUse + PostToolUse answered; the rest of the row above is the two perl processes',
+      `PreToolUse + PostToolUse answered; the rest of the row above is the two ${kind} client processes`,
     ),
     row(
       'no service, one-shot hooks (today): agent waits',
@@ -273,7 +311,7 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.clientFallback.cpuMs,
       null,
-      'perl + the one-shot hook, twice',
+      `the ${kind} client + the one-shot hook, twice`,
     ),
   ];
 }

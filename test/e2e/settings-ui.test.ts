@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nativeHookClientPath } from '../../main/core/hooks-setup/native-hook-client';
+import { installedClientCommand } from '../support/hook-client-run';
 import { noHorizontalScroll, withinWidth } from '../support/page-fit';
 import { startServe } from '../support/serve-process';
 
@@ -140,11 +142,14 @@ describe('Settings in real Chromium', () => {
       const claudeSettings = readFileSync(join(serve.home, '.claude', 'settings.json'), 'utf8');
       // The hook runs the client, which asks a running Corral and otherwise falls back to this CLI's own
       // hook entry by absolute paths: it works without corral on PATH.
-      const client = join(serve.home, 'data', 'hooks', 'corral-hook');
-      expect(claudeSettings).toContain(`${client} hook claude-code PostToolUse`);
-      expect(readFileSync(client, 'utf8')).toContain(
-        `exec ${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral-hook.js')} hook "$1" "$2"`,
-      );
+      const data = join(serve.home, 'data');
+      expect(claudeSettings).toContain(`"${installedClientCommand(data)} hook claude-code PostToolUse"`);
+      // Both clients hold the fallback (the perl client as text; the C client was built from this source).
+      const fallback = `exec ${process.execPath} ${join(process.cwd(), 'out', 'main', 'corral-hook.js')} hook "$1" "$2"`;
+      expect(readFileSync(join(data, 'hooks', 'corral-hook'), 'utf8')).toContain(fallback);
+      if (existsSync(nativeHookClientPath(data))) {
+        expect(readFileSync(nativeHookClientPath(data)).includes(fallback)).toBe(true);
+      }
 
       // The command shown for the next agent (Codex) runs as shown, in a shell, on this machine.
       const next = (await page.getByTestId('hook-cli-command').textContent())!.split('\n')[0]!;

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { HOOK_AGENT_SPECS } from '../../main/core/hooks-setup/hook-agents';
 import { installHooks } from '../../main/core/hooks-setup/hooks-setup';
+import { installedClientCommand } from '../support/hook-client-run';
 import { mergeHooks } from '../../main/core/hooks-setup/settings-merge';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { startServiceHooks } from '../../main/hooks/service-hooks';
@@ -75,9 +76,15 @@ async function oneTurn(hooks: Hooks): Promise<{ leftoverPid: number; nextRequest
       mergeHooks('', HOOK_AGENT_SPECS['claude-code'], (e) => `${hookEntry} hook claude-code ${e}`, path),
     );
   } else if (hooks !== 'none') {
-    const env = { HOME: home, CORRAL_DATA_DIR: data };
+    // PATH as the user's: where it finds a C compiler, install builds the C client (else perl).
+    const env = { HOME: home, CORRAL_DATA_DIR: data, PATH: process.env.PATH ?? '' };
     expect(installHooks('claude-code', { env, home }, hookEntry, false).error).toBeUndefined();
-    const written = JSON.parse(readFileSync(path, 'utf8')) as { hooks: object };
+    const written = JSON.parse(readFileSync(path, 'utf8')) as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
+    expect(written.hooks.PostToolUse![0]!.hooks[0]!.command).toBe(
+      `${installedClientCommand(data)} hook claude-code PostToolUse`,
+    );
     expect(Object.keys(written.hooks).sort()).toEqual([
       'PostToolUse',
       'PostToolUseFailure',

@@ -12,6 +12,8 @@ import {
   runHookClient,
   setUpHookClient,
   hookClientSkipReason,
+  CLIENT_KINDS,
+  clientKindSkipReason,
 } from '../support/hook-client-run';
 import { squatPortAsNobody } from '../support/port-squatter';
 import { cleanEnv, removeDir } from '../support/spawned-groups';
@@ -61,42 +63,45 @@ describeUnless(reason)('the hook channel, against another local user (nobody)', 
     expect(running!.stats).toMatchObject({ answered: 0, refused: 0 });
   });
 
-  it.each(['no Corral running', 'a Corral running'] as const)(
-    "nobody squatting the endpoint's TCP port with %s receives nothing, and its forged answer is never printed",
-    async (kind) => {
-      const s = setUpHookClient();
-      dirs.push(s.data);
-      const { port, token } = ensureHookEndpoint(s.data);
-      const squatter = await squatPortAsNobody(port);
-      let running: Awaited<ReturnType<typeof startServiceHooks>> = null;
-      if (kind === 'a Corral running') {
-        // Without http hooks installed the service does not even try the TCP port.
-        running = await startServiceHooks(s.data, (step, err) => {
-          throw new Error(`${step}: ${String(err)}`);
-        });
-        cleanups.push(() => running!.close());
-      }
-      const session = randomUUID();
-      const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1' };
-      const payload = (event: string): string =>
-        codexPayload(session, event).replace('}', ',"tool_response":"SECRET-OUTPUT"}');
-      const pre = await runHookClient(s, 'codex', 'PreToolUse', payload('PreToolUse'), markers);
-      const { leftover } = await toolCallLeavingTail(markers);
-      const post = await runHookClient(s, 'codex', 'PostToolUse', payload('PostToolUse'), markers);
-      expect([pre.code, post.code]).toEqual([0, 0]);
-      expect(squatter.connections()).toBe(0);
-      expect(squatter.received()).not.toContain(token);
-      expect(squatter.received()).not.toContain('SECRET-OUTPUT');
-      expect(squatter.received()).toBe('');
-      for (const out of [pre.out, post.out]) {
-        expect(out).not.toContain('permissionDecision');
-        expect(out).not.toContain('FORGED');
-      }
-      expect(pre.out).toBe('');
-      // Corral's own note still came, from the service or from the one-shot hook.
-      expect(post.out).toContain(`- pid ${leftover} (process group `);
-      if (running) expect(running.stats.answered).toBe(2);
-      else expect(readFileSync(s.fallbackPids, 'utf8').trim().split('\n')).toHaveLength(2);
-    },
-  );
+  for (const client of CLIENT_KINDS)
+    describeUnless(clientKindSkipReason(client))(`the ${client} client`, () => {
+      it.each(['no Corral running', 'a Corral running'] as const)(
+        "nobody squatting the endpoint's TCP port with %s receives nothing, and its forged answer is never printed",
+        async (corral) => {
+          const s = setUpHookClient(client);
+          dirs.push(s.data);
+          const { port, token } = ensureHookEndpoint(s.data);
+          const squatter = await squatPortAsNobody(port);
+          let running: Awaited<ReturnType<typeof startServiceHooks>> = null;
+          if (corral === 'a Corral running') {
+            // Without http hooks installed the service does not even try the TCP port.
+            running = await startServiceHooks(s.data, (step, err) => {
+              throw new Error(`${step}: ${String(err)}`);
+            });
+            cleanups.push(() => running!.close());
+          }
+          const session = randomUUID();
+          const markers = { CODEX_THREAD_ID: session, CODEX_CI: '1' };
+          const payload = (event: string): string =>
+            codexPayload(session, event).replace('}', ',"tool_response":"SECRET-OUTPUT"}');
+          const pre = await runHookClient(s, 'codex', 'PreToolUse', payload('PreToolUse'), markers);
+          const { leftover } = await toolCallLeavingTail(markers);
+          const post = await runHookClient(s, 'codex', 'PostToolUse', payload('PostToolUse'), markers);
+          expect([pre.code, post.code]).toEqual([0, 0]);
+          expect(squatter.connections()).toBe(0);
+          expect(squatter.received()).not.toContain(token);
+          expect(squatter.received()).not.toContain('SECRET-OUTPUT');
+          expect(squatter.received()).toBe('');
+          for (const out of [pre.out, post.out]) {
+            expect(out).not.toContain('permissionDecision');
+            expect(out).not.toContain('FORGED');
+          }
+          expect(pre.out).toBe('');
+          // Corral's own note still came, from the service or from the one-shot hook.
+          expect(post.out).toContain(`- pid ${leftover} (process group `);
+          if (running) expect(running.stats.answered).toBe(2);
+          else expect(readFileSync(s.fallbackPids, 'utf8').trim().split('\n')).toHaveLength(2);
+        },
+      );
+    });
 });

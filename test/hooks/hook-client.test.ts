@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ensureHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import { hookSocketPath } from '../../main/core/hooks-setup/hook-socket-path';
 import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
@@ -15,11 +15,14 @@ import {
   runHookClient,
   setUpHookClient,
   type ClientSetup,
-  hookClientSkipReason,
+  type ClientKind,
+  CLIENT_KINDS,
+  clientKindSkipReason,
 } from '../support/hook-client-run';
 import { describeUnless } from '../support/skip';
 
-const reason = hookClientSkipReason;
+/** Whose socket the client must refuse to ask: any uid but the one it runs as . */
+const NOBODY_UID = 65534;
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -28,8 +31,8 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-function setUp(): ClientSetup {
-  const s = setUpHookClient();
+function setUp(kind: ClientKind): ClientSetup {
+  const s = setUpHookClient(kind);
   dirs.push(s.data);
   return s;
 }
@@ -96,18 +99,24 @@ function expectNote(out: string, leftover: number): void {
   expect(parsed.hookSpecificOutput.additionalContext).toContain(`- pid ${leftover} (process group `);
 }
 
-describeUnless(reason)('the command hook client (perl, on the Unix socket)', () => {
-  it('is written 0700 in the data directory, holds no token, and is plain perl with no modules', () => {
-    const s = setUp();
+describe.each(CLIENT_KINDS)('the command hook client (%s, on the Unix socket)', (kind) => {
+  const describeHere = describeUnless(clientKindSkipReason(kind));
+  describeHere('', () => clientTests(kind));
+});
+
+function clientTests(kind: ClientKind): void {
+  it('is written 0700 in the data directory and holds no token; perl with no modules, or C built from its source', () => {
+    const s = setUp(kind);
     expect(statSync(s.client).mode & 0o777).toBe(0o700);
     const { token } = ensureHookEndpoint(s.data);
-    const text = readFileSync(s.client, 'utf8');
+    const text = readFileSync(kind === 'perl' ? s.client : `${s.client}.c`, 'utf8');
     expect(text).not.toContain(token);
-    expect(text).not.toMatch(/^\s*(use|require)\s/m);
+    if (kind === 'perl') expect(text).not.toMatch(/^\s*(use|require)\s/m);
+    else expect(readFileSync(s.client).includes(token)).toBe(false);
   });
 
   it('with the service running, the service answers both hooks on the socket and no one-shot hook runs', async () => {
-    const s = setUp();
+    const s = setUp(kind);
     const running = await service(s.data);
     expect(running.socketPath).toBe(hookSocketPath(s.data));
     // No http hooks installed: no TCP listener at all.
@@ -120,9 +129,9 @@ describeUnless(reason)('the command hook client (perl, on the Unix socket)', () 
 
   it.each(['no socket', 'a stale socket'] as const)(
     'with %s (nothing listens), the one-shot hook replaces the client and gives the same note',
-    async (kind) => {
-      const s = setUp();
-      if (kind === 'a stale socket') {
+    async (socket) => {
+      const s = setUp(kind);
+      if (socket === 'a stale socket') {
         // A Corral that is gone: its socket file is still there, nothing accepts on it (bound, never listened).
         const path = hookSocketPath(s.data);
         const made = spawnSync(perlProgram()!, [
@@ -142,20 +151,20 @@ describeUnless(reason)('the command hook client (perl, on the Unix socket)', () 
 
   it.each(['hung', 'garbage', 'trickle'] as const)(
     'a listener that took the connection (%s) gets no one-shot fallback, nothing is printed, and one deadline ends the call',
-    async (kind) => {
-      const s = setUp();
-      await standIn(s, kind);
+    async (listener) => {
+      const s = setUp(kind);
+      await standIn(s, listener);
       const session = randomUUID();
       const run = await runHookClient(s, 'codex', 'PostToolUse', codexPayload(session, 'PostToolUse'));
       expect([run.code, run.out, run.err]).toEqual([0, '', '']);
       expect(fallbackPids(s)).toEqual([]);
       // The trickle would hold a per-line deadline for as long as it trickles (forever here).
-      if (kind !== 'garbage') expect(run.ms).toBeLessThan(5_000);
+      if (listener !== 'garbage') expect(run.ms).toBeLessThan(5_000);
     },
   );
 
   it('a hooks folder others may enter is never asked: the one-shot hook runs', async () => {
-    const s = setUp();
+    const s = setUp(kind);
     const running = await service(s.data);
     const folder = join(s.data, 'hooks');
     chmodSync(folder, 0o755);
@@ -172,8 +181,25 @@ describeUnless(reason)('the command hook client (perl, on the Unix socket)', () 
     expect(again.out).toBe('');
   });
 
+  // Giving the socket to another user takes root.
+  it.skipIf(process.geteuid?.() !== 0)(
+    "a socket that is not the user's is never asked: the one-shot hook runs",
+    async () => {
+      const s = setUp(kind);
+      const running = await service(s.data);
+      const path = hookSocketPath(s.data);
+      const mine = statSync(path);
+      chownSync(path, NOBODY_UID, mine.gid);
+      const run = await runHookClient(s, 'codex', 'PreToolUse', codexPayload(randomUUID(), 'PreToolUse'));
+      expect(run.code).toBe(0);
+      expect(running.stats.answered).toBe(0);
+      expect(fallbackPids(s)).toEqual([run.pid]);
+      chownSync(path, mine.uid, mine.gid);
+    },
+  );
+
   it('a second Corral on the same data directory leaves the live socket to the first, and says so', async () => {
-    const s = setUp();
+    const s = setUp(kind);
     const first = await service(s.data);
     const said: string[] = [];
     const second = await startServiceHooks(s.data, (step, err) => said.push(`${step}: ${String(err)}`));
@@ -191,7 +217,7 @@ describeUnless(reason)('the command hook client (perl, on the Unix socket)', () 
   });
 
   it('a data directory whose socket path is too long for a Unix socket address: said clearly, and the hooks fall back', async () => {
-    const s = setUp();
+    const s = setUp(kind);
     const data = join(s.data, 'x'.repeat(100));
     mkdirSync(data, { mode: 0o700 });
     const said: string[] = [];
@@ -203,4 +229,4 @@ describeUnless(reason)('the command hook client (perl, on the Unix socket)', () 
       /more than the 107 a Unix socket address holds: set CORRAL_DATA_DIR to a shorter directory/,
     );
   });
-});
+}

@@ -157,10 +157,14 @@ describe('hooks installed with a corral path that holds a space', { timeout: 240
     expect(install.code).toBe(0);
     // Claude Code and Codex share the client, which falls back to the checkout's launcher, quoted for the shell.
     const written = installedCommands('claude-code', home, {}).get('PostToolUse')!;
-    const client = shellWords(written)[1]!;
-    expect(shellWords(installedCommands('codex', home, {}).get('PreToolUse')!)[1]).toBe(client);
-    // Quoted for the shell, inside the client's perl string (where each ' is escaped).
-    expect(readFileSync(client, 'utf8')).toContain(`\\'${join(checkout, 'bin', 'corral.mjs')}\\'`);
+    const words = shellWords(written);
+    const client = words[words.indexOf('hook') - 1]!;
+    const codexWords = shellWords(installedCommands('codex', home, {}).get('PreToolUse')!);
+    expect(codexWords[codexWords.indexOf('hook') - 1]).toBe(client);
+    // Quoted for the shell: inside the perl client's string each ' is escaped; the C client holds it as is.
+    const launcher = join(checkout, 'bin', 'corral.mjs');
+    if (client.endsWith('-native')) expect(readFileSync(client).includes(`'${launcher}'`)).toBe(true);
+    else expect(readFileSync(client, 'utf8')).toContain(`\\'${launcher}\\'`);
     await checkInstalledHooksRun(home, data);
   });
 });

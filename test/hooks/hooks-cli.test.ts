@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync, exist
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { perlProgram } from '../../main/core/hooks-setup/hook-client-script';
+import { nativeHookClientPath } from '../../main/core/hooks-setup/native-hook-client';
+import { installedClientCommand } from '../support/hook-client-run';
 import { runCli } from '../support/run-cli';
 import { removeDir } from '../support/spawned-groups';
 
@@ -24,22 +25,24 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     const settings = join(h, '.claude', 'settings.json');
 
     const client = join(h, 'data', 'hooks', 'corral-hook');
+    const installed = installedClientCommand(join(h, 'data'));
     const dry = await runCli(['hooks', 'install', '--agent', 'claude-code', '--dry-run'], { env });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`Claude Code: would change ${settings}:`);
     // By default Claude Code's hook runs the hook client (it asks the running Corral, else the one-shot hook).
     expect(dry.stdout).toContain(`+ `);
     expect(dry.stdout).toMatch(
-      new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PostToolUseFailure"$`, 'm'),
+      new RegExp(`^\\+ .*"command": "${installed} hook claude-code PostToolUseFailure"$`, 'm'),
     );
     // PostToolUse carries duration_ms: no PreToolUse hook, one process per tool call.
     expect(dry.stdout).not.toContain('"PreToolUse"');
     expect(dry.stdout).toMatch(
-      new RegExp(`^\\+ .*"command": "${perlProgram()!} ${client} hook claude-code PostToolUse"$`, 'm'),
+      new RegExp(`^\\+ .*"command": "${installed} hook claude-code PostToolUse"$`, 'm'),
     );
     expect(dry.stdout).not.toContain('"url"');
     expect(existsSync(settings)).toBe(false);
     expect(existsSync(client)).toBe(false);
+    expect(existsSync(nativeHookClientPath(join(h, 'data')))).toBe(false);
 
     // --http: an http hook to the running Corral, the token beside it, and no PreToolUse.
     const dryHttp = await runCli(['hooks', 'install', '--agent', 'claude-code', '--dry-run', '--http'], {
@@ -65,7 +68,7 @@ describe('corral hooks (CLI)', { timeout: 180_000 }, () => {
     };
     expect(Object.keys(written.hooks)).toEqual(['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop']);
     expect(written.hooks.PostToolUse![0]!.hooks).toEqual([
-      { type: 'command', command: `${perlProgram()!} ${client} hook claude-code PostToolUse` },
+      { type: 'command', command: `${installed} hook claude-code PostToolUse` },
     ]);
     // The client falls back to this checkout's launcher.
     expect(readFileSync(client, 'utf8')).toMatch(/bin\/corral\.mjs(\\')? hook "\$1" "\$2"'/m);

@@ -3,16 +3,27 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { perlProgram, writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
+import { hookClientPath, perlProgram, writeHookClient } from '../../main/core/hooks-setup/hook-client-script';
+import {
+  buildNativeHookClient,
+  cCompiler,
+  nativeHookClientPath,
+} from '../../main/core/hooks-setup/native-hook-client';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { cleanEnv } from './spawned-groups';
 
 // The one-shot fallback is the built hook entry (npm run build), as an installed Corral runs it.
 export const BUILT_HOOK = fileURLToPath(new URL('../../out/main/corral-hook.js', import.meta.url));
 
+/** The two hook clients `hooks install` may write: C where a compiler is, else perl. */
+export type ClientKind = 'perl' | 'native';
+export const CLIENT_KINDS: readonly ClientKind[] = ['perl', 'native'];
+
 export interface ClientSetup {
   data: string;
   client: string;
+  /** How an agent's hook command starts the client. */
+  argv: string[];
   /** The pid the one-shot fallback ran as, one line each time it ran. */
   fallbackPids: string;
 }
@@ -22,7 +33,7 @@ export interface ClientSetup {
  * them out) with the hook client written in it; its one-shot fallback notes its pid, then runs the
  * real one-shot hook. The caller removes `data`.
  */
-export function setUpHookClient(): ClientSetup {
+export function setUpHookClient(kind: ClientKind = 'perl'): ClientSetup {
   const data = mkdtempSync(join(tmpdir(), 'corral-hook-client-'));
   chmodSync(data, 0o755);
   const fallbackPids = join(data, 'fallback-pids');
@@ -32,8 +43,14 @@ export function setUpHookClient(): ClientSetup {
     `#!/bin/sh\necho $$ >> ${shellQuote(fallbackPids)}\nexec ${shellQuote(process.execPath)} ${shellQuote(BUILT_HOOK)} "$@"\n`,
     { mode: 0o700 },
   );
-  const client = writeHookClient(data, `/bin/sh ${shellQuote(wrapper)}`);
-  return { data, client, fallbackPids };
+  const oneShot = `/bin/sh ${shellQuote(wrapper)}`;
+  if (kind === 'perl') {
+    const client = writeHookClient(data, oneShot);
+    return { data, client, argv: [perlProgram()!, client], fallbackPids };
+  }
+  const built = buildNativeHookClient(data, oneShot, cCompiler(process.env)!);
+  if (built.path === null) throw new Error(`the C hook client was not built: ${built.reason}`);
+  return { data, client: built.path, argv: [built.path], fallbackPids };
 }
 
 export interface ClientRun {
@@ -44,7 +61,7 @@ export interface ClientRun {
   ms: number;
 }
 
-/** Runs the client once as an agent would (`perl <client> hook <agent> <event>`, the payload on stdin). */
+/** Runs the client once as an agent would (`[perl] <client> hook <agent> <event>`, the payload on stdin). */
 export async function runHookClient(
   s: ClientSetup,
   agent: string,
@@ -54,7 +71,8 @@ export async function runHookClient(
 ): Promise<ClientRun> {
   const t = performance.now();
   // Not spawnSync: the service under test may answer from this very process.
-  const child = spawn(perlProgram()!, [s.client, 'hook', agent, event], {
+  const [program, ...args] = s.argv;
+  const child = spawn(program!, [...args, 'hook', agent, event], {
     env: cleanEnv({ CORRAL_DATA_DIR: s.data, ...markers }),
   });
   let out = '';
@@ -87,3 +105,18 @@ export const hookClientSkipReason: string | undefined =
       : perlProgram() === null
         ? 'no perl'
         : undefined;
+
+/** Why the tests of one kind of client cannot run here, or undefined when they can. */
+export function clientKindSkipReason(kind: ClientKind): string | undefined {
+  return (
+    hookClientSkipReason ??
+    (kind === 'native' && cCompiler(process.env) === null ? 'no C compiler' : undefined)
+  );
+}
+
+/** The client command `hooks install` writes for this data directory here: C where a C compiler is on PATH, else perl. */
+export function installedClientCommand(dataDir: string): string {
+  return cCompiler(process.env)
+    ? shellQuote(nativeHookClientPath(dataDir))
+    : `${perlProgram()!} ${shellQuote(hookClientPath(dataDir))}`;
+}

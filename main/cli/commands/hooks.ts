@@ -6,7 +6,7 @@ import { HOOK_AGENTS, HOOK_AGENT_SPECS, isHookAgent, type HookAgent } from '../.
 import { hookCommandPrefix } from '../../core/facade/setup';
 import { hooksStatus, installHooks, uninstallHooks, type HooksChange } from '../../core/facade/setup';
 import { UsageError } from '../../common/usage-error';
-import { hookClientPath } from '../../core/facade/setup';
+import { hookClientPaths } from '../../core/facade/setup';
 import { probeHookEndpoint } from '../../core/facade/setup';
 import { userDataDir } from '../../core/facade/service';
 import { hooksAskingService } from '../../core/facade/setup';
@@ -56,7 +56,7 @@ export async function runHooks(
     const statuses = agentsOf(values.agent).map((a) => hooksStatus(a, place));
     const dataDir = userDataDir();
     // Who answers on the endpoint's port: a stale port or token means the hooks fall back (or say nothing).
-    const asking = hooksAskingService(statuses, hookClientPath(dataDir));
+    const asking = hooksAskingService(statuses, hookClientPaths(dataDir));
     const endpoint = await probeHookEndpoint(dataDir, { http: asking.http.length > 0 });
     if (values.json) out(JSON.stringify({ agents: statuses, endpoint }));
     else {

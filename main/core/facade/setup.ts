@@ -3,7 +3,7 @@
 export { HOOK_AGENTS, HOOK_AGENT_SPECS, isHookAgent, type HookAgent } from '../hooks-setup/hook-agents';
 export { hookCommandPrefix } from '../hooks-setup/hook-command';
 export { hooksStatus, installHooks, uninstallHooks, type HooksChange } from '../hooks-setup/hooks-setup';
-export { hookClientPath } from '../hooks-setup/hook-client-script';
+export { hookClientPaths } from '../hooks-setup/hook-client-choice';
 export { probeHookEndpoint, type HookEndpointProbe } from '../hooks-setup/hook-endpoint-probe';
 export { hooksAskingService } from '../hooks-setup/hooks-asking-service';
 export { resolveHookCommand, type HookCommandResolution } from '../hooks-setup/hooks-service';

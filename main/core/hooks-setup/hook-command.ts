@@ -3,8 +3,11 @@ import { dirname, join } from 'node:path';
 import { installedCorralCommand } from './installed-command';
 import { shellQuote } from './shell-quote';
 
-/** Corral's own script at the end of a path: `corral`, `corral-hook`, with `.js`, `.mjs`, `.ts`… or none. */
-export const CORRAL_SCRIPT = String.raw`corral(?:-hook)?(?:\.[cm]?[jt]s)?`;
+/**
+ * Corral's own script at the end of a path: `corral`, `corral-hook`, with `.js`, `.mjs`, `.ts`… or none,
+ * or the C hook client `corral-hook-native`.
+ */
+export const CORRAL_SCRIPT = String.raw`corral(?:-hook(?:-native)?)?(?:\.[cm]?[jt]s)?`;
 
 /**
  * The command line agents run for Corral's hooks: `CORRAL_HOOK_COMMAND` when set (e.g. `corral`),

@@ -3,7 +3,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { HooksChangeView, HooksInstallRequest, HooksOverview } from '../../../shared/hooks';
 import type { HookEndpointView } from '../../../shared/hook-endpoint';
 import { HOOK_AGENTS, HOOK_AGENT_SPECS } from './hook-agents';
-import { hookClientPath } from './hook-client-script';
+import { hookClientPaths } from './hook-client-choice';
 import { probeHookEndpoint } from './hook-endpoint-probe';
 import { hooksAskingService } from './hooks-asking-service';
 import { hooksStatus, installHooks, type HooksPlace } from './hooks-setup';
@@ -81,6 +81,6 @@ export function installAgentHooks(
 /** The hook service's state as `corral hooks status` reports it: the endpoint's port probed, and who asks it. */
 export async function hookEndpointView(dataDir: string, place: HooksPlace): Promise<HookEndpointView> {
   const statuses = HOOK_AGENTS.map((agent) => hooksStatus(agent, place));
-  const asking = hooksAskingService(statuses, hookClientPath(dataDir));
+  const asking = hooksAskingService(statuses, hookClientPaths(dataDir));
   return { ...(await probeHookEndpoint(dataDir, { http: asking.http.length > 0 })), asking };
 }

@@ -4,14 +4,13 @@ import { hookCommand } from './hook-command';
 import { missingHookProgram } from './hook-program-check';
 import { protectSecretSettings, readSettingsText, writeSettingsText } from './settings-file';
 import { resolveDataDir } from '../storage/data-dir';
-import { hookClientPath, perlProgram, writeHookClient } from './hook-client-script';
+import { chooseHookClient } from './hook-client-choice';
 import {
   HTTP_HOOKS_UNSAFE,
   httpHooksRefusal,
   portOnlyRootBinds,
   privilegedHookPort,
 } from './http-hooks-port';
-import { shellQuote } from './shell-quote';
 import {
   ensureHttpHookEndpoint,
   HOOK_TOKEN_HEADER,
@@ -75,7 +74,7 @@ export function wantedEvents(agent: HookAgent, http = false): string[] {
 
 /**
  * What Corral installs for one event: an http hook to the running Corral, the hook client command
- * (`clientPrefix`: perl and hook-client-script.ts, which falls back to the one-shot hook), or nothing
+ * (`clientPrefix`: hook-client-choice.ts, which falls back to the one-shot hook), or nothing
  * (null: an older install's hook on that event is removed, the user's own stay).
  */
 export function corralHandler(
@@ -132,18 +131,11 @@ export function installHooks(
   if (http && spec.httpEvents) {
     notice = `${HTTP_HOOKS_UNSAFE}. They post to 127.0.0.1:${endpoint().port}, a port below net.ipv4.ip_unprivileged_port_start that only root may bind, so no other user can take it.`;
   }
-  const perl = spec.viaClient ? perlProgram(place.env) : null;
-  let clientPrefix = perl ? `${shellQuote(perl)} ${shellQuote(hookClientPath(dataDir))}` : prefix;
-  if (spec.viaClient && !perl && !http) {
-    notice = `no perl was found (/usr/bin/perl, or perl on PATH), which the hook client runs with: each tool call runs the one-shot hook instead (a Node process per call), even while a Corral service runs.`;
-  }
-  if (perl && !dryRun) {
-    try {
-      writeHookClient(dataDir, prefix);
-    } catch {
-      // A data directory Corral may not write: the hooks run the one-shot command directly.
-      clientPrefix = prefix;
-    }
+  let clientPrefix = prefix;
+  if (spec.viaClient) {
+    const client = chooseHookClient(dataDir, prefix, place.env, dryRun);
+    clientPrefix = client.prefix;
+    if (client.notice && !http) notice = client.notice;
   }
   return change(
     agent,

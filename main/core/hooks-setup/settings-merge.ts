@@ -26,7 +26,7 @@ interface MatcherGroup {
   hooks?: unknown;
 }
 
-/** `… corral[-hook][.js|.mjs|.ts]['"] hook <agent> <event>` at the end of a command string. */
+/** `… corral[-hook[-native]][.js|.mjs|.ts]['"] hook <agent> <event>` at the end of a command string. */
 const CORRAL_HOOK_COMMAND = new RegExp(`${CORRAL_SCRIPT}['"]?\\s+hook\\s+([a-z-]+)\\s+([A-Za-z]+)\\s*$`);
 
 export function corralHookOf(command: unknown): { agent: string; event: string } | null {
