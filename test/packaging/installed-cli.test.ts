@@ -171,8 +171,11 @@ describe.each(runtimes)('the installed corral on $label', { timeout: 120_000 }, 
       expect(codex.agents[0]).toMatchObject({ state: 'installed' });
       expect(codex.agents[0]!.missingCommand).toBeUndefined();
       const bin = join(prefix, 'bin', 'corral');
-      const client = shellWords(codex.agents[0]!.events.SessionEnd!)[1]!;
-      expect(readFileSync(client, 'utf8')).toContain(`exec ${bin} hook "$1" "$2"`);
+      // The client (C where a compiler is, else perl) holds its fallback as written.
+      const words = shellWords(codex.agents[0]!.events.SessionEnd!);
+      const client = words[words.indexOf('hook') - 1]!;
+      expect(client).toMatch(/\/hooks\/corral-hook(-native)?$/);
+      expect(readFileSync(client).includes(`exec ${bin} hook "$1" "$2"`)).toBe(true);
 
       // The agent runs the hook through a shell, with the payload on stdin.
       const session = `packaging-${process.pid}-${Date.now()}`;
