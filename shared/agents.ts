@@ -59,15 +59,15 @@ export interface AgentHooks {
    */
   httpEvents: readonly string[] | null;
   /**
-   * The events installed as command hooks (the client below, or the one-shot hook where no perl runs
-   * it); its other events get no hook at all. null: every event. Each hook is a process per tool call,
+   * The events installed as command hooks (the client below, or the one-shot hook where no client
+   * can run); its other events get no hook at all. null: every event. Each hook is a process per tool call,
    * so an event the after-tool hook can do without (a before-tool start it reads from the payload's
    * duration instead, hook-call-start.ts) is not hooked.
    */
   commandEvents: readonly string[] | null;
   /**
-   * Whether its command hooks run the bash client that asks the running Corral first
-   * (hook-client-script.ts). Verified with the real Codex; Qwen Code 0.24.4 did not finish a turn with
+   * Whether its command hooks run the hook client that asks the running Corral first (C or perl:
+   * hook-client-choice.ts). Verified with the real Codex; Qwen Code 0.24.4 did not finish a turn with
    * it (not yet understood), so Qwen Code and its parent Gemini CLI keep the one-shot command.
    */
   viaClient: boolean;
@@ -95,8 +95,6 @@ const BASH_CALLS = (before: string, after: string, matcher: string): HookEventSp
 const SESSION_END: HookEventSpec = { event: 'SessionEnd', role: 'session-end' };
 /** Claude Code's hooked events on either path: its after-tool payloads carry duration_ms, so no PreToolUse. */
 const CLAUDE_HOOKED_EVENTS = ['PostToolUse', 'PostToolUseFailure', 'SessionEnd', 'Stop'] as const;
-/** Every event runs the one-shot command (see AgentHooks.viaClient). */
-const ONE_SHOT = { httpEvents: null, commandEvents: null, viaClient: false } as const;
 
 /** The table. `satisfies` refuses an agent missing a field, and an entry for no agent. */
 export const AGENT_TABLE = {
@@ -156,9 +154,10 @@ export const AGENT_TABLE = {
       settings: { dirEnv: 'CODEX_HOME', dir: '.codex', file: 'hooks.json' },
       allowsComments: false,
       events: [...BASH_CALLS('PreToolUse', 'PostToolUse', 'Bash'), SESSION_END],
-      // No duration in its PostToolUse payload was verified (docs, fixtures): PreToolUse stays.
+      // Its PostToolUse carries no duration, but its transcript_path does: the model's function call is
+      // written there before the command starts (0.171.0; main/hooks/tool-duration.ts), so no PreToolUse.
       httpEvents: null,
-      commandEvents: null,
+      commandEvents: ['PostToolUse', 'SessionEnd'],
       viaClient: true,
     },
   },
@@ -175,7 +174,10 @@ export const AGENT_TABLE = {
       settings: { dirEnv: null, dir: '.gemini', file: 'settings.json' },
       allowsComments: true,
       events: [...BASH_CALLS('BeforeTool', 'AfterTool', 'run_shell_command'), SESSION_END],
-      ...ONE_SHOT,
+      // Its AfterTool carries no duration (0.61.0, test/fixtures/gemini/): BeforeTool stays.
+      httpEvents: null,
+      commandEvents: null,
+      viaClient: true,
     },
   },
   // Not observed here (no package runs on this machine). From public reports: `cursor-agent`, which
@@ -221,7 +223,7 @@ export const AGENT_TABLE = {
       // process per call fewer (hook-call-start.ts).
       httpEvents: null,
       commandEvents: ['PostToolUse', 'SessionEnd'],
-      viaClient: false,
+      viaClient: true,
     },
   },
   // Observed: Copilot CLI 1.0, `node …/copilot` loader → single binary with comm `MainThread`.

@@ -52,15 +52,27 @@ export async function toolShell(
 }
 
 /** Claude Code's hook payload for tool call `i` of `session` (`durationMs`: what PostToolUse reports). */
-export function hookPayload(session: string, i: number, event: string, durationMs?: number): string {
+export function hookPayload(
+  session: string,
+  i: number,
+  event: string,
+  durationMs?: number,
+  transcriptPath?: string,
+): string {
   return JSON.stringify({
     session_id: session,
-    tool_use_id: `toolu_bench${i}`,
+    tool_use_id: hookCallId(i),
     tool_name: 'Bash',
     tool_input: { command: 'sleep 600 &', description: 'bench' },
     hook_event_name: event,
     ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
+    ...(transcriptPath === undefined ? {} : { transcript_path: transcriptPath }),
   });
+}
+
+/** The tool call id hookPayload gives call `i`. */
+export function hookCallId(i: number): string {
+  return `toolu_bench${i}`;
 }
 
 /** Throws unless a hook's note (`out`) names the leftover: a hook that saw nothing measured nothing. */

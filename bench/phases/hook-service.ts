@@ -11,7 +11,8 @@ import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { timedCommand } from '../lib/timed-command';
 import { benchEnv, killGroup } from '../lib/populations';
 import { sampledRow, type Row } from '../lib/table';
-import { expectNote, hookPayload, toolShell } from '../lib/tool-call';
+import { expectNote, hookCallId, hookPayload, toolShell } from '../lib/tool-call';
+import { writeCodexFunctionCall } from '../../test/support/codex-transcript';
 import { httpHookCall } from '../lib/http-hook-call';
 import { waitUntil } from '../lib/wait';
 import { bundleForNode } from '../lib/plain-node';
@@ -35,7 +36,7 @@ export interface HookServiceResult {
   claudeClient: HookPath;
   /** The same with the perl client, which `hooks install` writes where no C compiler is. */
   claudePerlClient: HookPath;
-  /** Codex's command client answered by the running Corral (Pre + Post). */
+  /** Codex's command client answered by the running Corral (PostToolUse alone, its start from the transcript). */
   client: HookPath;
   /** Which client `hooks install` chose here: 'C' where a C compiler is, else 'perl'. */
   clientKind: 'C' | 'perl';
@@ -43,9 +44,9 @@ export interface HookServiceResult {
   perlFloorCpuMs: number[];
   /** `/bin/true` spawned as the clients are, beside them: the floor of any process per hook. */
   trueFloorCpuMs: number[];
-  /** No service: the client finds nothing listening and runs the one-shot hook (Pre + Post). */
+  /** No service: the client finds nothing listening and runs the one-shot hook (Codex's PostToolUse). */
   clientFallback: HookPath;
-  /** No service, today's one-shot hooks (Pre + Post). */
+  /** No service, the one-shot hook alone (Codex's PostToolUse). */
   oneShot: HookPath;
   missing?: string;
 }
@@ -98,6 +99,8 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
   const client = native?.path ? [native.path] : perlClient;
   result.clientKind = native?.path ? 'C' : 'perl';
   const session = randomUUID();
+  // Codex's transcript, where it writes each function call before running it (tool-duration.ts).
+  const transcript = join(data, `rollout-${session}.jsonl`);
   // The session's markers, as Claude Code and Codex set them in a tool's environment.
   const markers = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session, CODEX_THREAD_ID: session };
   try {
@@ -108,12 +111,12 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
       const answering = endpoint && { pid: server.pid!, port: endpoint.port, token: endpoint.token };
       for (let i = 0; i < WARMUP_CALLS; i++) {
         if (answering) await httpHookCall(answering, session, markers, -1 - i);
-        else
-          timedCommand(
-            [...client, 'hook', 'codex', 'PostToolUse'],
-            hookPayload(session, -1 - i, 'PostToolUse'),
-            env,
-          );
+        writeCodexFunctionCall(transcript, hookCallId(-1 - i), 'sleep 600 &');
+        timedCommand(
+          [...client, 'hook', 'codex', 'PostToolUse'],
+          hookPayload(session, -1 - i, 'PostToolUse', undefined, transcript),
+          env,
+        );
       }
       for (let i = 0; i < trials; i++) {
         // Claude Code's http hook: the agent's own request; only the service's CPU is Corral's.
@@ -148,27 +151,20 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         result.perlFloorCpuMs.push(timedCommand([perl, '-e', '0'], '', env).cpuMs);
         result.trueFloorCpuMs.push(timedCommand(['/bin/true'], '', env).cpuMs);
 
-        // Codex's command client, answered by the service: PreToolUse, the call, PostToolUse. The service's
-        // CPU is read around each hook, as around the http hook: between them it watches the tool call's
-        // processes, which it does whatever the hooks (the monitor rows measure that).
-        const cpuBeforePre = processCpuMs(server.pid!);
-        const pre = timedCommand(
-          [...client, 'hook', 'codex', 'PreToolUse'],
-          hookPayload(session, i, 'PreToolUse'),
-          env,
-        );
-        const servicePre = processCpuMs(server.pid!) - cpuBeforePre;
+        // Codex's command client as `hooks install` writes it, answered by the service: the call (its
+        // function call in the transcript first, as Codex writes it), then PostToolUse alone.
+        writeCodexFunctionCall(transcript, hookCallId(i), 'sleep 600 &');
         const tool2 = await toolShell(markers);
         const cpuBeforePost = processCpuMs(server.pid!);
         const post = timedCommand(
           [...client, 'hook', 'codex', 'PostToolUse'],
-          hookPayload(session, i, 'PostToolUse'),
+          hookPayload(session, i, 'PostToolUse', undefined, transcript),
           env,
         );
         const servicePost = processCpuMs(server.pid!) - cpuBeforePost;
-        result.client.waitMs.push(pre.ms + post.ms);
-        result.client.cpuMs.push(pre.cpuMs + post.cpuMs + servicePre + servicePost);
-        result.client.serviceCpuMs.push(servicePre + servicePost);
+        result.client.waitMs.push(post.ms);
+        result.client.cpuMs.push(post.cpuMs + servicePost);
+        result.client.serviceCpuMs.push(servicePost);
         expectNote(post.stdout, tool2.leftover, 'the client');
         killGroup(tool2.pgid);
       }
@@ -181,19 +177,15 @@ export async function measureHookService(trials: number): Promise<HookServiceRes
         [result.oneShot, [...oneShot, 'hook', 'codex']],
         [result.clientFallback, [...client, 'hook', 'codex']],
       ] as const) {
-        const pre = timedCommand(
-          [...argv, 'PreToolUse'],
-          hookPayload(session, i + trials, 'PreToolUse'),
-          env,
-        );
+        writeCodexFunctionCall(transcript, hookCallId(i + trials), 'sleep 600 &');
         const tool = await toolShell(markers);
         const post = timedCommand(
           [...argv, 'PostToolUse'],
-          hookPayload(session, i + trials, 'PostToolUse'),
+          hookPayload(session, i + trials, 'PostToolUse', undefined, transcript),
           env,
         );
-        path.waitMs.push(pre.ms + post.ms);
-        path.cpuMs.push(pre.cpuMs + post.cpuMs);
+        path.waitMs.push(post.ms);
+        path.cpuMs.push(post.cpuMs);
         expectNote(post.stdout, tool.leftover, argv.join(' '));
         killGroup(tool.pgid);
       }
@@ -275,30 +267,30 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.client.waitMs,
       null,
-      `PreToolUse + PostToolUse, each one ${kind} client process`,
+      `PostToolUse alone (its start from Codex's transcript), one ${kind} client process`,
     ),
     row(
       'service running, Codex command client: CPU by Corral',
       'ms',
       r.client.cpuMs,
       5,
-      `hooks install's path for Codex: the two ${kind} socket clients + the service around each hook`,
+      `hooks install's path for Codex: the ${kind} socket client + the service around the hook`,
     ),
     row(
       'service running, Codex command client: CPU by the service alone',
       'ms',
       r.client.serviceCpuMs,
       null,
-      `PreToolUse + PostToolUse answered; the rest of the row above is the two ${kind} client processes`,
+      `PostToolUse answered; the rest of the row above is the ${kind} client process`,
     ),
     row(
       'no service, one-shot hooks (today): agent waits',
       'ms',
       r.oneShot.waitMs,
       null,
-      'PreToolUse + PostToolUse, each one node',
+      "Codex's PostToolUse alone, one node",
     ),
-    row('no service, one-shot hooks (today): CPU', 'ms', r.oneShot.cpuMs, null, 'both hook processes'),
+    row('no service, one-shot hooks (today): CPU', 'ms', r.oneShot.cpuMs, null, 'the hook process'),
     row(
       'no service, command client falling back: agent waits',
       'ms',
@@ -311,7 +303,7 @@ export function hookServiceRows(extra: number, r: HookServiceResult): Row[] {
       'ms',
       r.clientFallback.cpuMs,
       null,
-      `the ${kind} client + the one-shot hook, twice`,
+      `the ${kind} client + the one-shot hook it becomes (exec)`,
     ),
   ];
 }

@@ -6,6 +6,7 @@ import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPay
 import type { KnownGroupId } from './leftover-note';
 import type { PidCounterReadings } from './pid-counter-readings';
 import { callStartFromDuration } from './hook-call-start';
+import { toolDurationMs } from './tool-duration';
 import { recordsSinceStart } from './pids-since-start';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
@@ -36,6 +37,8 @@ export interface ServiceHookContext {
 
 interface Payload extends HookPayload {
   duration_ms?: unknown;
+  transcript_path?: unknown;
+  tool_use_id?: unknown;
 }
 
 function carriesSession(r: ProcessRecord, spec: HookAgentSpec, sessionId: string): boolean {
@@ -72,14 +75,16 @@ export function agentPidByLineage(
   return null;
 }
 
-/** The after-tool call's start in clock ticks: the before-tool record when there is one, else from the payload's duration. */
+/** The after-tool call's start in clock ticks: the before-tool record when there is one, else from how long the tool ran. */
 function callStart(
+  agent: HookAgent,
   ctx: ServiceHookContext,
   recorded: number | null,
   payload: Payload,
   previous: number | undefined,
 ): number | null {
-  return recorded ?? callStartFromDuration(ctx.nowTicks, ctx.tickMs, payload.duration_ms, previous);
+  if (recorded !== null) return recorded;
+  return callStartFromDuration(ctx.nowTicks, ctx.tickMs, toolDurationMs(agent, payload, ctx.now), previous);
 }
 
 /**
@@ -116,7 +121,13 @@ export function answerHook(
   const portContext = { dataDir: ctx.dataDir, sampler: ctx.sampler, pid: process.pid, now: ctx.now };
   const findCall = (): AfterToolCall | null => {
     const sessionKey = `${agent}\0${sessionId}`;
-    const startKey = callStart(ctx, recorded?.startKey ?? null, payload, ctx.lastAnswered.get(sessionKey));
+    const startKey = callStart(
+      agent,
+      ctx,
+      recorded?.startKey ?? null,
+      payload,
+      ctx.lastAnswered.get(sessionKey),
+    );
     if (startKey === null) return null;
     if (sessionId !== '') {
       // Sessions that never said they ended (a killed agent) are forgotten in bulk, not kept forever.

@@ -5,6 +5,8 @@ import { CORRAL_SCRIPT } from '../core/hooks-setup/hook-command';
 import { answerAfterTool } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import { callStartFromDuration } from './hook-call-start';
+import { toolDurationMs } from './tool-duration';
+import { recordsSinceStart } from './pids-since-start';
 import {
   recordSessionAnswered,
   recordToolCallStart,
@@ -24,6 +26,8 @@ export interface HookContext {
 interface Payload extends HookPayload {
   hook_event_name?: unknown;
   duration_ms?: unknown;
+  transcript_path?: unknown;
+  tool_use_id?: unknown;
 }
 
 /** What may stand between an agent and its hook besides a shell. */
@@ -82,7 +86,12 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
     if (startKey === null) return null;
     bounds = fromDuration !== null && sessionId !== '';
     const fresh = start?.pidCursor != null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
-    const records = ctx.sampler.sampleSome(fresh || ctx.sampler.listPids());
+    // Without a before-tool record, only the pids allocated since the call began, as the service reads.
+    const records = fresh
+      ? ctx.sampler.sampleSome(fresh)
+      : ctx.sampler.pidMax
+        ? recordsSinceStart(ctx.sampler, startKey, ctx.sampler.pidMax())
+        : ctx.sampler.sampleSome(ctx.sampler.listPids());
     return { startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
   });
   // The session's next call began after this answer: what started before it is this call's or older.
@@ -91,9 +100,9 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
 }
 
 /**
- * A call with no before-tool record (Claude Code's command hooks are PostToolUse alone): its start from
- * the payload's duration, counted back from this hook's own start (the agent ran it as the tool ended),
- * and never before the session's previous answer.
+ * A call with no before-tool record (Claude Code's and Codex's command hooks are PostToolUse alone): its
+ * start from how long the tool ran (toolDurationMs), counted back from this hook's own start (the agent
+ * ran it as the tool ended), and never before the session's previous answer.
  */
 function startFromDuration(
   agent: HookAgent,
@@ -105,5 +114,5 @@ function startFromDuration(
   const own = ctx.sampler.sampleSome([ctx.pid])[0];
   if (unitMs === undefined || !ctx.sampler.nowKey || !own) return null;
   const previous = sessionId === '' ? undefined : sessionAnswered(ctx.dataDir, agent, sessionId);
-  return callStartFromDuration(own.startKey, unitMs, payload.duration_ms, previous);
+  return callStartFromDuration(own.startKey, unitMs, toolDurationMs(agent, payload, ctx.now), previous);
 }

@@ -56,6 +56,12 @@ describeUnless(skip)(
       trackGroupsOfRun(home);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain('hook: PostToolUse Completed');
+      // PostToolUse alone: the call's start comes from Codex's transcript (main/hooks/tool-duration.ts).
+      const installed = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')) as {
+        hooks: Record<string, unknown>;
+      };
+      expect(Object.keys(installed.hooks)).toEqual(['PostToolUse', 'SessionEnd']);
+      expect(run.stderr).not.toContain('hook: PreToolUse');
       const last = JSON.stringify(api.requests.at(-1)?.body);
       const pid = /leftover pid (\d+)/.exec(last)?.[1];
       expect(pid, last.slice(-2000)).toBeDefined();

@@ -12,6 +12,8 @@ import { removeDir } from '../support/spawned-groups';
 import { trackGroupsOfRun } from '../support/claude-code';
 import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from '../provenance/live-support';
 import { describeUnless } from '../support/skip';
+import { installedClientCommand } from '../support/hook-client-run';
+import { startServiceHooks, type RunningServiceHooks } from '../../main/hooks/service-hooks';
 
 // The hooks run this checkout's built CLI (npm run build; npm test builds first).
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -21,9 +23,12 @@ if (!skip) console.info(`[agent] Gemini CLI ${GEMINI_CLI.version} (${process.exe
 
 const dirs: string[] = [];
 let api: FakeGeminiApi | undefined;
+let service: RunningServiceHooks | null = null;
 afterEach(async () => {
   await api?.close();
   api = undefined;
+  await service?.close();
+  service = null;
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
@@ -114,14 +119,27 @@ describeUnless(skip)(
       expect(await accepts(port)).toBe(false);
     });
 
-    it.skipIf(!existsSync(BUILT_CLI))(
-      "with Corral's hooks installed, the model's next request names the leftover",
-      async () => {
+    it.skipIf(!existsSync(BUILT_CLI)).each(['no Corral running', 'a Corral service running'] as const)(
+      "with Corral's hooks installed and %s, the model's next request names the leftover",
+      async (corral) => {
         const home = tempDir('corral-gemini-home-');
         const data = tempDir('corral-gemini-data-');
         const cwd = tempDir('corral-gemini-cwd-');
         const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
         execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'gemini-cli'], { env });
+        // The hooks run the client (C where a compiler is, else perl): a running Corral answers, else the
+        // one-shot hook does.
+        const settings = JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')) as {
+          hooks: Record<string, { hooks: { command: string }[] }[]>;
+        };
+        expect(settings.hooks.AfterTool![0]!.hooks[0]!.command).toBe(
+          `${installedClientCommand(data)} hook gemini-cli AfterTool`,
+        );
+        if (corral === 'a Corral service running') {
+          service = await startServiceHooks(data, (step, err) => {
+            throw new Error(`${step}: ${String(err)}`);
+          });
+        }
         const { after } = await runGemini({
           command: 'tail -f /dev/null >/dev/null 2>&1 & echo "leftover pid $!"',
           description: 'Start a background reader',
@@ -136,6 +154,8 @@ describeUnless(skip)(
         expect(next).toContain(`- pid ${pid} (process group `);
         expect(next).toMatch(/corral kill \d+:\d+:\d+/);
         expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
+        // The service answered BeforeTool and AfterTool on its socket.
+        if (service) expect(service.stats.answered).toBeGreaterThanOrEqual(2);
       },
     );
 

@@ -15,6 +15,8 @@ import { removeDir } from '../support/spawned-groups';
 import { trackGroupsOfRun } from '../support/claude-code';
 import { accepts, CLI_ENV, freePort, gitWorkTree, psGroups, waitListening } from '../provenance/live-support';
 import { describeUnless } from '../support/skip';
+import { installedClientCommand } from '../support/hook-client-run';
+import { startServiceHooks, type RunningServiceHooks } from '../../main/hooks/service-hooks';
 
 // The hooks run this checkout's built CLI (npm run build; npm test builds first).
 const BUILT_CLI = fileURLToPath(new URL('../../out/main/corral.js', import.meta.url));
@@ -24,9 +26,12 @@ if (!skip) console.info(`[agent] Qwen Code ${QWEN_CODE.version} (${process.execP
 
 const dirs: string[] = [];
 let api: FakeChatCompletionsApi | undefined;
+let service: RunningServiceHooks | null = null;
 afterEach(async () => {
   await api?.close();
   api = undefined;
+  await service?.close();
+  service = null;
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
@@ -108,9 +113,9 @@ describeUnless(skip)(
       expect(await accepts(port)).toBe(false);
     });
 
-    it.skipIf(!existsSync(BUILT_CLI))(
-      "with Corral's hooks installed, the model's next request names the leftover",
-      async () => {
+    it.skipIf(!existsSync(BUILT_CLI)).each(['no Corral running', 'a Corral service running'] as const)(
+      "with Corral's hooks installed and %s, the model's next request names the leftover",
+      async (corral) => {
         const home = makeAgentHome('corral-qwen-home-');
         dirs.push(home);
         const data = makeAgentHome('corral-qwen-data-');
@@ -119,11 +124,20 @@ describeUnless(skip)(
         dirs.push(cwd);
         const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, CORRAL_DATA_DIR: data };
         execFileSync(process.execPath, [BUILT_CLI, 'hooks', 'install', '--agent', 'qwen-code'], { env });
-        // Its PostToolUse carries duration_ms: no PreToolUse hook, one Node process per call.
+        // Its PostToolUse carries duration_ms: no PreToolUse hook. The hook runs the client (C where a
+        // compiler is, else perl), which asks a running Corral and else runs the one-shot hook.
         const settings = JSON.parse(readFileSync(join(home, '.qwen', 'settings.json'), 'utf8')) as {
-          hooks: object;
+          hooks: Record<string, { hooks: { command: string }[] }[]>;
         };
         expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'SessionEnd']);
+        expect(settings.hooks.PostToolUse![0]!.hooks[0]!.command).toBe(
+          `${installedClientCommand(data)} hook qwen-code PostToolUse`,
+        );
+        if (corral === 'a Corral service running') {
+          service = await startServiceHooks(data, (step, err) => {
+            throw new Error(`${step}: ${String(err)}`);
+          });
+        }
         // The pid goes to a file too: Qwen's tool result once came back with no output at all (CI).
         const pidFile = join(cwd, 'leftover.pid');
         const { after } = await runQwen({
@@ -140,6 +154,8 @@ describeUnless(skip)(
         expect(next).toContain(`- pid ${pid} (process group `);
         expect(next).toMatch(/corral kill \d+:\d+:\d+/);
         expect(existsSync(join(data, 'hooks', 'hook-errors.log'))).toBe(false);
+        // The service answered PostToolUse (and SessionEnd) on its socket.
+        if (service) expect(service.stats.answered).toBeGreaterThanOrEqual(1);
       },
     );
   },

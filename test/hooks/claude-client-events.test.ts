@@ -116,14 +116,24 @@ describeUnless(perlProgram() === null ? 'no perl for the hook client' : undefine
       ]);
     });
 
-    it('Codex keeps its PreToolUse hook (no duration in its PostToolUse payload is verified)', () => {
-      const { p } = setUp();
-      installHooks('codex', p, PREFIX, false);
+    it("Codex drops its PreToolUse hook too (its start from the transcript); an older install's counts until reinstalled", () => {
+      const { p, client } = setUp();
+      const spec = HOOK_AGENT_SPECS.codex;
+      const path = spec.settingsPath(p.env, p.home);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(
+        path,
+        mergeHooks('', spec, (e) => `${client} hook codex ${e}`, path),
+      );
+      expect(hooksStatus('codex', p)).toMatchObject({ state: 'installed' });
       expect(Object.keys(hooksStatus('codex', p).events).sort()).toEqual([
         'PostToolUse',
         'PreToolUse',
         'SessionEnd',
       ]);
+      installHooks('codex', p, PREFIX, false);
+      expect(hooksStatus('codex', p)).toMatchObject({ state: 'installed' });
+      expect(Object.keys(hooksStatus('codex', p).events).sort()).toEqual(['PostToolUse', 'SessionEnd']);
     });
   },
 );

@@ -13,6 +13,7 @@ import { isAlive } from '../support/proc';
 import { runCli } from '../support/run-cli';
 import { cleanEnv, spawnGroup } from '../support/spawned-groups';
 import { waitFor } from '../support/wait-for';
+import { writeCodexFunctionCall } from '../support/codex-transcript';
 import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
 
 // Hooks installed with a `corral` whose path holds a space, run as the agents run them: the written
@@ -53,9 +54,9 @@ function runThroughShell(
   });
 }
 
-function payload(session: string, event: string, durationMs?: number): string {
+function payload(session: string, event: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
+    ...extra,
     session_id: session,
     hook_event_name: event,
     tool_name: 'Bash',
@@ -81,8 +82,7 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
   }
 
   // Claude Code's and Codex's tool calls through `sh -c` (their client, falling back to the one-shot
-  // hook with no Corral running; Claude Code's PostToolUse alone, its start from duration_ms): the note
-  // names what the call left running.
+  // hook with no Corral running; PostToolUse alone): the note names what the call left running.
   const markers = {
     'claude-code': (session: string) => ({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session }),
     codex: (session: string) => ({ CODEX_CI: '1', CODEX_THREAD_ID: session }),
@@ -90,20 +90,23 @@ async function checkInstalledHooksRun(home: string, data: string): Promise<void>
   for (const agent of ['claude-code', 'codex'] as const) {
     const commands = installedCommands(agent, home, {});
     const session = randomUUID();
-    const pre = commands.get('PreToolUse');
-    expect(pre === undefined, `${agent} PreToolUse`).toBe(agent === 'claude-code');
-    if (pre) {
-      const ran = await runThroughShell('/bin/sh', pre, payload(session, 'PreToolUse'), env);
-      expect(ran, `${agent} PreToolUse`).toEqual({ code: 0, stdout: '', stderr: '' });
-    }
+    expect(commands.get('PreToolUse'), `${agent} PreToolUse`).toBeUndefined();
+    // How long the call ran: Claude Code's payload says it (duration_ms); Codex's transcript says when
+    // the model's function call was written, before the command started.
+    const transcript = join(data, `rollout-${session}.jsonl`);
+    if (agent === 'codex') writeCodexFunctionCall(transcript, `toolu_${session}`, 'sleep 600 &');
     const began = performance.now();
     const tool = spawnGroup('sleep 600 & echo $! > "$DIR/pid"', { env: cleanEnv(markers[agent](session)) });
     const leftover = Number(await tool.ready('pid'));
     await waitFor(`tool shell ${tool.pid} to exit`, () => !isAlive(tool.pid));
+    const ran =
+      agent === 'codex'
+        ? { transcript_path: transcript }
+        : { duration_ms: Math.ceil(performance.now() - began) };
     const post = await runThroughShell(
       '/bin/sh',
       commands.get('PostToolUse')!,
-      payload(session, 'PostToolUse', Math.ceil(performance.now() - began)),
+      payload(session, 'PostToolUse', ran),
       env,
     );
     expect(post.code, `${agent} PostToolUse`).toBe(0);
@@ -159,7 +162,7 @@ describe('hooks installed with a corral path that holds a space', { timeout: 240
     const written = installedCommands('claude-code', home, {}).get('PostToolUse')!;
     const words = shellWords(written);
     const client = words[words.indexOf('hook') - 1]!;
-    const codexWords = shellWords(installedCommands('codex', home, {}).get('PreToolUse')!);
+    const codexWords = shellWords(installedCommands('codex', home, {}).get('PostToolUse')!);
     expect(codexWords[codexWords.indexOf('hook') - 1]).toBe(client);
     // Quoted for the shell: inside the perl client's string each ' is escaped; the C client holds it as is.
     const launcher = join(checkout, 'bin', 'corral.mjs');

@@ -263,7 +263,7 @@ describe('corral hooks install/uninstall on real settings files', () => {
     const codex = JSON.parse(readFileSync(join(codexDir, 'hooks.json'), 'utf8')) as {
       hooks: Record<string, unknown[]>;
     };
-    expect(Object.keys(codex.hooks)).toEqual(['PreToolUse', 'PostToolUse', 'SessionEnd']);
+    expect(Object.keys(codex.hooks)).toEqual(['PostToolUse', 'SessionEnd']);
     // Codex runs hooks as commands: the client in the data directory, which falls back to PREFIX.
     const client = hookClientPath(dataDirOf(q));
     expect(codex.hooks.PostToolUse).toEqual([

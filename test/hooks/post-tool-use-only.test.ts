@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startServiceHooks } from '../../main/hooks/service-hooks';
 import { removeDir } from '../support/spawned-groups';
 import { toolCallLeavingTail } from '../support/tool-call-leftover';
@@ -12,10 +13,11 @@ import {
   type ClientSetup,
 } from '../support/hook-client-run';
 import { describeUnless } from '../support/skip';
+import { writeCodexFunctionCall } from '../support/codex-transcript';
 
-// Claude Code's hooks as `hooks install` writes them: the client on PostToolUse, no PreToolUse. The
-// call's start comes from the payload's duration_ms, through the running service and through the
-// one-shot fallback alike.
+// Claude Code's and Codex's hooks as `hooks install` writes them: the client on PostToolUse, no
+// PreToolUse. The call's start comes from Claude Code's duration_ms, and from the function call's line
+// in Codex's transcript, through the running service and through the one-shot fallback alike.
 
 const dirs: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -36,23 +38,43 @@ function claudePayload(session: string, id: string, durationMs: number): string 
   });
 }
 
-/** One Bash call as Claude Code makes it: the tool's shell leaves `tail` behind, then PostToolUse alone. */
+/** Codex 0.171.0's PostToolUse (test/fixtures/codex/0.171.0/hook-PostToolUse.json): no duration, a transcript. */
+function codexPayload(session: string, id: string, transcript: string): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: transcript,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'tail -f /dev/null &' },
+    tool_response: '',
+    tool_use_id: id,
+  });
+}
+
+type Agent = 'claude-code' | 'codex';
+
+function markersOf(agent: Agent, session: string): Record<string, string> {
+  return agent === 'codex'
+    ? { CODEX_THREAD_ID: session, CODEX_CI: '1' }
+    : { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session };
+}
+
+/** One Bash call as the agent makes it: the tool's shell leaves `tail` behind, then PostToolUse alone. */
 async function toolCall(
   s: ClientSetup,
+  agent: Agent,
   session: string,
   id: string,
 ): Promise<{ leftover: number; note: string }> {
-  const markers = { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session };
+  const markers = markersOf(agent, session);
+  const transcript = join(s.data, `rollout-${session}.jsonl`);
+  if (agent === 'codex') writeCodexFunctionCall(transcript, id, 'tail -f /dev/null &');
   const began = performance.now();
   const { leftover } = await toolCallLeavingTail(markers);
   const duration = Math.ceil(performance.now() - began);
-  const post = await runHookClient(
-    s,
-    'claude-code',
-    'PostToolUse',
-    claudePayload(session, id, duration),
-    markers,
-  );
+  const payload =
+    agent === 'codex' ? codexPayload(session, id, transcript) : claudePayload(session, id, duration);
+  const post = await runHookClient(s, agent, 'PostToolUse', payload, markers);
   expect([post.code, post.err]).toEqual([0, '']);
   const parsed = JSON.parse(post.out || '{}') as { hookSpecificOutput?: { additionalContext?: string } };
   return { leftover, note: parsed.hookSpecificOutput?.additionalContext ?? '' };
@@ -71,14 +93,18 @@ function expectOnly(note: string, leftover: number): void {
  * began in, which the first call's leftover may share (10 ms): there only the one-shot's is asserted,
  * taken when its answer ended, a Node start-up after the hook began.
  */
-async function twoCallsAfterAnOlderLeftover(s: ClientSetup, boundAsserted: boolean): Promise<void> {
+async function twoCallsAfterAnOlderLeftover(
+  s: ClientSetup,
+  agent: Agent,
+  boundAsserted: boolean,
+): Promise<void> {
   const session = randomUUID();
-  const older = await toolCallLeavingTail({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: session });
+  const older = await toolCallLeavingTail(markersOf(agent, session));
   await sleep(3_000);
-  const first = await toolCall(s, session, 'toolu_first');
+  const first = await toolCall(s, agent, session, 'toolu_first');
   expectOnly(first.note, first.leftover);
   expect(first.note).not.toContain(`pid ${older.leftover} `);
-  const second = await toolCall(s, session, 'toolu_second');
+  const second = await toolCall(s, agent, session, 'toolu_second');
   expect(second.note).toContain(`- pid ${second.leftover} (process group `);
   expect(second.note).not.toContain(`pid ${older.leftover} `);
   if (!boundAsserted) return;
@@ -90,28 +116,29 @@ function fallbackRuns(s: ClientSetup): number {
   return existsSync(s.fallbackPids) ? readFileSync(s.fallbackPids, 'utf8').trim().split('\n').length : 0;
 }
 
-describeUnless(hookClientSkipReason)(
-  "Claude Code's PostToolUse alone attributes the call's leftover",
-  { timeout: 60_000 },
-  () => {
-    it('through the running service', async () => {
-      const s = setUpHookClient();
-      dirs.push(s.data);
-      const running = (await startServiceHooks(s.data, (step, err) => {
-        throw new Error(`${step}: ${String(err)}`);
-      }))!;
-      cleanups.push(() => running.close());
-      await twoCallsAfterAnOlderLeftover(s, false);
-      expect(running.stats.answered).toBe(2);
-      expect(fallbackRuns(s)).toBe(0);
-    });
+describe.each(['claude-code', 'codex'] as const)(
+  "%s's PostToolUse alone attributes the call's leftover",
+  (agent) => {
+    describeUnless(hookClientSkipReason)('', { timeout: 60_000 }, () => {
+      it('through the running service', async () => {
+        const s = setUpHookClient();
+        dirs.push(s.data);
+        const running = (await startServiceHooks(s.data, (step, err) => {
+          throw new Error(`${step}: ${String(err)}`);
+        }))!;
+        cleanups.push(() => running.close());
+        await twoCallsAfterAnOlderLeftover(s, agent, false);
+        expect(running.stats.answered).toBe(2);
+        expect(fallbackRuns(s)).toBe(0);
+      });
 
-    it('through the one-shot fallback (no service)', async () => {
-      const s = setUpHookClient();
-      dirs.push(s.data);
-      await twoCallsAfterAnOlderLeftover(s, true);
-      expect(fallbackRuns(s)).toBe(2);
-      expect(existsSync(`${s.data}/hooks/hook-errors.log`)).toBe(false);
+      it('through the one-shot fallback (no service)', async () => {
+        const s = setUpHookClient();
+        dirs.push(s.data);
+        await twoCallsAfterAnOlderLeftover(s, agent, true);
+        expect(fallbackRuns(s)).toBe(2);
+        expect(existsSync(`${s.data}/hooks/hook-errors.log`)).toBe(false);
+      });
     });
   },
 );

@@ -21,6 +21,8 @@ export type HookSampler = Pick<ProcessSampler, 'sampleSome' | 'listPids' | 'newP
   startKeyMs?: number;
   /** Now, in the unit of ProcessRecord.startKey. */
   nowKey?(): number;
+  /** Where the pid counter wraps (pid_max): with newPidsSince, a hook walks down from the last pid (pids-since-start.ts). */
+  pidMax?(): number;
 };
 
 /**

@@ -19,7 +19,7 @@ import { lastPidOf, pidsBornSince, readBootTimeMs, readPidMax, uptimeMsOf } from
  */
 export class HookProcReader implements HookSampler {
   private readonly units: ProcUnits;
-  private pidMax: number | undefined;
+  private knownPidMax: number | undefined;
   private readonly files = new ProcFileReader();
 
   constructor(
@@ -53,8 +53,11 @@ export class HookProcReader implements HookSampler {
     // No loadavg: the caller lists the table instead.
     const loadavg = this.files.read(`${this.procRoot}/loadavg`, { singleShot: true });
     const last = loadavg === null ? -1 : lastPidOf(this.files.bytes, loadavg.length);
-    this.pidMax ??= readPidMax(this.procRoot);
-    return pidsBornSince(cursor, last, this.pidMax);
+    return pidsBornSince(cursor, last, this.pidMax());
+  }
+
+  pidMax(): number {
+    return (this.knownPidMax ??= readPidMax(this.procRoot));
   }
 
   listPids(): number[] {
