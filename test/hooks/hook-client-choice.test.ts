@@ -1,5 +1,6 @@
 // Which hook client `hooks install` writes: the C client where a C compiler is, the perl client where
 // none is or the build fails (said so), and a build that is done once for one source.
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import {
   cCompiler,
   nativeHookClientPath,
 } from '../../main/core/hooks-setup/native-hook-client';
+import { nativeHookClientSource } from '../../main/core/hooks-setup/native-hook-client-source';
 import { shellQuote } from '../../main/core/hooks-setup/shell-quote';
 import { describeUnless } from '../support/skip';
 import { tempDirsRemovedAfterEach } from '../support/temp-dirs';
@@ -82,6 +84,29 @@ describeUnless(reason)('the hook client hooks install chooses', () => {
     const choice = chooseHookClient(data, ONE_SHOT, pathWith(dirname(compiler!)), true);
     expect(choice).toEqual({ prefix: shellQuote(nativeHookClientPath(data)) });
     expect(existsSync(join(data, 'hooks'))).toBe(false);
+  });
+
+  it('its source is strict POSIX C: no warning with -std=c99, POSIX.1-2008 alone and -Wall -Wextra -Wpedantic', () => {
+    // The same text is built on macOS, which cannot run here: no GNU extension or Linux-only call may slip in.
+    const dir = tempDir('corral-client-source-');
+    const source = join(dir, 'client.c');
+    writeFileSync(source, nativeHookClientSource('/tmp/a \'b"c/é', "/bin/sh '/x y/one-shot.sh'"));
+    const strict = spawnSync(
+      compiler!,
+      [
+        '-std=c99',
+        '-D_POSIX_C_SOURCE=200809L',
+        '-Wall',
+        '-Wextra',
+        '-Wpedantic',
+        '-Werror',
+        '-fsyntax-only',
+        source,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(strict.stderr).toBe('');
+    expect(strict.status).toBe(0);
   });
 
   it('is built once for one source, and again when what it falls back to changes', () => {
