@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { HookAgent } from '../core/hooks-setup/hook-agents';
+import { closeUntrusted, isRefusal, openUntrustedFile, readRange } from '../core/files/untrusted-file';
 
 /** How much of a Codex transcript's end is searched for the call's own line: a turn's worth and more. */
 const TRANSCRIPT_TAIL_BYTES = 1 << 20;
@@ -10,25 +10,19 @@ interface DurationPayload {
   tool_use_id?: unknown;
 }
 
-/** The last `bytes` of the regular file at `path`, or null when it cannot be read as one. */
+/**
+ * The last `bytes` of the user's regular file at `path`, or null when it cannot be read as one. The path
+ * comes from a payload: read as any file Corral did not write (untrusted-file.ts), so a FIFO or a device
+ * there never blocks the answer.
+ */
 function fileTail(path: string, bytes: number): string | null {
-  let fd: number;
+  const file = openUntrustedFile(path, { maxBytes: Infinity, owner: process.geteuid?.() });
+  if (isRefusal(file)) return null;
   try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const length = Math.min(st.size, bytes);
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, st.size - length);
-    return buffer.toString('utf8', 0, read);
-  } catch {
-    return null;
+    const tail = readRange(file, Math.max(0, file.size - bytes), file.size);
+    return isRefusal(tail) ? null : tail.toString('utf8');
   } finally {
-    closeSync(fd);
+    closeUntrusted(file);
   }
 }
 

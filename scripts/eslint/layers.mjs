@@ -76,7 +76,7 @@ export const LAYERS = {
   // `corral watch` does (main/cli/cli-service.ts).
   'main/worker-host': ['shared', 'main/hooks', CORE, ...core('worker')],
   'main/transport': ['shared', CORE],
-  'main/hooks': ['shared', ...core('model', 'analysis', 'sampling', 'storage', 'hooks-setup')],
+  'main/hooks': ['shared', ...core('model', 'analysis', 'files', 'sampling', 'storage', 'hooks-setup')],
   'main/metrics': ['shared', 'main/common', CORE, ...core('files')],
   'main/serve': ['shared', 'main/common', 'main/transport', CORE],
   // The CLI reaches the core through its facade only (one-shot commands, the service, hooks and the user

@@ -1,5 +1,6 @@
 // Codex's PostToolUse carries no duration_ms; its transcript says when the model's function call was
 // written, before the command started (recorded with the real Codex 0.171.0: test/fixtures/codex/).
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,12 +50,15 @@ describe("a Codex call's duration from its transcript", () => {
     expect(codexFunctionCallAt(path, 'call_absent')).toBeNull();
   });
 
-  it('says nothing for a missing, unreadable or foreign transcript, and never for another agent', () => {
+  it('says nothing for a missing, unreadable or special transcript (a FIFO never blocks), and never for another agent', () => {
     const dir = tempDir('corral-codex-transcript-');
     const garbage = join(dir, 'garbage.jsonl');
     writeFileSync(garbage, Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x7b]));
     const at = Date.now();
-    for (const transcript_path of [join(dir, 'missing.jsonl'), dir, garbage, 42]) {
+    // A FIFO no one writes to: opening it as a plain file would wait for a writer, forever.
+    const fifo = join(dir, 'fifo.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const transcript_path of [join(dir, 'missing.jsonl'), dir, garbage, fifo, 42]) {
       expect(toolDurationMs('codex', { tool_use_id: 'call_fake0001', transcript_path }, at)).toBeUndefined();
     }
     expect(toolDurationMs('codex', { transcript_path: ROLLOUT }, at)).toBeUndefined();
