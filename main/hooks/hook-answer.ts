@@ -7,7 +7,7 @@ import type { KnownGroupId } from './leftover-note';
 import type { PidCounterReadings } from './pid-counter-readings';
 import { callStartFromDuration } from './hook-call-start';
 import { toolDurationMs } from './tool-duration';
-import { recordsSinceStart } from './pids-since-start';
+import { callRecords } from './pids-since-start';
 import { recordToolCallStart, takeToolCallStart } from './tool-call-starts';
 
 /** What a running Corral needs to answer a hook request without a hook process of its own. */
@@ -134,10 +134,8 @@ export function answerHook(
       if (ctx.lastAnswered.size >= 10_000) ctx.lastAnswered.clear();
       ctx.lastAnswered.set(sessionKey, ctx.nowTicks);
     }
-    const fresh = recorded?.pidCursor != null && ctx.sampler.newPidsSince?.(recorded.pidCursor).pids;
-    const records = fresh
-      ? ctx.sampler.sampleSome(fresh)
-      : recordsSinceStart(ctx.sampler, startKey, ctx.pidMax, ctx.pidReadings.before(startKey, ctx.nowTicks));
+    const floor = ctx.pidReadings.before(startKey, ctx.nowTicks);
+    const records = callRecords(ctx.sampler, recorded?.pidCursor, startKey, ctx.pidMax, floor);
     const agentPid = agentPidByLineage(records, ctx.sampler, spec, sessionId, ctx.isAgent);
     return { startKey, records, agentPid, self: new Set(client) };
   };

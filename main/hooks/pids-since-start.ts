@@ -52,6 +52,24 @@ export function recordsSinceStart(
 }
 
 /**
+ * A call's processes: the pids allocated since its before-tool record's counter, while the counter has
+ * not wrapped past it; else those started at or after `startKey` (recordsSinceStart), or the whole table
+ * where the pid counter cannot be read (`pidMax` null).
+ */
+export function callRecords(
+  sampler: HookSampler,
+  pidCursor: number | null | undefined,
+  startKey: number,
+  pidMax: number | null,
+  floor: number | null = null,
+): ProcessRecord[] {
+  const fresh = pidCursor != null && sampler.newPidsSince?.(pidCursor).pids;
+  if (fresh) return sampler.sampleSome(fresh);
+  if (pidMax === null) return sampler.sampleSome(sampler.listPids());
+  return recordsSinceStart(sampler, startKey, pidMax, floor);
+}
+
+/**
  * recordsSinceStart with a stat-only look per pid: only the processes of the window are read whole
  * (their command line and environment), and the walk reads nothing below the first older process.
  */

@@ -6,7 +6,7 @@ import { answerAfterTool } from './after-tool-answer';
 import { callIdOf, noteAgentTasks, noteSessionEnded, readHookEvent, type HookPayload } from './hook-event';
 import { callStartFromDuration } from './hook-call-start';
 import { toolDurationMs } from './tool-duration';
-import { recordsSinceStart } from './pids-since-start';
+import { callRecords } from './pids-since-start';
 import {
   recordSessionAnswered,
   recordToolCallStart,
@@ -85,13 +85,8 @@ export function runHook(agent: HookAgent, event: string, stdin: string, ctx: Hoo
     // Without the before-tool record or a duration there is no way to tell this call's processes from older ones.
     if (startKey === null) return null;
     bounds = fromDuration !== null && sessionId !== '';
-    const fresh = start?.pidCursor != null && ctx.sampler.newPidsSince?.(start.pidCursor).pids;
-    // Without a before-tool record, only the pids allocated since the call began, as the service reads.
-    const records = fresh
-      ? ctx.sampler.sampleSome(fresh)
-      : ctx.sampler.pidMax
-        ? recordsSinceStart(ctx.sampler, startKey, ctx.sampler.pidMax())
-        : ctx.sampler.sampleSome(ctx.sampler.listPids());
+    // As the service reads them: without a before-tool record, only the pids allocated since the call began.
+    const records = callRecords(ctx.sampler, start?.pidCursor, startKey, ctx.sampler.pidMax?.() ?? null);
     return { startKey, records, ...selfAndAgent(ctx.sampler, ctx.pid) };
   });
   // The session's next call began after this answer: what started before it is this call's or older.
