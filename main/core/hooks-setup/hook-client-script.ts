@@ -1,5 +1,6 @@
-import { accessSync, chmodSync, constants, readFileSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { executablesOnPath, isExecutableFile } from './executables-on-path';
 import { ensureOwnDataDir, writeOwnFileAtomically } from '../storage/own-data-dir';
 import { hookSocketPath } from './hook-socket-path';
 
@@ -129,23 +130,10 @@ export function upgradeLegacyHookClient(dataDir: string): boolean {
   }
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** The perl the client runs with: /usr/bin/perl where it is (macOS, Debian), else perl on PATH; null when none. */
 export function perlProgram(
   env: Readonly<Record<string, string | undefined>> = process.env,
   candidates: readonly string[] = ['/usr/bin/perl'],
 ): string | null {
-  for (const path of candidates) if (executable(path)) return path;
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && isAbsolute(dir) && executable(join(dir, 'perl'))) return join(dir, 'perl');
-  }
-  return null;
+  return candidates.find(isExecutableFile) ?? executablesOnPath('perl', env)[0] ?? null;
 }
