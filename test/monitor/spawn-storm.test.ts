@@ -91,10 +91,12 @@ describe('spawn-storm (real processes)', { timeout: BUDGET_MS }, () => {
     expect(incident.flags).toContain('spawn-storm');
     expect(incident.spawnStorm!.peakBirthsPerMinute).toBeGreaterThan(0);
     expect(incident.spawnStorm!.repeated[0]).toMatchObject({ command: '/bin/true' });
-    // At least what one command line's rate over the threshold for the window takes (10 here).
-    expect(incident.spawnStorm!.repeated[0]!.count).toBeGreaterThanOrEqual(
-      (STORM.repeatsPerMinute * STORM.windowSeconds) / 60,
-    );
+    // A count of the children read running it: each of them was a birth the storm counted. How many were
+    // read between their exec and their exit is the machine's speed (one, on a loaded CI machine), never
+    // more than the births.
+    const top = incident.spawnStorm!.repeated[0]!;
+    expect(top.count).toBeGreaterThanOrEqual(1);
+    expect(top.count).toBeLessThanOrEqual(incident.spawnStorm!.births);
 
     // The loop stops; its shell lives on, starting nothing: the flag goes only after the rate stayed
     // below half the threshold for the clear time (2 s at the least).

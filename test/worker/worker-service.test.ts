@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorEvent } from '../../shared/model';
@@ -88,5 +89,51 @@ describe('the core in a worker thread', () => {
     expect(groupMembers(one.pid)).toEqual([]);
     expect(groupMembers(two.pid)).toEqual([]);
     expect(groupMembers(agent.pid)).toHaveLength(1);
+  });
+
+  it("names a leftover's session in a later pushed snapshot when it is found only after the group's events", async () => {
+    const config = tempDirForTest('corral-worker-claude-');
+    running = await startWorkerService(ENTRY, { dataDir: tempDirForTest('corral-worker-') });
+    const { service } = running;
+    const events: MonitorEvent[] = [];
+    const off = service.onEvent((e) => events.push(e));
+    // No session id in the tool call's environment: the agent's session file, not written yet, is the only
+    // link (Claude Code writes it; a leftover's events may all come before a file can be read).
+    const agent = await FakeAgent.start({
+      markers: { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_PID: '$PID' },
+      env: { CLAUDE_CONFIG_DIR: config },
+    });
+    const call = await agent.toolCall('sleep 600 & echo done');
+    await call.exited();
+    await waitFor(
+      'the orphaned event',
+      () => events.find((e) => e.type === 'orphaned' && e.pgid === call.pid),
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    off();
+    const flagged = await waitFor('the leftover flagged in a pushed snapshot', () =>
+      service.snapshot().groups.find((g) => g.pgid === call.pid && g.flags.includes('orphan')),
+    );
+    expect(flagged.session ?? null).toBeNull();
+
+    const session = 'sess-worker-late-0002';
+    mkdirSync(join(config, 'sessions'));
+    writeFileSync(
+      join(config, 'sessions', `${agent.pid}.json`),
+      JSON.stringify({ pid: agent.pid, sessionId: session }),
+    );
+    // Nothing about the sleeping group changes, and no event comes: the snapshot is pushed for the session.
+    const named = await waitFor(
+      'the session in a later pushed snapshot',
+      () => service.snapshot().groups.find((g) => g.pgid === call.pid && g.session?.id === session),
+      { timeoutMs: 30_000 },
+    );
+    expect(named.session).toMatchObject({ source: 'lineage' });
+    expect(events.filter((e) => e.pgid === call.pid && e.type === 'orphaned')).toHaveLength(1);
+    const result = await service.stopGroup({ groupId: named.id });
+    expect(result.clean).toBe(true);
+    expect(groupMembers(call.pid)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { markAgentTasks, type AgentTaskLists } from '../analysis/agent-tasks';
 import { markBackgroundTasks } from '../analysis/background-tasks';
 import { markKept, type KeepRecord } from '../analysis/kept-marks';
 import { flagSessionEnded, heldSessions, type EndedSessions } from '../analysis/session-ended';
+import { UnnamedGroups } from './unnamed-groups';
 import {
   markListedSessions,
   runningAgentsOf,
@@ -86,6 +87,7 @@ export class GroupContext {
   private readonly named = new Map<string, Pick<MonitorEvent, 'session' | 'toolCall'>>();
   /** The agent's pid of each named group whose session's agent ran then: `recall` asks whether it still does. */
   private readonly namedAgents = new Map<string, { pid: number; startKey: number }>();
+  private readonly unnamed = new UnnamedGroups();
 
   constructor(private readonly options: GroupContextOptions) {
     this.provenance = new Provenance(
@@ -141,7 +143,7 @@ export class GroupContext {
     this.provenance.addTo(groups, { records, attributions, matcher: matcher(), sampler });
     this.options.sessionLists?.observe(runningAgentsOf(records, attributions));
     for (const g of groups) {
-      if (g.session || g.toolCall) this.named.set(g.id, pick(g));
+      if (g.session || g.toolCall) this.named.set(g.id, { ...this.named.get(g.id), ...pick(g) });
       const agent = g.session?.agentAlive === true ? records.find((r) => r.pid === g.agent?.pid) : undefined;
       if (agent) this.namedAgents.set(g.id, { pid: agent.pid, startKey: agent.startKey });
       else this.namedAgents.delete(g.id);
@@ -172,6 +174,7 @@ export class GroupContext {
    * reading: for the desktop's no-window snapshot, whose notifications name the project and the call.
    */
   recall(groups: GroupView[]): GroupView[] {
+    this.askAgain(groups);
     const running = this.namedAgents.size > 0 ? this.runningProcesses() : new Set<string>();
     for (const g of groups) {
       const known = this.named.get(g.id);
@@ -186,24 +189,41 @@ export class GroupContext {
   /** The event with its group's session and tool call, where known. */
   decorateEvent(event: MonitorEvent): MonitorEvent {
     let known = this.named.get(event.groupId);
-    if (!known && NAMED_EVENTS.has(event.type)) {
+    // Only what was found is kept (decorate records it): a group whose session was not found is asked
+    // again, at its next such event and on the no-window snapshot's pace (unnamed-groups.ts).
+    if (!known?.session && NAMED_EVENTS.has(event.type)) {
       const group = this.viewOf(event);
-      if (group) {
-        this.decorate([group]);
-        known = pick(group);
-        // Only what was found is kept: a group read before its markers were (mid-exec) is asked again.
-        if (known.session || known.toolCall) this.named.set(event.groupId, known);
-      }
+      if (group) this.decorate([group]);
+      known = this.named.get(event.groupId);
+      if (known?.session) this.unnamed.forget(event.groupId);
+      else this.unnamed.note(event.groupId, Date.now());
     }
     if (event.type === 'group-ended') {
       this.named.delete(event.groupId);
       this.namedAgents.delete(event.groupId);
+      this.unnamed.forget(event.groupId);
     }
     if (!known || (!known.session && !known.toolCall)) return event;
     // What the agent's list says now, as the views and `ps` say it (the names kept are as first found).
     const lists = this.options.sessionLists?.current();
     if (!known.session || !lists) return { ...event, ...known };
     return { ...event, ...known, session: sessionAsListed(known.session, event.agent?.name ?? null, lists) };
+  }
+
+  /**
+   * The agents' groups whose events found no session, decorated again when due: copies, since the
+   * no-window views are cached undecorated. What is found is recorded as any decoration's is.
+   */
+  private askAgain(groups: readonly GroupView[]): void {
+    if (this.unnamed.size === 0) return;
+    const due = this.unnamed.due(
+      groups.filter((g) => g.agent !== null).map((g) => g.id),
+      Date.now(),
+    );
+    if (due.size === 0) return;
+    const copies = groups.filter((g) => due.has(g.id)).map(copyForDecoration);
+    this.decorate(copies);
+    for (const g of copies) if (g.session) this.unnamed.forget(g.id);
   }
 
   /**
@@ -228,6 +248,11 @@ export class GroupContext {
   private viewOf(event: MonitorEvent): GroupView | undefined {
     return this.options.agentViews().find((g) => g.id === event.groupId || g.pgid === event.pgid);
   }
+}
+
+/** A view decoration may change in place (its agent, processes and group fields), copied. */
+function copyForDecoration(g: GroupView): GroupView {
+  return { ...g, agent: g.agent && { ...g.agent }, processes: g.processes.map((p) => ({ ...p })) };
 }
 
 function pick(g: GroupView): Pick<MonitorEvent, 'session' | 'toolCall'> {

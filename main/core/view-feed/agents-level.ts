@@ -58,11 +58,12 @@ export class AgentsLevel {
   private take(): { snapshot: Snapshot; changed: boolean } {
     let built: readonly GroupView[] = [];
     const snapshot = this.snapshotOf({ cache: this.cache, built: (groups) => (built = groups) });
-    // A keep (or its end) changes what the tray says of a group without the group being built again.
+    // A keep (or its end), or a session found after the group's events (recalled, not built), changes
+    // what the tray and the notifier say of a group without the group being built again.
     const flagged = new Set(
       snapshot.groups
         .filter((g) => g.flags.length > 0)
-        .map((g) => (g.kept ? `${g.id}@${g.kept.until}` : g.id)),
+        .map((g) => `${g.id}@${g.kept?.until ?? ''}@${g.session?.id ?? ''}`),
     );
     const changed =
       built.some((g) => g.flags.length > 0) ||
