@@ -34,6 +34,8 @@ export interface HttpHooksProbe {
   /** The owner of the listener that holds the port, when it is another user. */
   uid?: number;
   detail?: string;
+  /** The port is one fetch clients refuse to connect to (an endpoint written before they were avoided). */
+  fetchRefused?: boolean;
 }
 
 /** The installed hooks that ask the running Corral, by agent label. */

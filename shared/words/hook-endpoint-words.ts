@@ -132,5 +132,8 @@ export function httpHooksWords(view: Pick<HookEndpointView, 'http' | 'path'>): s
     default:
       said = `The http hooks' port ${at} cannot be asked: ${http.detail ?? http.state}.`;
   }
-  return `${said} ${HTTP_HOOKS_CANNOT_AUTHENTICATE}.`;
+  const refused = http.fetchRefused
+    ? ` Port ${http.port} is one that fetch clients refuse to connect to (the Fetch Standard's bad ports), so an agent's http hooks may never reach it: run \`corral hooks install --http\` again to move them to another.`
+    : '';
+  return `${said}${refused} ${HTTP_HOOKS_CANNOT_AUTHENTICATE}.`;
 }

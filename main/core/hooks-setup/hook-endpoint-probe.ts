@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { readOwnFile } from '../storage/own-data-dir';
 import { HOOK_TOKEN_HEADER, hookEndpointPath, parseHookEndpoint } from './hook-endpoint';
 import { hookSocketPath } from './hook-socket-path';
+import { fetchRefusesPort } from './http-hooks-port';
 import { tcpPortOwners } from './tcp-port-owners';
 import type { HookEndpointState, HttpHooksProbe } from '../../../shared/hook-endpoint';
 
@@ -136,6 +137,9 @@ export async function probeHookEndpoint(
   if (text === null) probe.http = { state: 'none', port: 0 };
   else if (!endpoint)
     probe.http = { state: 'unreadable', port: 0, detail: 'it does not hold `<port> <token>`' };
-  else probe.http = await probeHttpPort(endpoint.port, endpoint.token, deadlineMs);
+  else {
+    probe.http = await probeHttpPort(endpoint.port, endpoint.token, deadlineMs);
+    if (fetchRefusesPort(endpoint.port)) probe.http.fetchRefused = true;
+  }
   return probe;
 }

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import { portOnlyRootBinds, privilegedHookPort } from './http-hooks-port';
+import { httpHookPortUsable, privilegedHookPort } from './http-hooks-port';
 import { ensureOwnDataDir, readOwnFile, writeOwnFileAtomically } from '../storage/own-data-dir';
 
 /**
@@ -66,7 +66,7 @@ export function ensureHookEndpoint(dataDir: string): HookEndpoint {
  */
 export function ensureHttpHookEndpoint(dataDir: string): HookEndpoint {
   const existing = readHookEndpoint(dataDir);
-  if (existing && portOnlyRootBinds(existing.port)) return existing;
+  if (existing && httpHookPortUsable(existing.port)) return existing;
   const endpoint = { port: privilegedHookPort(), token: randomBytes(32).toString('hex') };
   writeOwnFileAtomically(hookEndpointPath(dataDir), `${endpoint.port} ${endpoint.token}\n`);
   return endpoint;

@@ -8,7 +8,7 @@ import { chooseHookClient } from './hook-client-choice';
 import {
   HTTP_HOOKS_UNSAFE,
   httpHooksRefusal,
-  portOnlyRootBinds,
+  httpHookPortUsable,
   privilegedHookPort,
 } from './http-hooks-port';
 import {
@@ -99,7 +99,7 @@ export function corralHandler(
 
 /** What a dry run shows for http hooks: the endpoint there is when root alone may bind its port, else a fresh one. */
 function httpEndpointShown(existing: HookEndpoint | null): HookEndpoint {
-  return existing && portOnlyRootBinds(existing.port)
+  return existing && httpHookPortUsable(existing.port)
     ? existing
     : { ...newHookEndpoint(), port: privilegedHookPort() };
 }

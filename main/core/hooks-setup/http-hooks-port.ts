@@ -42,12 +42,35 @@ export function httpHooksRefusal(procRoot = '/proc'): string | null {
   return null;
 }
 
-/** A port for root's http hooks: below the unprivileged start, with nothing listening on it now. */
+/**
+ * The ports a fetch client refuses to connect to (the Fetch Standard's "bad port" list,
+ * https://fetch.spec.whatwg.org/#bad-port): Node's fetch fails them with "bad port", and so would any
+ * agent whose http hooks post through fetch. Four of them (989, 990, 993, 995) lie in the range the
+ * hooks' port is drawn from: an endpoint on 993 was never reached.
+ */
+const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+export function fetchRefusesPort(port: number): boolean {
+  return FETCH_BAD_PORTS.has(port);
+}
+
+/** Whether an http hooks endpoint on `port` may be kept: root alone binds it, and fetch clients reach it. */
+export function httpHookPortUsable(port: number, procRoot = '/proc'): boolean {
+  return portOnlyRootBinds(port, procRoot) && !fetchRefusesPort(port);
+}
+
+/** A port for root's http hooks: below the unprivileged start, one fetch allows, with nothing listening on it now. */
 export function privilegedHookPort(procRoot = '/proc'): number {
   const start = unprivilegedPortStart(procRoot) ?? 1024;
   const low = Math.max(1, start - 324);
   for (let tries = 0; tries < 100; tries++) {
     const port = randomInt(low, start);
+    if (fetchRefusesPort(port)) continue;
     if ((tcpPortOwners(port, procRoot) ?? []).length === 0) return port;
   }
   throw new Error(`no free port below ${start} for the http hooks`);
