@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureHttpHookEndpoint, readHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint';
 import {
   fetchRefusesPort,
@@ -12,23 +11,12 @@ import {
 import { ensureOwnDataDir } from '../../main/core/storage/own-data-dir';
 import { probeHookEndpoint } from '../../main/core/hooks-setup/hook-endpoint-probe';
 import { hookEndpointLine } from '../../main/cli/commands/hook-endpoint-line';
-import { removeDir } from '../support/spawned-groups';
+import { tempDirForTest } from '../support/spawned-groups';
 import { describeUnless } from '../support/skip';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
 
 /** A /proc with the kernel's default unprivileged start (1024) and nothing listening. */
 function quietProc(): string {
-  const proc = tempDir('corral-bad-ports-proc-');
+  const proc = tempDirForTest('corral-bad-ports-proc-');
   mkdirSync(join(proc, 'sys', 'net', 'ipv4'), { recursive: true });
   writeFileSync(join(proc, 'sys', 'net', 'ipv4', 'ip_unprivileged_port_start'), '1024\n');
   mkdirSync(join(proc, 'net'));
@@ -67,7 +55,7 @@ describe("the http hooks' port: never one a fetch client refuses", () => {
   });
 
   it('corral hooks status says so of an endpoint an earlier install put on such a port', async () => {
-    const data = tempDir('corral-bad-ports-status-');
+    const data = tempDirForTest('corral-bad-ports-status-');
     ensureOwnDataDir(data, 'hooks');
     writeFileSync(join(data, 'hooks', 'endpoint'), `993 ${'a'.repeat(64)}\n`, { mode: 0o600 });
     const probe = await probeHookEndpoint(data, { http: true });
@@ -90,7 +78,7 @@ const rootReason =
 
 describeUnless(rootReason)('an http hooks endpoint written before on a port fetch refuses', () => {
   it('is replaced by a fresh one, and a good one is kept', () => {
-    const data = tempDir('corral-bad-ports-data-');
+    const data = tempDirForTest('corral-bad-ports-data-');
     ensureOwnDataDir(data, 'hooks');
     writeFileSync(join(data, 'hooks', 'endpoint'), `993 ${'a'.repeat(64)}\n`, { mode: 0o600 });
     const replaced = ensureHttpHookEndpoint(data);
